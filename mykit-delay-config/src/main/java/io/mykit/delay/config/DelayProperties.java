@@ -1,0 +1,192 @@
+package io.mykit.delay.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The whole {@code mykit.delay.*} configuration tree; {@link #validate()} runs at start-up. */
+@ConfigurationProperties("mykit.delay")
+public class DelayProperties {
+    public static final int DEFAULT_BUCKETS = 16;
+    public static final String DEFAULT_KEY_PREFIX = "mykit-delay";
+
+    /** Number of Redis ZSET buckets jobs are spread over by CRC32(id). */
+    private int buckets = DEFAULT_BUCKETS;
+    /** Redis connection and key layout. */
+    private final Redis redis = new Redis();
+    /** Per-bucket timers that move due jobs. */
+    private final Timer timer = new Timer();
+    /** HTTP pull consumers. */
+    private final Pull pull = new Pull();
+    /** Input limits checked before anything is stored. */
+    private final Limits limits = new Limits();
+    /** The MySQL journal's write batching. */
+    private final Journal journal = new Journal();
+
+    public int getBuckets() { return buckets; }
+    public void setBuckets(int buckets) { this.buckets = buckets; }
+    public Redis getRedis() { return redis; }
+    public Timer getTimer() { return timer; }
+    public Pull getPull() { return pull; }
+    public Limits getLimits() { return limits; }
+    public Journal getJournal() { return journal; }
+
+    /** Fails fast with a message naming the key, instead of failing at the first message. */
+    public void validate() {
+        List<String> errors = new ArrayList<>();
+        check(errors, buckets >= 1 && buckets <= 1024, "mykit.delay.buckets must be 1..1024, was " + buckets);
+        check(errors, redis.host != null && !redis.host.isBlank(), "mykit.delay.redis.host must be set");
+        check(errors, redis.port > 0 && redis.port < 65536, "mykit.delay.redis.port must be 1..65535, was " + redis.port);
+        check(errors, redis.keyPrefix != null && redis.keyPrefix.matches("[A-Za-z0-9_.:-]{1,64}"),
+                "mykit.delay.redis.key-prefix must match [A-Za-z0-9_.:-]{1,64}, was " + redis.keyPrefix);
+        check(errors, redis.poolSize >= 2, "mykit.delay.redis.pool-size must be >= 2");
+        check(errors, timer.batchSize >= 1 && timer.batchSize <= 10_000, "mykit.delay.timer.batch-size must be 1..10000");
+        check(errors, positive(timer.maxIdle), "mykit.delay.timer.max-idle must be > 0");
+        check(errors, positive(timer.dispatchTimeout), "mykit.delay.timer.dispatch-timeout must be > 0");
+        check(errors, positive(timer.sweepInterval), "mykit.delay.timer.sweep-interval must be > 0");
+        check(errors, positive(pull.defaultTtr), "mykit.delay.pull.default-ttr must be > 0");
+        check(errors, positive(pull.maxTimeout), "mykit.delay.pull.max-timeout must be > 0");
+        check(errors, limits.maxBodyBytes >= 1, "mykit.delay.limits.max-body-bytes must be >= 1");
+        check(errors, limits.maxBatchSize >= 1, "mykit.delay.limits.max-batch-size must be >= 1");
+        check(errors, positive(limits.maxDelay), "mykit.delay.limits.max-delay must be > 0");
+        check(errors, limits.defaultTries >= 1, "mykit.delay.limits.default-tries must be >= 1");
+        check(errors, journal.batchSize >= 1, "mykit.delay.journal.batch-size must be >= 1");
+        check(errors, journal.writers >= 1, "mykit.delay.journal.writers must be >= 1");
+        check(errors, positive(journal.repairAfter), "mykit.delay.journal.repair-after must be > 0");
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", errors));
+        }
+    }
+
+    private static boolean positive(Duration d) {
+        return d != null && !d.isNegative() && !d.isZero();
+    }
+
+    private static void check(List<String> errors, boolean ok, String message) {
+        if (!ok) {
+            errors.add(message);
+        }
+    }
+
+    public static class Redis {
+        /** Redis host; left unset, the embedded default starts its own Redis. */
+        private String host;
+        /** Redis port. */
+        private int port = 6379;
+        /** Redis password, if any. */
+        private String password;
+        /** Redis logical database. */
+        private int database;
+        /** Prefix of every key the gateway writes; lets several gateways share one Redis. */
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        /** Socket and connect timeout. */
+        private Duration timeout = Duration.ofSeconds(2);
+        /** Maximum pooled connections (HTTP threads, timers and long-polls share them). */
+        private int poolSize = 64;
+
+        public String getHost() { return host; }
+        public void setHost(String host) { this.host = host; }
+        public int getPort() { return port; }
+        public void setPort(int port) { this.port = port; }
+        public String getPassword() { return password; }
+        public void setPassword(String password) { this.password = password; }
+        public int getDatabase() { return database; }
+        public void setDatabase(int database) { this.database = database; }
+        public String getKeyPrefix() { return keyPrefix; }
+        public void setKeyPrefix(String keyPrefix) { this.keyPrefix = keyPrefix; }
+        public Duration getTimeout() { return timeout; }
+        public void setTimeout(Duration timeout) { this.timeout = timeout; }
+        public int getPoolSize() { return poolSize; }
+        public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
+    }
+
+    public static class Timer {
+        /** Whether this node runs the bucket timers and the sweeper. */
+        private boolean enabled = true;
+        /** Most due jobs one pump moves; a full batch pumps again at once. */
+        private int batchSize = 200;
+        /** Longest a timer sleeps without looking (catches pushes made through other nodes). */
+        private Duration maxIdle = Duration.ofMillis(500);
+        /** Deadline for handing a pumped job to its target; past it the sweeper returns the job. */
+        private Duration dispatchTimeout = Duration.ofSeconds(30);
+        /** How often in-flight entries past their deadline are looked for. */
+        private Duration sweepInterval = Duration.ofMillis(500);
+
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        public int getBatchSize() { return batchSize; }
+        public void setBatchSize(int batchSize) { this.batchSize = batchSize; }
+        public Duration getMaxIdle() { return maxIdle; }
+        public void setMaxIdle(Duration maxIdle) { this.maxIdle = maxIdle; }
+        public Duration getDispatchTimeout() { return dispatchTimeout; }
+        public void setDispatchTimeout(Duration dispatchTimeout) { this.dispatchTimeout = dispatchTimeout; }
+        public Duration getSweepInterval() { return sweepInterval; }
+        public void setSweepInterval(Duration sweepInterval) { this.sweepInterval = sweepInterval; }
+    }
+
+    public static class Pull {
+        /** Reservation time when a puller gives no ttr. */
+        private Duration defaultTtr = Duration.ofSeconds(30);
+        /** Longest ttr a puller may ask for. */
+        private Duration maxTtr = Duration.ofHours(1);
+        /** Longest long-poll a puller may ask for. */
+        private Duration maxTimeout = Duration.ofSeconds(30);
+        /** How often a waiting long-poll looks again without a local wake-up (pumps on other nodes). */
+        private Duration pollInterval = Duration.ofMillis(100);
+
+        public Duration getDefaultTtr() { return defaultTtr; }
+        public void setDefaultTtr(Duration defaultTtr) { this.defaultTtr = defaultTtr; }
+        public Duration getMaxTtr() { return maxTtr; }
+        public void setMaxTtr(Duration maxTtr) { this.maxTtr = maxTtr; }
+        public Duration getMaxTimeout() { return maxTimeout; }
+        public void setMaxTimeout(Duration maxTimeout) { this.maxTimeout = maxTimeout; }
+        public Duration getPollInterval() { return pollInterval; }
+        public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
+    }
+
+    public static class Limits {
+        /** Largest body, in UTF-8 bytes. */
+        private int maxBodyBytes = 64 * 1024;
+        /** Most jobs in one /push/batch call. */
+        private int maxBatchSize = 1000;
+        /** Longest delay (and ttl) accepted. */
+        private Duration maxDelay = Duration.ofDays(366);
+        /** Tries of a job that names none. */
+        private int defaultTries = 16;
+        /** Largest HTTP request body, in bytes. */
+        private long maxRequestBytes = 32L * 1024 * 1024;
+
+        public int getMaxBodyBytes() { return maxBodyBytes; }
+        public void setMaxBodyBytes(int maxBodyBytes) { this.maxBodyBytes = maxBodyBytes; }
+        public int getMaxBatchSize() { return maxBatchSize; }
+        public void setMaxBatchSize(int maxBatchSize) { this.maxBatchSize = maxBatchSize; }
+        public Duration getMaxDelay() { return maxDelay; }
+        public void setMaxDelay(Duration maxDelay) { this.maxDelay = maxDelay; }
+        public int getDefaultTries() { return defaultTries; }
+        public void setDefaultTries(int defaultTries) { this.defaultTries = defaultTries; }
+        public long getMaxRequestBytes() { return maxRequestBytes; }
+        public void setMaxRequestBytes(long maxRequestBytes) { this.maxRequestBytes = maxRequestBytes; }
+    }
+
+    public static class Journal {
+        /** Most rows one group commit or one state-change flush writes. */
+        private int batchSize = 1000;
+        /** Threads committing pushes; more overlap commits, each still groups. */
+        private int writers = 2;
+        /** A push journaled this long ago but never confirmed in Redis is re-added by the repairer. */
+        private Duration repairAfter = Duration.ofSeconds(10);
+        /** How long a push waits for its group commit before answering 503. */
+        private Duration pushTimeout = Duration.ofSeconds(10);
+
+        public int getBatchSize() { return batchSize; }
+        public void setBatchSize(int batchSize) { this.batchSize = batchSize; }
+        public int getWriters() { return writers; }
+        public void setWriters(int writers) { this.writers = writers; }
+        public Duration getRepairAfter() { return repairAfter; }
+        public void setRepairAfter(Duration repairAfter) { this.repairAfter = repairAfter; }
+        public Duration getPushTimeout() { return pushTimeout; }
+        public void setPushTimeout(Duration pushTimeout) { this.pushTimeout = pushTimeout; }
+    }
+}

@@ -1,0 +1,84 @@
+package io.mykit.delay.controller;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import io.mykit.delay.common.error.DelayException;
+import io.mykit.delay.common.error.InvalidJobException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+import java.util.stream.Collectors;
+
+/** Maps every failure to the JSON envelope with a real HTTP status; unexpected errors say nothing beyond "internal error". */
+@RestControllerAdvice
+public class ApiExceptionHandler {
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    @ExceptionHandler(DelayException.class)
+    public ResponseEntity<ApiResponse<Void>> delay(DelayException e) {
+        if (e.httpStatus() >= 500) {
+            log.warn("request failed: {}", e.getMessage());
+        }
+        String field = e instanceof InvalidJobException invalid ? invalid.field() : null;
+        return respond(e.httpStatus(), e.getMessage(), field);
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    public ResponseEntity<ApiResponse<Void>> unreadable(HttpMessageNotReadableException e) {
+        if (e.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            String field = mapping.getPath().stream()
+                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+            return respond(400, field + ": wrong type or value", field);
+        }
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return respond(400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
+        }
+        return respond(400, "request: a JSON body is required", "request");
+    }
+
+    @ExceptionHandler(MissingServletRequestParameterException.class)
+    public ResponseEntity<ApiResponse<Void>> missingParameter(MissingServletRequestParameterException e) {
+        return respond(400, e.getParameterName() + ": is required", e.getParameterName());
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    public ResponseEntity<ApiResponse<Void>> typeMismatch(MethodArgumentTypeMismatchException e) {
+        return respond(400, e.getName() + ": wrong type", e.getName());
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    public ResponseEntity<ApiResponse<Void>> mediaType(HttpMediaTypeNotSupportedException e) {
+        return respond(415, "request: Content-Type must be application/json", "request");
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    public ResponseEntity<ApiResponse<Void>> method(HttpRequestMethodNotSupportedException e) {
+        return respond(405, "method " + e.getMethod() + " not allowed here", null);
+    }
+
+    @ExceptionHandler(NoResourceFoundException.class)
+    public ResponseEntity<ApiResponse<Void>> noRoute(NoResourceFoundException e) {
+        return respond(404, "no such route: /" + e.getResourcePath(), null);
+    }
+
+    @ExceptionHandler(Exception.class)
+    public ResponseEntity<ApiResponse<Void>> unexpected(Exception e) {
+        log.error("unexpected error", e);
+        return respond(500, "internal error", null);
+    }
+
+    static ResponseEntity<ApiResponse<Void>> respond(int status, String message, String field) {
+        return ResponseEntity.status(HttpStatus.valueOf(status)).body(ApiResponse.error(status, message, field));
+    }
+}

@@ -1,0 +1,76 @@
+package io.mykit.delay.controller;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.JobView;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Push, cancel and look up jobs. */
+@RestController
+public class JobController {
+    private final DelayQueueService queue;
+
+    public JobController(DelayQueueService queue) {
+        this.queue = queue;
+    }
+
+    // POST /push  body: one job -> its id, once journaled and stored
+    @PostMapping("/push")
+    public ApiResponse<String> push(@RequestBody Job job) {
+        return ApiResponse.ok(queue.push(job));
+    }
+
+    // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
+    @PostMapping("/push/batch")
+    public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs) {
+        return ApiResponse.ok(queue.pushBatch(jobs));
+    }
+
+    // GET /delete?jobId=  cancels a pending job (original mykit-delay route)
+    @GetMapping("/delete")
+    public ApiResponse<String> delete(@RequestParam("jobId") String jobId) {
+        queue.delete(jobId);
+        return ApiResponse.ok(jobId);
+    }
+
+    // DELETE /jobs/{id}  same as /delete
+    @DeleteMapping("/jobs/{id}")
+    public ApiResponse<String> deleteJob(@PathVariable("id") String id) {
+        return delete(id);
+    }
+
+    // GET /jobs/{id}  the job, its journal status and where Redis holds it
+    @GetMapping("/jobs/{id}")
+    public ApiResponse<Map<String, Object>> lookup(@PathVariable("id") String id) {
+        JobView view = queue.lookup(id);
+        Job job = view.job();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", job.getId());
+        data.put("topic", job.getTopic());
+        data.put("subtopic", job.getSubtopic());
+        data.put("bizKey", job.getBizKey());
+        data.put("delay", job.getDelay());
+        data.put("priority", job.getPriority());
+        data.put("ttl", job.getTtl());
+        data.put("tries", job.getTries());
+        data.put("attempts", job.getAttempts());
+        data.put("body", job.getBody());
+        data.put("createTime", job.getCreateTime());
+        data.put("dueTime", job.dueTime());
+        data.put("status", view.status().name());
+        data.put("statusCode", view.status().code());
+        data.put("updateTime", view.updateTime());
+        data.put("stage", view.stage() == null ? null : view.stage().name());
+        return ApiResponse.ok(data);
+    }
+}

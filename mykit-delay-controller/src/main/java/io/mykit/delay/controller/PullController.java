@@ -1,0 +1,33 @@
+package io.mykit.delay.controller;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.service.DelayQueueService;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** HTTP pull consumers: reserve a due job, then finish it. */
+@RestController
+public class PullController {
+    private final DelayQueueService queue;
+
+    public PullController(DelayQueueService queue) {
+        this.queue = queue;
+    }
+
+    // GET /get/{topic}?ttr=<ms>&timeout=<ms>  reserves one due job for ttr; data is null when none came within timeout
+    @GetMapping("/get/{topic}")
+    public ApiResponse<Job> get(@PathVariable("topic") String topic,
+                                @RequestParam(value = "ttr", required = false) Long ttr,
+                                @RequestParam(value = "timeout", required = false) Long timeout) {
+        return ApiResponse.ok(queue.reserve(topic, ttr, timeout).orElse(null));
+    }
+
+    // GET /finish?jobId=  acknowledges a reserved job
+    @GetMapping("/finish")
+    public ApiResponse<String> finish(@RequestParam("jobId") String jobId) {
+        queue.finish(jobId);
+        return ApiResponse.ok(jobId);
+    }
+}

@@ -1,0 +1,55 @@
+package io.mykit.delay.queue.journal;
+
+import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+import java.time.LocalDateTime;
+import java.util.Collection;
+import java.util.List;
+
+@Mapper
+public interface JobMapper extends BaseMapper<JobRow> {
+
+    /** One multi-row INSERT per group commit; IGNORE keeps a repeated client id a no-op. */
+    @Insert("""
+            <script>
+            INSERT IGNORE INTO mykit_delay_queue_job
+              (id, bizkey, topic, subtopic, delay, priority, ttl, tries, attempts, create_time, due_time, body, status, update_time)
+            VALUES
+            <foreach collection="rows" item="r" separator=",">
+              (#{r.id}, #{r.bizKey}, #{r.topic}, #{r.subtopic}, #{r.delay}, #{r.priority}, #{r.ttl}, #{r.tries},
+               #{r.attempts}, #{r.createTime}, #{r.dueTime}, #{r.body}, #{r.status}, #{r.updateTime})
+            </foreach>
+            </script>""")
+    int insertIgnoreAll(@Param("rows") List<JobRow> rows);
+
+    /** Sets one status on many jobs; with {@code onlyFrom} it changes only rows still in that status. */
+    @Update("""
+            <script>
+            UPDATE mykit_delay_queue_job SET status = #{status}, update_time = #{at}
+            WHERE id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            <if test="onlyFrom != null"> AND status = #{onlyFrom}</if>
+            <if test="notIn != null"> AND status NOT IN <foreach collection="notIn" item="s" open="(" separator="," close=")">#{s}</foreach></if>
+            </script>""")
+    int updateStatus(@Param("ids") Collection<String> ids, @Param("status") int status, @Param("at") LocalDateTime at,
+                     @Param("onlyFrom") Integer onlyFrom, @Param("notIn") Collection<Integer> notIn);
+
+    @Select("""
+            <script>
+            SELECT id FROM mykit_delay_queue_job
+            WHERE id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            </script>""")
+    List<String> findExistingIds(@Param("ids") Collection<String> ids);
+
+    /** Jobs journaled before {@code before} whose Redis add was never confirmed, oldest key first. */
+    @Select("""
+            SELECT * FROM mykit_delay_queue_job
+            WHERE status = #{status} AND update_time < #{before} AND id > #{afterId}
+            ORDER BY id LIMIT #{limit}""")
+    List<JobRow> findInStatusBefore(@Param("status") int status, @Param("before") LocalDateTime before,
+                                    @Param("afterId") String afterId, @Param("limit") int limit);
+}

@@ -1,0 +1,36 @@
+package io.mykit.delay.queue.journal;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The durable record of every accepted job and each of its state changes: the source of truth Redis is
+ * rebuilt from. Failures to reach the database are {@link io.mykit.delay.common.error.StoreUnavailableException}.
+ */
+public interface Journal {
+
+    /** Which of these ids are journaled already. */
+    Set<String> existingIds(Collection<String> ids);
+
+    /** In one transaction: inserts the jobs in WaitPut (a repeated id is ignored) and their log rows. */
+    void insertWaitPut(List<Job> jobs, String thread, long at);
+
+    /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
+    void apply(List<StateChange> changes);
+
+    /** Marks a job deleted unless it already ended; true when the row changed. */
+    boolean markDeleted(String jobId, String thread, long at);
+
+    Optional<JournalEntry> find(String jobId);
+
+    /** Jobs in {@code status} last changed before {@code before}, keyset-paged by id. */
+    List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit);
+
+    /** The job's log rows, oldest first. */
+    List<JobLogRow> history(String jobId);
+}

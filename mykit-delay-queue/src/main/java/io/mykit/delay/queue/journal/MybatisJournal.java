@@ -1,0 +1,156 @@
+package io.mykit.delay.queue.journal;
+
+import io.mykit.delay.common.error.StoreUnavailableException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** {@link Journal} on MySQL/MariaDB (or H2 in MySQL mode) through MyBatis-Plus mappers. */
+public class MybatisJournal implements Journal {
+    private static final List<Integer> TERMINAL = List.of(
+            JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
+
+    private final JobMapper jobs;
+    private final JobLogMapper logs;
+    private final TransactionTemplate tx;
+    private final String host;
+    private final ZoneId zone = ZoneId.systemDefault();
+
+    public MybatisJournal(JobMapper jobs, JobLogMapper logs, TransactionTemplate tx, String host) {
+        this.jobs = jobs;
+        this.logs = logs;
+        this.tx = tx;
+        this.host = host;
+    }
+
+    @Override
+    public Set<String> existingIds(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return guarded(() -> new HashSet<>(jobs.findExistingIds(ids)));
+    }
+
+    @Override
+    public void insertWaitPut(List<Job> batch, String thread, long at) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        LocalDateTime time = toTime(at);
+        List<JobRow> rows = new ArrayList<>(batch.size());
+        List<JobLogRow> logRows = new ArrayList<>(batch.size());
+        for (Job job : batch) {
+            rows.add(JobRow.of(job, JobStatus.WaitPut.code(), time));
+            logRows.add(new JobLogRow(job.getId(), JobStatus.WaitPut.code(), thread, time, host));
+        }
+        guarded(() -> tx.execute(status -> {
+            jobs.insertIgnoreAll(rows);
+            logs.insertAll(logRows);
+            return null;
+        }));
+    }
+
+    @Override
+    public void apply(List<StateChange> changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        // the last unguarded change of a job wins; a guarded "stored" change only applies when nothing else came
+        Map<String, StateChange> finalChange = new LinkedHashMap<>();
+        for (StateChange change : changes) {
+            StateChange previous = finalChange.get(change.jobId());
+            if (previous == null || !change.onlyFromWaitPut() || previous.onlyFromWaitPut()) {
+                finalChange.put(change.jobId(), change);
+            }
+        }
+        Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
+        long latest = 0;
+        for (StateChange change : finalChange.values()) {
+            StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
+            idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
+            latest = Math.max(latest, change.at());
+        }
+        LocalDateTime updateTime = toTime(latest);
+        List<JobLogRow> logRows = changes.stream()
+                .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
+                .toList();
+        guarded(() -> tx.execute(status -> {
+            idsByKind.forEach((kind, ids) -> jobs.updateStatus(ids, kind.status().code(), updateTime,
+                    kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
+                    // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
+                    kind.status().isTerminal() ? null : TERMINAL));
+            logs.insertAll(logRows);
+            return null;
+        }));
+    }
+
+    @Override
+    public boolean markDeleted(String jobId, String thread, long at) {
+        LocalDateTime time = toTime(at);
+        return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
+            int changed = jobs.updateStatus(List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
+            if (changed > 0) {
+                logs.insertAll(List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
+            }
+            return changed > 0;
+        })));
+    }
+
+    @Override
+    public Optional<JournalEntry> find(String jobId) {
+        return guarded(() -> Optional.ofNullable(jobs.selectById(jobId))
+                .map(row -> new JournalEntry(row.toJob(),
+                        JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime())));
+    }
+
+    @Override
+    public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
+        return guarded(() -> jobs.findInStatusBefore(status.code(), toTime(before), afterId, limit)
+                .stream().map(JobRow::toJob).toList());
+    }
+
+    @Override
+    public List<JobLogRow> history(String jobId) {
+        return guarded(() -> logs.findById(jobId));
+    }
+
+    private LocalDateTime toTime(long millis) {
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone);
+    }
+
+    private static String abbreviate(String thread) {
+        return thread.length() <= 60 ? thread : thread.substring(0, 60);
+    }
+
+    private static <T> T guarded(Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (DataAccessException | TransactionException | PersistenceException e) {
+            throw new StoreUnavailableException("journal", rootMessage(e), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

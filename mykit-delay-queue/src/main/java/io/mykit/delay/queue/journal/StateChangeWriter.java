@@ -1,0 +1,118 @@
+package io.mykit.delay.queue.journal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that
+ * fails (database down) is kept and retried with backoff until it is written: a change is never dropped.
+ */
+public class StateChangeWriter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StateChangeWriter.class);
+    private static final long MAX_BACKOFF_MS = 5_000;
+
+    private final Journal journal;
+    private final int batchSize;
+    private final LinkedBlockingQueue<StateChange> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private final AtomicLong submitted = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    private volatile boolean running = true;
+
+    public StateChangeWriter(Journal journal, int batchSize) {
+        this.journal = journal;
+        this.batchSize = batchSize;
+        this.thread = new Thread(this::run, "mykit-journal-states");
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public void submit(StateChange change) {
+        submitted.incrementAndGet();
+        queue.add(change);
+    }
+
+    public void submitAll(List<StateChange> changes) {
+        submitted.addAndGet(changes.size());
+        queue.addAll(changes);
+    }
+
+    /** Changes waiting to be written (grows while the database is down). */
+    public int backlog() {
+        return queue.size();
+    }
+
+    /** Blocks until everything submitted so far is written, or the timeout passes; true when drained. */
+    public boolean flush(long timeoutMs) throws InterruptedException {
+        long target = submitted.get();
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (written.get() < target && System.currentTimeMillis() < end) {
+            Thread.sleep(5);
+        }
+        return written.get() >= target;
+    }
+
+    private void run() {
+        List<StateChange> batch = new ArrayList<>(batchSize);
+        long backoff = 50;
+        while (running || !queue.isEmpty()) {
+            try {
+                if (batch.isEmpty()) {
+                    StateChange first = queue.poll(200, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    batch.add(first);
+                    queue.drainTo(batch, batchSize - 1);
+                }
+                journal.apply(batch);
+                written.addAndGet(batch.size());
+                batch.clear();
+                backoff = 50;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                if (!running) {
+                    break;
+                }
+            } catch (Throwable e) {
+                log.warn("journal state write of {} changes failed ({} more queued), retrying in {} ms: {}",
+                        batch.size(), queue.size(), backoff, e.getMessage());
+                sleepQuietly(backoff);
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
+        }
+        if (!batch.isEmpty() || !queue.isEmpty()) {
+            log.error("stopped with {} journal state changes unwritten; /reStore repairs Redis from the journal",
+                    batch.size() + queue.size());
+        }
+    }
+
+    private void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops after writing what is queued, waiting at most a few seconds. */
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        thread.interrupt();
+    }
+}

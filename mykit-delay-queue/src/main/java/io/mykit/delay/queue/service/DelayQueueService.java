@@ -1,0 +1,185 @@
+package io.mykit.delay.queue.service;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.error.JobNotFoundException;
+import io.mykit.delay.common.error.JobStateConflictException;
+import io.mykit.delay.common.error.StoreUnavailableException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.common.util.JobIdGenerator;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.JournalEntry;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.StoredJob;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The gateway's verbs: every push, cancel, look-up, pull and finish goes through here. */
+public class DelayQueueService {
+    private final DelayProperties properties;
+    private final JobValidator validator;
+    private final JobIdGenerator ids;
+    private final PushPipeline pushes;
+    private final DelayStore store;
+    private final Journal journal;
+    private final StateChangeWriter states;
+    private final PullTarget pull;
+    private final Clock clock;
+
+    public DelayQueueService(DelayProperties properties, JobIdGenerator ids, PushPipeline pushes, DelayStore store,
+                             Journal journal, StateChangeWriter states, PullTarget pull, Clock clock) {
+        this.properties = properties;
+        this.validator = new JobValidator(properties.getLimits());
+        this.ids = ids;
+        this.pushes = pushes;
+        this.store = store;
+        this.journal = journal;
+        this.states = states;
+        this.pull = pull;
+        this.clock = clock;
+    }
+
+    /** Journals and stores one job; returns its id once both are done. */
+    public String push(Job job) {
+        return pushBatch(List.of(job)).get(0);
+    }
+
+    /** Validates all jobs first, then journals them in one transaction and stores them in one round trip. */
+    public List<String> pushBatch(List<Job> jobs) {
+        if (jobs == null || jobs.isEmpty()) {
+            throw new InvalidJobException("jobs", "must be a non-empty array");
+        }
+        int max = properties.getLimits().getMaxBatchSize();
+        if (jobs.size() > max) {
+            throw new InvalidJobException("jobs", "at most " + max + " jobs per batch, got " + jobs.size());
+        }
+        long now = clock.millis();
+        for (int i = 0; i < jobs.size(); i++) {
+            try {
+                validator.validate(jobs.get(i), now);
+            } catch (InvalidJobException e) {
+                throw jobs.size() == 1 ? e : new InvalidJobException("[" + i + "]." + e.field(),
+                        e.getMessage().substring(e.field().length() + 2));
+            }
+        }
+        List<Job> accepted = new ArrayList<>(jobs.size());
+        Set<String> clientIds = new HashSet<>();
+        for (Job job : jobs) {
+            accepted.add(normalized(job, now, clientIds));
+        }
+        awaitDurable(pushes.submit(accepted, clientIds));
+        return accepted.stream().map(Job::getId).toList();
+    }
+
+    private Job normalized(Job in, long now, Set<String> clientIds) {
+        String id = in.getId();
+        if (id == null) {
+            id = ids.next();
+        } else {
+            clientIds.add(id);
+        }
+        Job job = new Job(id, in.getTopic(), in.getSubtopic(), in.getBizKey(), in.getDelay(), in.getPriority(),
+                in.getTtl(), in.getTries() == 0 ? properties.getLimits().getDefaultTries() : in.getTries(),
+                in.getBody(), in.getCreateTime() == 0 ? now : in.getCreateTime());
+        job.setAttempts(0);
+        return job;
+    }
+
+    private void awaitDurable(java.util.concurrent.CompletableFuture<Void> done) {
+        try {
+            done.get(properties.getJournal().getPushTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new StoreUnavailableException("journal", "push not committed within "
+                    + properties.getJournal().getPushTimeout(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("gateway", "interrupted", e);
+        }
+    }
+
+    /** Cancels a job so it is never delivered. */
+    public void delete(String jobId) {
+        requireId(jobId);
+        DelayStore.RemoveResult removed = store.delete(jobId);
+        long now = clock.millis();
+        if (journal.markDeleted(jobId, Thread.currentThread().getName(), now)) {
+            return;
+        }
+        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+        if (removed != DelayStore.RemoveResult.REMOVED) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+        }
+    }
+
+    /** The job with its journal status and current place in Redis. */
+    public JobView lookup(String jobId) {
+        requireId(jobId);
+        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+        StoredJob.Stage stage = store.peek(jobId).map(StoredJob::stage).orElse(null);
+        return new JobView(entry.job(), entry.status(), entry.updateTime(), stage);
+    }
+
+    /** Reserves one due job of a pull topic for {@code ttrMs}, long-polling up to {@code timeoutMs}. */
+    public Optional<Job> reserve(String topic, Long ttrMs, Long timeoutMs) {
+        if (topic == null || !topic.matches("[A-Za-z0-9_.\\-]{1,128}")) {
+            throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
+        }
+        DelayProperties.Pull limits = properties.getPull();
+        long ttr = ttrMs == null ? limits.getDefaultTtr().toMillis() : ttrMs;
+        long timeout = timeoutMs == null ? 0 : timeoutMs;
+        if (ttr < 1 || ttr > limits.getMaxTtr().toMillis()) {
+            throw new InvalidJobException("ttr", "must be 1.." + limits.getMaxTtr().toMillis() + " ms");
+        }
+        if (timeout < 0 || timeout > limits.getMaxTimeout().toMillis()) {
+            throw new InvalidJobException("timeout", "must be 0.." + limits.getMaxTimeout().toMillis() + " ms");
+        }
+        try {
+            return pull.reserve(topic, ttr, timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** Acknowledges a pulled job: it is done and never delivered again. */
+    public void finish(String jobId) {
+        requireId(jobId);
+        long now = clock.millis();
+        switch (store.finish(jobId, now)) {
+            case REMOVED -> states.submit(StateChange.of(jobId, JobStatus.Finish, now));
+            case NOT_DUE -> throw new JobStateConflictException(jobId, "job " + jobId + " is not due yet; delete it instead");
+            case ABSENT -> {
+                JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+                if (entry.status() != JobStatus.Finish) {
+                    throw new JobStateConflictException(jobId, "job " + jobId + " is not reserved (" + entry.status() + ")");
+                }
+            }
+        }
+    }
+
+    private static void requireId(String jobId) {
+        if (jobId == null || jobId.isBlank()) {
+            throw new InvalidJobException("jobId", "is required");
+        }
+        if (!jobId.matches("[A-Za-z0-9_.:\\-]{1,128}")) {
+            throw new InvalidJobException("jobId", "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
+        }
+    }
+}

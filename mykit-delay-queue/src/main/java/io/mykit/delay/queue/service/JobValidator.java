@@ -1,0 +1,73 @@
+package io.mykit.delay.queue.service;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/** Checks a job at the boundary, before anything is stored; each failure names the field. */
+public final class JobValidator {
+    /** Topics become Redis key parts, RocketMQ topics and JMS queue names: keep them to a portable alphabet. */
+    private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:\\-]{1,128}");
+    private static final int MAX_PRIORITY_MS = 86_400_000;
+
+    private final DelayProperties.Limits limits;
+
+    public JobValidator(DelayProperties.Limits limits) {
+        this.limits = limits;
+    }
+
+    public void validate(Job job, long now) {
+        if (job == null) {
+            throw new InvalidJobException("job", "must be a JSON object");
+        }
+        if (job.getTopic() == null || job.getTopic().isBlank()) {
+            throw new InvalidJobException("topic", "is required");
+        }
+        if (!TOPIC.matcher(job.getTopic()).matches()) {
+            throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
+        }
+        if (job.getId() != null && !ID.matcher(job.getId()).matches()) {
+            throw new InvalidJobException("id", "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
+        }
+        checkText("subtopic", job.getSubtopic(), 250);
+        checkText("bizKey", job.getBizKey(), 128);
+        long maxDelay = limits.getMaxDelay().toMillis();
+        if (job.getDelay() < 0 || job.getDelay() > maxDelay) {
+            throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + job.getDelay());
+        }
+        if (job.getPriority() < 0 || job.getPriority() > MAX_PRIORITY_MS) {
+            throw new InvalidJobException("priority", "must be 0.." + MAX_PRIORITY_MS + " ms, was " + job.getPriority());
+        }
+        if (job.getTtl() < 0 || job.getTtl() > maxDelay) {
+            throw new InvalidJobException("ttl", "must be 0.." + maxDelay + " ms, was " + job.getTtl());
+        }
+        if (job.getTries() < 0 || job.getTries() > 1000) {
+            throw new InvalidJobException("tries", "must be 0..1000 (0 = default), was " + job.getTries());
+        }
+        if (job.getCreateTime() < 0 || job.getCreateTime() > now + maxDelay) {
+            throw new InvalidJobException("createTime", "must be epoch millis no later than now + max delay");
+        }
+        if (job.getCreateTime() > 0 && job.getCreateTime() + job.getDelay() > now + maxDelay) {
+            throw new InvalidJobException("delay", "createTime + delay is more than the max delay from now");
+        }
+        if (job.getBody() != null && job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.getMaxBodyBytes()) {
+            throw new InvalidJobException("body", "is larger than " + limits.getMaxBodyBytes() + " bytes");
+        }
+    }
+
+    private static void checkText(String field, String value, int maxLength) {
+        if (value == null) {
+            return;
+        }
+        if (value.length() > maxLength) {
+            throw new InvalidJobException(field, "must be at most " + maxLength + " characters");
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidJobException(field, "must not contain control characters");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.mykit.delay.queue.service;
+
+import io.mykit.delay.common.error.StoreUnavailableException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Group commit for the push road. Pushes queue up while a writer commits the previous group, so concurrent
+ * pushes share one multi-row INSERT, one commit and one pipelined Redis round trip:
+ *
+ * <pre>
+ *  push ─┐
+ *  push ─┼─▶ queue ─▶ writer: journal INSERT (WaitPut) + log ─▶ commit ─▶ Redis add (NX) ─▶ answer all
+ *  push ─┘                              │ fails: 503, nothing stored        │ fails: 503, the repairer stores it later
+ * </pre>
+ */
+public class PushPipeline implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
+
+    /** Jobs of one push call; {@code clientIds} are the ids the client chose (may already be journaled). */
+    private record Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Void> done) {
+    }
+
+    private final Journal journal;
+    private final DelayStore store;
+    private final StateChangeWriter states;
+    private final BiConsumer<Integer, Long> wakeBucket;
+    private final Clock clock;
+    private final int batchSize;
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> writers = new ArrayList<>();
+    private volatile boolean running = true;
+
+    public PushPipeline(Journal journal, DelayStore store, StateChangeWriter states,
+                        BiConsumer<Integer, Long> wakeBucket, Clock clock, int batchSize, int writerCount) {
+        this.journal = journal;
+        this.store = store;
+        this.states = states;
+        this.wakeBucket = wakeBucket;
+        this.clock = clock;
+        this.batchSize = batchSize;
+        for (int i = 0; i < writerCount; i++) {
+            Thread writer = new Thread(this::run, "mykit-push-writer-" + i);
+            writer.setDaemon(true);
+            writers.add(writer);
+        }
+    }
+
+    public void start() {
+        writers.forEach(Thread::start);
+    }
+
+    /** Completes when the jobs are journaled and in Redis; fails with {@link StoreUnavailableException} otherwise. */
+    public CompletableFuture<Void> submit(List<Job> jobs, Set<String> clientIds) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!running) {
+            done.completeExceptionally(new StoreUnavailableException("gateway", "shutting down", null));
+            return done;
+        }
+        queue.add(new Pending(jobs, clientIds, done));
+        return done;
+    }
+
+    private void run() {
+        List<Pending> group = new ArrayList<>();
+        while (running || !queue.isEmpty()) {
+            try {
+                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                group.add(first);
+                int rows = first.jobs().size();
+                Pending next;
+                while (rows < batchSize && (next = queue.poll()) != null) {
+                    group.add(next);
+                    rows += next.jobs().size();
+                }
+                commit(group);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Throwable e) {
+                log.error("push group of {} calls failed unexpectedly", group.size(), e);
+                group.forEach(p -> p.done().completeExceptionally(e));
+            } finally {
+                group.clear();
+            }
+        }
+    }
+
+    private void commit(List<Pending> group) {
+        Set<String> clientIds = new HashSet<>();
+        group.forEach(p -> clientIds.addAll(p.clientIds()));
+        Map<String, Job> fresh = new LinkedHashMap<>();
+        try {
+            Set<String> known = journal.existingIds(clientIds);
+            // a repeated id (already journaled, or twice in this group) changes nothing: first one wins
+            group.forEach(p -> p.jobs().forEach(job -> {
+                if (!known.contains(job.getId())) {
+                    fresh.putIfAbsent(job.getId(), job);
+                }
+            }));
+            journal.insertWaitPut(List.copyOf(fresh.values()), Thread.currentThread().getName(), clock.millis());
+        } catch (StoreUnavailableException e) {
+            group.forEach(p -> p.done().completeExceptionally(e));
+            return;
+        }
+        try {
+            store.add(fresh.values());
+        } catch (StoreUnavailableException e) {
+            log.warn("{} jobs journaled but not stored in Redis ({}); the repairer stores them when Redis answers",
+                    fresh.size(), e.getMessage());
+            group.forEach(p -> p.done().completeExceptionally(e));
+            return;
+        }
+        long now = clock.millis();
+        List<StateChange> stored = new ArrayList<>(fresh.size());
+        for (Job job : fresh.values()) {
+            stored.add(StateChange.stored(job.getId(), now));
+            wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+        }
+        states.submitAll(stored);
+        group.forEach(p -> p.done().complete(null));
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        for (Thread writer : writers) {
+            try {
+                writer.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.mykit.delay.queue.store;
+
+import io.mykit.delay.common.model.Job;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The working set of jobs, in the domain's verbs. Every verb is atomic per bucket; any failure to reach
+ * the store is a {@link io.mykit.delay.common.error.StoreUnavailableException}.
+ */
+public interface DelayStore {
+
+    /** Adds jobs unless already present; returns how many were new. One round trip for the whole list. */
+    int add(Collection<Job> jobs);
+
+    /** Moves up to {@code limit} jobs due at {@code now} to in-flight with the given hand-over deadline. */
+    PumpResult pumpDue(int bucket, long now, int limit, long deadline);
+
+    /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. */
+    int toReady(int bucket, String topic, List<String> ids);
+
+    /** Reserves the next ready job of a pull topic until {@code deadline}, looking at every bucket once. */
+    Optional<Job> reserve(String topic, long deadline);
+
+    /** Removes a delivered job; refuses one not yet due. */
+    RemoveResult finish(String jobId, long now);
+
+    /** Cancels a job wherever it is. */
+    RemoveResult delete(String jobId);
+
+    /** Returns in-flight jobs past their deadline to their bucket, due now; result per bucket. */
+    Map<Integer, List<String>> sweep(long now, int limitPerBucket);
+
+    /** Where a job is, if Redis holds it. */
+    Optional<StoredJob> peek(String jobId);
+
+    /** Bucket of a job id. */
+    int bucketOf(String jobId);
+
+    /** Number of buckets. */
+    int buckets();
+
+    enum RemoveResult { REMOVED, ABSENT, NOT_DUE }
+}

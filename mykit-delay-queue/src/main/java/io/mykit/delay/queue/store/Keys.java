@@ -1,0 +1,51 @@
+package io.mykit.delay.queue.store;
+
+/**
+ * Every Redis key the gateway uses. All keys of bucket i share the hash tag {@code {prefix:b<i>}}, so each
+ * Lua script touches a single Redis Cluster slot.
+ *
+ * <pre>
+ * {prefix:b<i>}:delay        ZSET  jobId -> createTime+delay+priority   waiting for due time
+ * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
+ * {prefix:b<i>}:job          HASH  jobId -> job record (JSON)            the pool: present = alive
+ * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
+ * </pre>
+ */
+public final class Keys {
+    private final String prefix;
+    private final int buckets;
+
+    public Keys(String prefix, int buckets) {
+        this.prefix = prefix;
+        this.buckets = buckets;
+    }
+
+    public int buckets() {
+        return buckets;
+    }
+
+    public String delay(int bucket) {
+        return tag(bucket) + ":delay";
+    }
+
+    public String inflight(int bucket) {
+        return tag(bucket) + ":inflight";
+    }
+
+    public String pool(int bucket) {
+        return tag(bucket) + ":job";
+    }
+
+    public String ready(int bucket, String topic) {
+        return tag(bucket) + ":ready:" + topic;
+    }
+
+    /** A SCAN pattern matching every key of this gateway (used by admin wipes). */
+    public String allKeysPattern() {
+        return "{" + prefix + ":b*";
+    }
+
+    private String tag(int bucket) {
+        return "{" + prefix + ":b" + bucket + "}";
+    }
+}

@@ -1,0 +1,67 @@
+package io.mykit.delay.queue.timer;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * Stores jobs the journal holds in WaitPut for longer than {@code repairAfterMs}: pushes whose Redis step failed
+ * (Redis down, node crashed between commit and add). Adds are idempotent, so a job Redis does hold is untouched.
+ */
+public final class StrandedJobRepairer extends WakeableLoop {
+    private static final Logger log = LoggerFactory.getLogger(StrandedJobRepairer.class);
+    private static final int PAGE = 500;
+
+    private final Journal journal;
+    private final DelayStore store;
+    private final StateChangeWriter states;
+    private final BiConsumer<Integer, Long> wakeBucket;
+    private final long repairAfterMs;
+
+    public StrandedJobRepairer(Journal journal, DelayStore store, StateChangeWriter states,
+                               BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs) {
+        super("mykit-stranded-repair", clock);
+        this.journal = journal;
+        this.store = store;
+        this.states = states;
+        this.wakeBucket = wakeBucket;
+        this.repairAfterMs = repairAfterMs;
+    }
+
+    @Override
+    protected long runOnce() throws InterruptedException {
+        long now = clock.millis();
+        // written changes first, so a job whose "stored" change is still queued is not mistaken for stranded
+        if (!states.flush(repairAfterMs)) {
+            return now + repairAfterMs / 2;
+        }
+        String after = "";
+        int repaired = 0;
+        while (true) {
+            List<Job> page = journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
+            if (page.isEmpty()) {
+                break;
+            }
+            int added = store.add(page);
+            page.forEach(job -> {
+                states.submit(StateChange.stored(job.getId(), now));
+                wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+            });
+            repaired += added;
+            after = page.get(page.size() - 1).getId();
+        }
+        if (repaired > 0) {
+            log.info("stored {} jobs that were journaled but missing from Redis", repaired);
+        }
+        return clock.millis() + Math.max(1_000, repairAfterMs / 2);
+    }
+}

@@ -1,0 +1,17 @@
+-- Adds jobs to one bucket unless the pool already holds them, so a repeated push or restore is a no-op.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] job pool HASH of the bucket
+-- ARGV    id1, score1, record1, id2, score2, record2, ...
+-- Returns the number of jobs added.
+local delay = KEYS[1]
+local pool = KEYS[2]
+
+local added = 0
+for i = 1, #ARGV, 3 do
+    local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+    if redis.call('HSETNX', pool, id, record) == 1 then
+        redis.call('ZADD', delay, score, id)
+        added = added + 1
+    end
+end
+return added

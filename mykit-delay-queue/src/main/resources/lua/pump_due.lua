@@ -1,0 +1,32 @@
+-- Moves up to `limit` due jobs of one bucket into its in-flight set and returns them with their records.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] in-flight ZSET of the bucket (score = deadline for handing the job over)
+-- KEYS[3] job pool HASH of the bucket
+-- ARGV[1] now, ms
+-- ARGV[2] limit
+-- ARGV[3] hand-over deadline, ms
+-- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
+local delay = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
+local now = ARGV[1]
+local limit = tonumber(ARGV[2])
+local deadline = ARGV[3]
+
+local out = { '-1' }
+local ids = redis.call('ZRANGEBYSCORE', delay, '-inf', now, 'LIMIT', 0, limit)
+for _, id in ipairs(ids) do
+    redis.call('ZREM', delay, id)
+    local record = redis.call('HGET', pool, id)
+    -- an id without a record was cancelled half-way by an older version; drop it
+    if record then
+        redis.call('ZADD', inflight, deadline, id)
+        out[#out + 1] = id
+        out[#out + 1] = record
+    end
+end
+local head = redis.call('ZRANGE', delay, 0, 0, 'WITHSCORES')
+if head[2] then
+    out[1] = head[2]
+end
+return out
