@@ -71,17 +71,9 @@ public class MybatisJournal implements Journal {
         if (changes.isEmpty()) {
             return;
         }
-        // the last unguarded change of a job wins; a guarded "stored" change only applies when nothing else came
-        Map<String, StateChange> finalChange = new LinkedHashMap<>();
-        for (StateChange change : changes) {
-            StateChange previous = finalChange.get(change.jobId());
-            if (previous == null || !change.onlyFromWaitPut() || previous.onlyFromWaitPut()) {
-                finalChange.put(change.jobId(), change);
-            }
-        }
         Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
         long latest = 0;
-        for (StateChange change : finalChange.values()) {
+        for (StateChange change : StateChange.finalPerJob(changes)) {
             StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
             idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
             latest = Math.max(latest, change.at());

@@ -1,0 +1,52 @@
+package io.mykit.delay.common.util;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobCodec;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IdsAndBucketsTest {
+
+    @Test
+    void ids_are_unique_within_and_across_generators_at_the_same_millisecond() {
+        JobIdGenerator a = new JobIdGenerator(() -> 42L);
+        JobIdGenerator b = new JobIdGenerator(() -> 42L);
+        Set<String> ids = new HashSet<>();
+        IntStream.range(0, 50_000).forEach(i -> {
+            ids.add(a.next());
+            ids.add(b.next());
+        });
+        assertThat(ids).hasSize(100_000);
+        assertThat(ids).allMatch(id -> id.matches("[0-9a-f]{30}"));
+    }
+
+    @Test
+    void ids_of_one_generator_sort_by_time() {
+        long[] clock = {1_000};
+        JobIdGenerator gen = new JobIdGenerator(() -> clock[0]);
+        String early = gen.next();
+        clock[0] = 2_000;
+        assertThat(gen.next()).isGreaterThan(early);
+    }
+
+    @Test
+    void bucket_is_stable_and_in_range() {
+        assertThat(Buckets.of("order-42", 16)).isEqualTo(Buckets.of("order-42", 16));
+        IntStream.range(0, 1_000).forEach(i -> assertThat(Buckets.of("id-" + i, 16)).isBetween(0, 15));
+        long used = IntStream.range(0, 1_000).map(i -> Buckets.of("id-" + i, 16)).distinct().count();
+        assertThat(used).isEqualTo(16);
+    }
+
+    @Test
+    void score_is_create_time_plus_delay_plus_priority_and_record_round_trips() {
+        Job job = new Job("j1", "t", "s", "k", 1_000, 5, 10, 3, "héllo \"x\"", 1_700_000_000_000L);
+        assertThat(job.dueTime()).isEqualTo(1_700_000_001_005L);
+        Job back = JobCodec.decode(JobCodec.encode(job));
+        assertThat(back).usingRecursiveComparison().isEqualTo(job);
+    }
+}

@@ -1,0 +1,56 @@
+package io.mykit.delay.queue.service;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+import org.junit.jupiter.api.Test;
+
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobValidatorTest {
+    private static final long NOW = 1_800_000_000_000L;
+    private final JobValidator validator = new JobValidator(new DelayProperties().getLimits());
+
+    private static Job job(Consumer<Job> change) {
+        Job job = new Job(null, "orders", null, null, 1000, 0, 0, 0, "b", 0);
+        change.accept(job);
+        return job;
+    }
+
+    private void assertRejected(Job job, String field) {
+        assertThatThrownBy(() -> validator.validate(job, NOW))
+                .isInstanceOfSatisfying(InvalidJobException.class,
+                        e -> org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo(field));
+    }
+
+    @Test
+    void accepts_a_plain_job() {
+        assertThatCode(() -> validator.validate(job(j -> { }), NOW)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void rejects_each_bad_field_by_name() {
+        assertRejected(job(j -> j.setTopic(null)), "topic");
+        assertRejected(job(j -> j.setTopic("a b")), "topic");
+        assertRejected(job(j -> j.setTopic("x".repeat(129))), "topic");
+        assertRejected(job(j -> j.setId("semi;colon")), "id");
+        assertRejected(job(j -> j.setDelay(-1)), "delay");
+        assertRejected(job(j -> j.setDelay(400L * 24 * 3600 * 1000)), "delay");
+        assertRejected(job(j -> j.setPriority(-1)), "priority");
+        assertRejected(job(j -> j.setTtl(-1)), "ttl");
+        assertRejected(job(j -> j.setTries(1001)), "tries");
+        assertRejected(job(j -> j.setCreateTime(-5)), "createTime");
+        assertRejected(job(j -> j.setBody("x".repeat(64 * 1024 + 1))), "body");
+        assertRejected(job(j -> j.setSubtopic("tab\there")), "subtopic");
+        assertRejected(job(j -> j.setBizKey("k".repeat(129))), "bizKey");
+    }
+
+    @Test
+    void counts_body_size_in_utf8_bytes() {
+        // 22k three-byte characters are 66k bytes: over the 64 KiB default though under 64k chars
+        assertRejected(job(j -> j.setBody("好".repeat(22_000))), "body");
+    }
+}
