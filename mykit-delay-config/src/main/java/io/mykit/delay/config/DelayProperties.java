@@ -1,14 +1,18 @@
 package io.mykit.delay.config;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** The whole {@code mykit.delay.*} configuration tree; {@link #validate()} runs at start-up. */
 @ConfigurationProperties("mykit.delay")
-public class DelayProperties {
+public class DelayProperties implements InitializingBean {
     public static final int DEFAULT_BUCKETS = 16;
     public static final String DEFAULT_KEY_PREFIX = "mykit-delay";
 
@@ -24,6 +28,12 @@ public class DelayProperties {
     private final Limits limits = new Limits();
     /** The MySQL journal's write batching. */
     private final Journal journal = new Journal();
+    /** Where due jobs go, and how failed sends are retried. */
+    private final Dispatch dispatch = new Dispatch();
+    /** The ActiveMQ target. */
+    private final ActiveMq activemq = new ActiveMq();
+    /** The RocketMQ target. */
+    private final RocketMq rocketmq = new RocketMq();
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
@@ -32,6 +42,14 @@ public class DelayProperties {
     public Pull getPull() { return pull; }
     public Limits getLimits() { return limits; }
     public Journal getJournal() { return journal; }
+    public Dispatch getDispatch() { return dispatch; }
+    public ActiveMq getActivemq() { return activemq; }
+    public RocketMq getRocketmq() { return rocketmq; }
+
+    @Override
+    public void afterPropertiesSet() {
+        validate();
+    }
 
     /** Fails fast with a message naming the key, instead of failing at the first message. */
     public void validate() {
@@ -55,8 +73,36 @@ public class DelayProperties {
         check(errors, journal.batchSize >= 1, "mykit.delay.journal.batch-size must be >= 1");
         check(errors, journal.writers >= 1, "mykit.delay.journal.writers must be >= 1");
         check(errors, positive(journal.repairAfter), "mykit.delay.journal.repair-after must be > 0");
+        validateDispatch(errors);
         if (!errors.isEmpty()) {
             throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", errors));
+        }
+    }
+
+    private void validateDispatch(List<String> errors) {
+        Set<String> used = new java.util.LinkedHashSet<>();
+        used.add(dispatch.defaultTarget);
+        used.addAll(dispatch.routes.values());
+        for (String target : used) {
+            check(errors, Dispatch.TARGETS.contains(target), "mykit.delay.dispatch: unknown target '" + target
+                    + "' (known: " + String.join(", ", Dispatch.TARGETS) + ")");
+        }
+        dispatch.routes.keySet().forEach(pattern -> check(errors, pattern.matches("[A-Za-z0-9_.*\\-]{1,128}"),
+                "mykit.delay.dispatch.routes: bad topic pattern '" + pattern + "' (letters, digits, _ . - and *)"));
+        check(errors, positive(dispatch.retryBase), "mykit.delay.dispatch.retry-base must be > 0");
+        check(errors, positive(dispatch.retryCap), "mykit.delay.dispatch.retry-cap must be > 0");
+        check(errors, dispatch.senders >= 1, "mykit.delay.dispatch.senders must be >= 1");
+        if (used.contains(Dispatch.ACTIVEMQ)) {
+            check(errors, activemq.brokerUrl != null && !activemq.brokerUrl.isBlank(),
+                    "mykit.delay.activemq.broker-url must be set: a route uses the activemq target");
+            check(errors, "queue".equals(activemq.destinationType) || "topic".equals(activemq.destinationType),
+                    "mykit.delay.activemq.destination-type must be queue or topic");
+        }
+        if (used.contains(Dispatch.ROCKETMQ)) {
+            check(errors, rocketmq.namesrvAddr != null && !rocketmq.namesrvAddr.isBlank(),
+                    "mykit.delay.rocketmq.namesrv-addr must be set: a route uses the rocketmq target");
+            check(errors, rocketmq.producerGroup != null && !rocketmq.producerGroup.isBlank(),
+                    "mykit.delay.rocketmq.producer-group must be set");
         }
     }
 
@@ -188,5 +234,87 @@ public class DelayProperties {
         public void setRepairAfter(Duration repairAfter) { this.repairAfter = repairAfter; }
         public Duration getPushTimeout() { return pushTimeout; }
         public void setPushTimeout(Duration pushTimeout) { this.pushTimeout = pushTimeout; }
+    }
+
+    public static class Dispatch {
+        public static final String PULL = "pull";
+        public static final String ROCKETMQ = "rocketmq";
+        public static final String ACTIVEMQ = "activemq";
+        public static final String LOG = "log";
+        public static final List<String> TARGETS = List.of(PULL, ROCKETMQ, ACTIVEMQ, LOG);
+
+        /** Target of topics no route names: pull, rocketmq, activemq or log. */
+        private String defaultTarget = PULL;
+        /** Topic (exact, or a pattern with *) to target; exact names win over patterns, longer patterns over shorter. */
+        private Map<String, String> routes = new LinkedHashMap<>();
+        /** First retry delay after a failed send; doubles per try. */
+        private Duration retryBase = Duration.ofSeconds(1);
+        /** Longest retry delay. */
+        private Duration retryCap = Duration.ofMinutes(5);
+        /** Threads sending to brokers in parallel (a slow send holds one of them, not a bucket). */
+        private int senders = 8;
+
+        public String getDefaultTarget() { return defaultTarget; }
+        public void setDefaultTarget(String defaultTarget) { this.defaultTarget = defaultTarget; }
+        public Map<String, String> getRoutes() { return routes; }
+        public void setRoutes(Map<String, String> routes) { this.routes = routes; }
+        public Duration getRetryBase() { return retryBase; }
+        public void setRetryBase(Duration retryBase) { this.retryBase = retryBase; }
+        public Duration getRetryCap() { return retryCap; }
+        public void setRetryCap(Duration retryCap) { this.retryCap = retryCap; }
+        public int getSenders() { return senders; }
+        public void setSenders(int senders) { this.senders = senders; }
+    }
+
+    public static class ActiveMq {
+        /** Broker URL, e.g. failover:(tcp://127.0.0.1:61616); the original's brokerUrl binds here too. */
+        private String brokerUrl;
+        /** Broker user. */
+        private String username;
+        /** Broker password. */
+        private String password;
+        /** Send each topic to a JMS queue or a JMS topic of the same name. */
+        private String destinationType = "queue";
+        /** Prefix added to the topic to name the destination. */
+        private String destinationPrefix = "";
+        /** How long a send may wait for the broker before it counts as failed. */
+        private Duration sendTimeout = Duration.ofSeconds(5);
+
+        public String getBrokerUrl() { return brokerUrl; }
+        public void setBrokerUrl(String brokerUrl) { this.brokerUrl = brokerUrl; }
+        public String getUsername() { return username; }
+        public void setUsername(String username) { this.username = username; }
+        public String getPassword() { return password; }
+        public void setPassword(String password) { this.password = password; }
+        public String getDestinationType() { return destinationType; }
+        public void setDestinationType(String destinationType) { this.destinationType = destinationType; }
+        public String getDestinationPrefix() { return destinationPrefix; }
+        public void setDestinationPrefix(String destinationPrefix) { this.destinationPrefix = destinationPrefix; }
+        public Duration getSendTimeout() { return sendTimeout; }
+        public void setSendTimeout(Duration sendTimeout) { this.sendTimeout = sendTimeout; }
+    }
+
+    public static class RocketMq {
+        /** Name-server list, host:port;host:port; the original's namesrvAddr binds here too. */
+        private String namesrvAddr;
+        /** Producer group. */
+        private String producerGroup = "mykit-delay-producer";
+        /** Prefix added to the topic to name the RocketMQ topic. */
+        private String topicPrefix = "";
+        /** Explicit topic -> RocketMQ topic names; wins over the prefix. */
+        private Map<String, String> topicMapping = new LinkedHashMap<>();
+        /** How long a send may wait for SEND_OK. */
+        private Duration sendTimeout = Duration.ofSeconds(3);
+
+        public String getNamesrvAddr() { return namesrvAddr; }
+        public void setNamesrvAddr(String namesrvAddr) { this.namesrvAddr = namesrvAddr; }
+        public String getProducerGroup() { return producerGroup; }
+        public void setProducerGroup(String producerGroup) { this.producerGroup = producerGroup; }
+        public String getTopicPrefix() { return topicPrefix; }
+        public void setTopicPrefix(String topicPrefix) { this.topicPrefix = topicPrefix; }
+        public Map<String, String> getTopicMapping() { return topicMapping; }
+        public void setTopicMapping(Map<String, String> topicMapping) { this.topicMapping = topicMapping; }
+        public Duration getSendTimeout() { return sendTimeout; }
+        public void setSendTimeout(Duration sendTimeout) { this.sendTimeout = sendTimeout; }
     }
 }

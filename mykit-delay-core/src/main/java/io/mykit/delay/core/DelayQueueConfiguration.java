@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.RequestSizeFilter;
+import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
+import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.JobLogMapper;
 import io.mykit.delay.queue.journal.JobMapper;
@@ -21,6 +23,7 @@ import io.mykit.delay.queue.timer.StrandedJobRepairer;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -49,7 +52,6 @@ public class DelayQueueConfiguration {
 
     @Bean(destroyMethod = "close")
     public JedisPool delayJedisPool(DelayProperties properties) {
-        properties.validate();
         DelayProperties.Redis redis = properties.getRedis();
         JedisPoolConfig config = new JedisPoolConfig();
         config.setMaxTotal(redis.getPoolSize());
@@ -82,8 +84,23 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public Dispatcher dispatcher(PullTarget pull) {
-        return new Dispatcher(topic -> pull);
+    public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, StateChangeWriter states, Clock clock,
+                                             DelayProperties properties, ObjectProvider<TimerGroup> timers) {
+        DelayProperties.Dispatch dispatch = properties.getDispatch();
+        RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
+                properties.getLimits().getDefaultTries());
+        // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
+        return new DeliveryOutcomes(store, states, policy, (bucket, at) -> timers.getObject().wake(bucket, at), clock);
+    }
+
+    @Bean(destroyMethod = "close")
+    public DeliveryTargets deliveryTargets(DelayProperties properties, PullTarget pull, DeliveryOutcomes outcomes) {
+        return new DeliveryTargets(properties, pull, outcomes);
+    }
+
+    @Bean
+    public Dispatcher dispatcher(DeliveryTargets targets) {
+        return new Dispatcher(targets.router()::route);
     }
 
     @Bean

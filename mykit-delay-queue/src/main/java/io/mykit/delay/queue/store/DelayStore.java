@@ -34,6 +34,12 @@ public interface DelayStore {
     /** Returns in-flight jobs past their deadline to their bucket, due now; result per bucket. */
     Map<Integer, List<String>> sweep(long now, int limitPerBucket);
 
+    /** Drops delivered or buried jobs of one bucket from Redis, wherever they are; returns how many were there. */
+    int forget(int bucket, List<String> ids);
+
+    /** Puts in-flight jobs of one bucket back at the given due times with their updated records; returns how many moved. */
+    int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
+
     /** Where a job is, if Redis holds it. */
     Optional<StoredJob> peek(String jobId);
 

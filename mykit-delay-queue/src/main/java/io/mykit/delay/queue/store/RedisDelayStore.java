@@ -156,6 +156,30 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public int forget(int bucket, List<String> ids) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        Object dropped = eval(scripts.forget, List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)), ids);
+        return ((Long) dropped).intValue();
+    }
+
+    @Override
+    public int retry(int bucket, List<Job> jobs, List<Long> dueTimes) {
+        if (jobs.isEmpty()) {
+            return 0;
+        }
+        List<String> args = new ArrayList<>(jobs.size() * 3);
+        for (int i = 0; i < jobs.size(); i++) {
+            args.add(jobs.get(i).getId());
+            args.add(Long.toString(dueTimes.get(i)));
+            args.add(JobCodec.encode(jobs.get(i)));
+        }
+        Object moved = eval(scripts.retry, List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)), args);
+        return ((Long) moved).intValue();
+    }
+
+    @Override
     public Optional<StoredJob> peek(String jobId) {
         int bucket = bucketOf(jobId);
         return withJedis(jedis -> {

@@ -13,8 +13,10 @@ final class Scripts {
     final LuaScript reserve = LuaScript.load("reserve");
     final LuaScript remove = LuaScript.load("remove");
     final LuaScript sweep = LuaScript.load("sweep");
+    final LuaScript forget = LuaScript.load("forget");
+    final LuaScript retry = LuaScript.load("retry");
 
-    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep);
+    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry);
 
     void loadAll(Jedis jedis) {
         for (LuaScript script : all) {

@@ -1,0 +1,149 @@
+package io.mykit.delay.queue.dispatch.broker;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
+import io.mykit.delay.queue.dispatch.SendFailure;
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.apache.activemq.ActiveMQConnectionFactory;
+
+import java.util.List;
+
+/**
+ * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent,
+ * synchronous sends so a job counts as delivered only once the broker confirmed it. One connection; each sender
+ * thread keeps its own session and producer. A failed connection is rebuilt on the next send; with a
+ * {@code failover:} URL the client also reconnects by itself.
+ */
+public class ActiveMqTarget extends BrokerTarget {
+    public static final String NAME = "activemq";
+
+    private final DelayProperties.ActiveMq config;
+    private final ActiveMQConnectionFactory factory;
+    private final ThreadLocal<SenderSession> sessions = new ThreadLocal<>();
+    private Connection connection;
+    private long generation;
+
+    /** A sender thread's session, valid while the connection generation it was made on is current. */
+    private record SenderSession(long generation, Session session, MessageProducer producer) {
+    }
+
+    public ActiveMqTarget(DelayProperties.ActiveMq config, int senderThreads, DeliveryOutcomes outcomes) {
+        super(NAME, senderThreads, 10_000, outcomes);
+        this.config = config;
+        this.factory = new ActiveMQConnectionFactory(config.getBrokerUrl());
+        if (config.getUsername() != null) {
+            factory.setUserName(config.getUsername());
+            factory.setPassword(config.getPassword());
+        }
+        factory.setUseAsyncSend(false);
+        factory.setAlwaysSyncSend(true);
+        factory.setSendTimeout((int) config.getSendTimeout().toMillis());
+        factory.setConnectResponseTimeout((int) config.getSendTimeout().toMillis());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    protected void send(List<Job> jobs, List<Job> delivered, List<SendFailure> failed) {
+        SenderSession sender;
+        try {
+            sender = senderSession();
+        } catch (JMSException e) {
+            jobs.forEach(job -> failed.add(new SendFailure(job, "no ActiveMQ connection: " + e)));
+            return;
+        }
+        for (Job job : jobs) {
+            try {
+                Session session = sender.session();
+                TextMessage message = session.createTextMessage(job.getBody());
+                message.setStringProperty("jobId", job.getId());
+                message.setStringProperty("topic", job.getTopic());
+                if (job.getSubtopic() != null) {
+                    message.setStringProperty("subtopic", job.getSubtopic());
+                }
+                if (job.getBizKey() != null) {
+                    message.setStringProperty("bizKey", job.getBizKey());
+                }
+                message.setLongProperty("dueTime", job.dueTime());
+                message.setIntProperty("attempt", job.getAttempts() + 1);
+                sender.producer().send(destination(session, job.getTopic()), message);
+                delivered.add(job);
+            } catch (JMSException | RuntimeException e) {
+                failed.add(new SendFailure(job, e.toString()));
+                invalidate(sender.generation());
+                // the session is gone with the connection: the rest of this batch fails fast and is retried
+                jobs.stream().skip(delivered.size() + failed.size())
+                        .forEach(rest -> failed.add(new SendFailure(rest, "batch aborted after: " + e)));
+                return;
+            }
+        }
+    }
+
+    private Destination destination(Session session, String topic) throws JMSException {
+        String name = config.getDestinationPrefix() + topic;
+        return "topic".equals(config.getDestinationType()) ? session.createTopic(name) : session.createQueue(name);
+    }
+
+    private SenderSession senderSession() throws JMSException {
+        SenderSession current = sessions.get();
+        long gen = currentGeneration();
+        if (current != null && current.generation() == gen) {
+            return current;
+        }
+        Connection conn = connection();
+        Session session = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer producer = session.createProducer(null);
+        producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+        SenderSession created = new SenderSession(currentGeneration(), session, producer);
+        sessions.set(created);
+        return created;
+    }
+
+    private synchronized long currentGeneration() {
+        return generation;
+    }
+
+    private synchronized Connection connection() throws JMSException {
+        if (connection == null) {
+            Connection conn = factory.createConnection();
+            conn.start();
+            connection = conn;
+        }
+        return connection;
+    }
+
+    /** Drops the connection a failed send used, once: the next send opens a new one. */
+    private synchronized void invalidate(long failedGeneration) {
+        if (failedGeneration != generation) {
+            return;
+        }
+        generation++;
+        closeConnection();
+    }
+
+    private synchronized void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (JMSException e) {
+                log.debug("closing a broken ActiveMQ connection failed (discarded anyway): {}", e.toString());
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    protected void closeClient() {
+        closeConnection();
+    }
+}

@@ -1,0 +1,119 @@
+package io.mykit.delay.queue.dispatch.broker;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
+import io.mykit.delay.queue.dispatch.SendFailure;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends due jobs to RocketMQ: topic -> RocketMQ topic (mapping, else prefix + topic with '.' made '_'),
+ * subtopic -> tag, bizKey -> keys, job id and due time as user properties. A batch is sent asynchronously and
+ * a job counts as delivered only on SEND_OK.
+ */
+public class RocketMqTarget extends BrokerTarget {
+    public static final String NAME = "rocketmq";
+
+    private final DelayProperties.RocketMq config;
+    private final DefaultMQProducer producer;
+
+    public RocketMqTarget(DelayProperties.RocketMq config, int senderThreads, DeliveryOutcomes outcomes) {
+        super(NAME, senderThreads, 10_000, outcomes);
+        this.config = config;
+        this.producer = new DefaultMQProducer(config.getProducerGroup());
+        producer.setNamesrvAddr(config.getNamesrvAddr());
+        producer.setSendMsgTimeout((int) config.getSendTimeout().toMillis());
+        // the gateway retries with backoff itself; the client's own retries would only stretch a send
+        producer.setRetryTimesWhenSendAsyncFailed(0);
+        producer.setRetryTimesWhenSendFailed(0);
+        try {
+            producer.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("cannot start RocketMQ producer for " + config.getNamesrvAddr(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The RocketMQ topic a gateway topic is sent to. */
+    public String rocketTopic(String topic) {
+        String mapped = config.getTopicMapping().get(topic);
+        return mapped != null ? mapped : (config.getTopicPrefix() + topic).replace('.', '_');
+    }
+
+    @Override
+    protected void send(List<Job> jobs, List<Job> delivered, List<SendFailure> failed) {
+        CountDownLatch done = new CountDownLatch(jobs.size());
+        Set<Job> ok = ConcurrentHashMap.newKeySet();
+        ConcurrentHashMap<Job, String> errors = new ConcurrentHashMap<>();
+        for (Job job : jobs) {
+            try {
+                producer.send(toMessage(job), new SendCallback() {
+                    @Override
+                    public void onSuccess(SendResult result) {
+                        if (result.getSendStatus() == SendStatus.SEND_OK) {
+                            ok.add(job);
+                        } else {
+                            errors.put(job, "send status " + result.getSendStatus());
+                        }
+                        done.countDown();
+                    }
+
+                    @Override
+                    public void onException(Throwable e) {
+                        errors.put(job, e.toString());
+                        done.countDown();
+                    }
+                }, config.getSendTimeout().toMillis());
+            } catch (Exception e) {
+                errors.put(job, e.toString());
+                done.countDown();
+            }
+        }
+        try {
+            done.await(config.getSendTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Job job : jobs) {
+            if (ok.contains(job)) {
+                delivered.add(job);
+            } else {
+                failed.add(new SendFailure(job, errors.getOrDefault(job, "no answer within the send timeout")));
+            }
+        }
+    }
+
+    private Message toMessage(Job job) {
+        String tag = job.getSubtopic() == null || job.getSubtopic().isEmpty() ? null : job.getSubtopic();
+        // RocketMQ refuses an empty body; a job without one carries its id instead
+        String body = job.getBody() == null || job.getBody().isEmpty() ? job.getId() : job.getBody();
+        Message message = new Message(rocketTopic(job.getTopic()), tag, job.getBizKey(),
+                body.getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty("jobId", job.getId());
+        message.putUserProperty("topic", job.getTopic());
+        message.putUserProperty("dueTime", Long.toString(job.dueTime()));
+        message.putUserProperty("attempt", Integer.toString(job.getAttempts() + 1));
+        return message;
+    }
+
+    @Override
+    protected void closeClient() {
+        producer.shutdown();
+    }
+}

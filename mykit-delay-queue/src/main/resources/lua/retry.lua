@@ -1,0 +1,21 @@
+-- Puts jobs whose send failed back in their bucket at a later score, with their updated record (attempts+1).
+-- Only jobs still in flight move: one cancelled or already swept meanwhile is left alone.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] in-flight ZSET of the bucket
+-- KEYS[3] job pool HASH of the bucket
+-- ARGV    id1, score1, record1, id2, score2, record2, ...
+-- Returns the number of jobs put back.
+local delay = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
+
+local moved = 0
+for i = 1, #ARGV, 3 do
+    local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+    if redis.call('ZREM', inflight, id) == 1 then
+        redis.call('HSET', pool, id, record)
+        redis.call('ZADD', delay, score, id)
+        moved = moved + 1
+    end
+end
+return moved
