@@ -13,6 +13,7 @@ import io.mykit.delay.queue.journal.JobMapper;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.MybatisJournal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.Keys;
@@ -131,6 +132,12 @@ public class DelayQueueConfiguration {
                                                Journal journal, StateChangeWriter states, PullTarget pull, Clock clock) {
         return new DelayQueueService(properties, new JobIdGenerator(clock::millis), pushes, store, journal, states,
                 pull, clock);
+    }
+
+    @Bean
+    public DeadLetterService deadLetterService(Journal journal, RedisDelayStore store, StateChangeWriter states,
+                                               TimerGroup timers, Clock clock) {
+        return new DeadLetterService(journal, store, states, timers::wake, clock);
     }
 
     @Bean

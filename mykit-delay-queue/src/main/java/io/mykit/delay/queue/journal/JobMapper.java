@@ -52,4 +52,16 @@ public interface JobMapper extends BaseMapper<JobRow> {
             ORDER BY id LIMIT #{limit}""")
     List<JobRow> findInStatusBefore(@Param("status") int status, @Param("before") LocalDateTime before,
                                     @Param("afterId") String afterId, @Param("limit") int limit);
+
+    /** One topic's jobs in one status, keyset-paged by id; {@code ids} narrows it to those jobs when given. */
+    @Select("""
+            <script>
+            SELECT * FROM mykit_delay_queue_job
+            WHERE topic = #{topic} AND status = #{status} AND id &gt; #{afterId}
+            <if test="ids != null"> AND id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach></if>
+            ORDER BY id LIMIT #{limit}
+            </script>""")
+    List<JobRow> findByTopicAndStatus(@Param("topic") String topic, @Param("status") int status,
+                                      @Param("afterId") String afterId, @Param("ids") Collection<String> ids,
+                                      @Param("limit") int limit);
 }

@@ -33,4 +33,10 @@ public interface Journal {
 
     /** The job's log rows, oldest first. */
     List<JobLogRow> history(String jobId);
+
+    /** One topic's jobs in one status, keyset-paged by id, optionally only the given ids. */
+    List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit);
+
+    /** In one transaction: moves those of {@code ids} that are in {@code from} to {@code to}, with log rows; returns them. */
+    List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at);
 }

@@ -118,6 +118,31 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
+    public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds,
+                                          int limit) {
+        return guarded(() -> jobs.findByTopicAndStatus(topic, status.code(), afterId,
+                onlyIds == null || onlyIds.isEmpty() ? null : onlyIds, limit).stream().map(JobRow::toJob).toList());
+    }
+
+    @Override
+    public List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        LocalDateTime time = toTime(at);
+        return guarded(() -> tx.execute(status -> {
+            List<String> moving = jobs.selectBatchIds(ids).stream()
+                    .filter(row -> row.getStatus() != null && row.getStatus() == from.code())
+                    .map(JobRow::getId).toList();
+            if (!moving.isEmpty()) {
+                jobs.updateStatus(moving, to.code(), time, from.code(), null);
+                logs.insertAll(moving.stream().map(id -> new JobLogRow(id, to.code(), abbreviate(thread), time, host)).toList());
+            }
+            return moving;
+        }));
+    }
+
+    @Override
     public List<JobLogRow> history(String jobId) {
         return guarded(() -> logs.findById(jobId));
     }

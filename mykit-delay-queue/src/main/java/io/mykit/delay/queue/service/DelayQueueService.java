@@ -138,9 +138,7 @@ public class DelayQueueService {
 
     /** Reserves one due job of a pull topic for {@code ttrMs}, long-polling up to {@code timeoutMs}. */
     public Optional<Job> reserve(String topic, Long ttrMs, Long timeoutMs) {
-        if (topic == null || !topic.matches("[A-Za-z0-9_.\\-]{1,128}")) {
-            throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
-        }
+        JobValidator.requireTopic(topic);
         DelayProperties.Pull limits = properties.getPull();
         long ttr = ttrMs == null ? limits.getDefaultTtr().toMillis() : ttrMs;
         long timeout = timeoutMs == null ? 0 : timeoutMs;
@@ -175,11 +173,6 @@ public class DelayQueueService {
     }
 
     private static void requireId(String jobId) {
-        if (jobId == null || jobId.isBlank()) {
-            throw new InvalidJobException("jobId", "is required");
-        }
-        if (!jobId.matches("[A-Za-z0-9_.:\\-]{1,128}")) {
-            throw new InvalidJobException("jobId", "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
-        }
+        JobValidator.requireId("jobId", jobId);
     }
 }

@@ -24,14 +24,9 @@ public final class JobValidator {
         if (job == null) {
             throw new InvalidJobException("job", "must be a JSON object");
         }
-        if (job.getTopic() == null || job.getTopic().isBlank()) {
-            throw new InvalidJobException("topic", "is required");
-        }
-        if (!TOPIC.matcher(job.getTopic()).matches()) {
-            throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
-        }
-        if (job.getId() != null && !ID.matcher(job.getId()).matches()) {
-            throw new InvalidJobException("id", "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
+        requireTopic(job.getTopic());
+        if (job.getId() != null) {
+            requireId("id", job.getId());
         }
         checkText("subtopic", job.getSubtopic(), 250);
         checkText("bizKey", job.getBizKey(), 128);
@@ -56,6 +51,25 @@ public final class JobValidator {
         }
         if (job.getBody() != null && job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.getMaxBodyBytes()) {
             throw new InvalidJobException("body", "is larger than " + limits.getMaxBodyBytes() + " bytes");
+        }
+    }
+
+    /** A topic names Redis keys and broker destinations, so it must keep to the portable alphabet. */
+    public static void requireTopic(String topic) {
+        if (topic == null || topic.isBlank()) {
+            throw new InvalidJobException("topic", "is required");
+        }
+        if (!TOPIC.matcher(topic).matches()) {
+            throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
+        }
+    }
+
+    public static void requireId(String field, String id) {
+        if (id == null || id.isBlank()) {
+            throw new InvalidJobException(field, "is required");
+        }
+        if (!ID.matcher(id).matches()) {
+            throw new InvalidJobException(field, "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
         }
     }
 

@@ -1,0 +1,93 @@
+package io.mykit.delay.queue.service;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * Dead letters live in the journal only (status Dead): listing pages by id; respawn journals them WaitPut again,
+ * then stores them due now with fresh tries (a crash in between leaves WaitPut rows the repairer stores);
+ * drop journals them Delete.
+ */
+public class DeadLetterService {
+    private static final int PAGE = 500;
+
+    private final Journal journal;
+    private final DelayStore store;
+    private final StateChangeWriter states;
+    private final BiConsumer<Integer, Long> wakeBucket;
+    private final Clock clock;
+
+    public DeadLetterService(Journal journal, DelayStore store, StateChangeWriter states,
+                             BiConsumer<Integer, Long> wakeBucket, Clock clock) {
+        this.journal = journal;
+        this.store = store;
+        this.states = states;
+        this.wakeBucket = wakeBucket;
+        this.clock = clock;
+    }
+
+    public List<Job> list(String topic, String afterId, int limit) {
+        checkTopic(topic);
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobException("limit", "must be 1..1000");
+        }
+        return journal.findByTopicAndStatus(topic, JobStatus.Dead, afterId == null ? "" : afterId, null, limit);
+    }
+
+    /** Puts dead jobs of the topic (all, or only {@code ids}) back, due now; returns how many. */
+    public int respawn(String topic, List<String> ids) {
+        checkTopic(topic);
+        return forEachDeadPage(topic, ids, page -> {
+            long now = clock.millis();
+            List<String> moved = journal.transition(page.stream().map(Job::getId).toList(),
+                    JobStatus.Dead, JobStatus.WaitPut, Thread.currentThread().getName(), now);
+            List<Job> fresh = new ArrayList<>(moved.size());
+            for (Job job : page) {
+                if (moved.contains(job.getId())) {
+                    fresh.add(new Job(job.getId(), job.getTopic(), job.getSubtopic(), job.getBizKey(), 0, 0,
+                            job.getTtl(), job.getTries(), job.getBody(), now));
+                }
+            }
+            store.add(fresh);
+            fresh.forEach(job -> {
+                states.submit(StateChange.stored(job.getId(), now));
+                wakeBucket.accept(store.bucketOf(job.getId()), now);
+            });
+            return fresh.size();
+        });
+    }
+
+    /** Drops dead jobs of the topic (all, or only {@code ids}) for good; returns how many. */
+    public int drop(String topic, List<String> ids) {
+        checkTopic(topic);
+        return forEachDeadPage(topic, ids, page -> journal.transition(page.stream().map(Job::getId).toList(),
+                JobStatus.Dead, JobStatus.Delete, Thread.currentThread().getName(), clock.millis()).size());
+    }
+
+    private int forEachDeadPage(String topic, List<String> ids, java.util.function.ToIntFunction<List<Job>> action) {
+        int total = 0;
+        String after = "";
+        while (true) {
+            List<Job> page = journal.findByTopicAndStatus(topic, JobStatus.Dead, after, ids, PAGE);
+            if (page.isEmpty()) {
+                return total;
+            }
+            total += action.applyAsInt(page);
+            after = page.get(page.size() - 1).getId();
+        }
+    }
+
+    private static void checkTopic(String topic) {
+        JobValidator.requireTopic(topic);
+    }
+}

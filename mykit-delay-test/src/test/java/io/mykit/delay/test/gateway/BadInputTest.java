@@ -1,0 +1,101 @@
+package io.mykit.delay.test.gateway;
+
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import javax.sql.DataSource;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input gets a 4xx JSON error naming the field, and nothing is journaled. */
+class BadInputTest {
+    private static final String TOPIC = "bad-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    private static TestGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        gateway = TestGateway.start("mykit.delay.limits.max-body-bytes=1024");
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    static Stream<Arguments> badPushes() {
+        String big = "x".repeat(1025);
+        return Stream.of(
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",", 400, "request"),
+                Arguments.of("not json", 400, "request"),
+                Arguments.of("", 400, "request"),
+                Arguments.of("{\"delay\":10}", 400, "topic"),
+                Arguments.of("{\"topic\":\"  \"}", 400, "topic"),
+                Arguments.of("{\"topic\":\"has space\"}", 400, "topic"),
+                Arguments.of("{\"topic\":\"话题\"}", 400, "topic"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":-1}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":99999999999999}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":\"soon\"}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":1.5}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":1e400}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":null}", 400, "delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"priority\":-5}", 400, "priority"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"ttl\":-5}", 400, "ttl"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"tries\":\"many\"}", 400, "tries"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"body\":\"" + big + "\"}", 400, "body"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"body\":{\"a\":1}}", 400, "body"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"id\":\"a'; DROP TABLE x;--\"}", 400, "id"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"id\":\"" + "i".repeat(129) + "\"}", 400, "id"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"createTime\":-1}", 400, "createTime"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"subtopic\":\"a\\u0000b\"}", 400, "subtopic"),
+                Arguments.of("[{\"topic\":\"" + TOPIC + "\"}]", 400, "request"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badPushes")
+    void bad_push_is_rejected_with_the_field_named_and_nothing_stored(String body, int status, String field) {
+        Reply reply = gateway.client().push(body);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
+        assertThat(reply.json().path("success").asBoolean(true)).isFalse();
+        assertThat(reply.json().path("code").asInt()).isEqualTo(status);
+        assertThat(reply.json().path("field").asText()).isEqualTo(field);
+        assertThat(reply.json().path("message").asText()).isNotBlank();
+        assertThat(journaledRows()).isZero();
+    }
+
+    static Stream<Arguments> badCalls() {
+        return Stream.of(
+                Arguments.of("POST", "/push", "text/plain", "{\"topic\":\"" + TOPIC + "\"}", 415),
+                Arguments.of("POST", "/push/batch", "application/json", "[]", 400),
+                Arguments.of("POST", "/push/batch", "application/json",
+                        "[{\"topic\":\"" + TOPIC + "\"},{\"topic\":\"" + TOPIC + "\",\"delay\":-1}]", 400),
+                Arguments.of("GET", "/get/" + TOPIC + "?ttr=abc", null, null, 400),
+                Arguments.of("GET", "/get/" + TOPIC + "?ttr=0", null, null, 400),
+                Arguments.of("GET", "/get/" + TOPIC + "?timeout=-1", null, null, 400),
+                Arguments.of("GET", "/finish", null, null, 400),
+                Arguments.of("GET", "/delete?jobId=", null, null, 400),
+                Arguments.of("GET", "/delete?jobId=unknown-job", null, null, 404),
+                Arguments.of("GET", "/jobs/unknown-job", null, null, 404),
+                Arguments.of("GET", "/push", null, null, 405));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badCalls")
+    void bad_call_gets_a_json_4xx(String method, String path, String contentType, String body, int status) {
+        Reply reply = gateway.client().raw(method, path, contentType, body);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
+        assertThat(reply.json().path("success").asBoolean(true)).isFalse();
+        assertThat(journaledRows()).isZero();
+    }
+
+    private static long journaledRows() {
+        JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
+        Long rows = jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ?", Long.class, TOPIC);
+        return rows == null ? 0 : rows;
+    }
+}

@@ -1,0 +1,75 @@
+package io.mykit.delay.test.gateway;
+
+import io.mykit.delay.queue.timer.BucketTimer;
+import io.mykit.delay.queue.timer.TimerGroup;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import io.mykit.delay.test.support.OwnRedis;
+import io.mykit.delay.test.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A private Redis (never the shared one) goes away and comes back. Mechanism under test: a push journals the job
+ * in WaitPut before touching Redis; when the Redis step fails the push answers 503 and the row stays WaitPut; the
+ * stranded-job repairer re-adds WaitPut rows older than repair-after once Redis answers.
+ */
+class RedisOutageTest {
+    private static OwnRedis redis;
+    private static TestGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        redis = TestServers.startOwnRedis();
+        gateway = TestGateway.start(redis.host(), redis.port(),
+                "mykit.delay.journal.repair-after=1s", "mykit.delay.redis.timeout=500ms");
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        redis.close();
+    }
+
+    @Test
+    void job_journaled_while_redis_was_down_is_delivered_once_redis_returns() {
+        String topic = "outage-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = "outage-job-" + UUID.randomUUID();
+        redis.stop();
+        try {
+            Reply reply = gateway.client().push("{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":0}");
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(503);
+            assertThat(reply.json().path("success").asBoolean(true)).isFalse();
+        } finally {
+            redis.restart();
+        }
+        Reply pulled = gateway.client().get(topic, 30_000, 15_000);
+        assertThat(pulled.data().path("id").asText()).isEqualTo(id);
+        assertThat(gateway.client().finish(id).status()).isEqualTo(200);
+    }
+
+    @Test
+    void timers_survive_a_redis_outage_and_deliver_afterwards() {
+        TimerGroup timers = gateway.bean(TimerGroup.class);
+        long failuresBefore = timers.timers().stream().mapToLong(BucketTimer::failures).sum();
+        redis.stop();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    timers.timers().stream().mapToLong(BucketTimer::failures).sum() > failuresBefore);
+        } finally {
+            redis.restart();
+        }
+        assertThat(timers.timers()).allMatch(BucketTimer::isRunning);
+
+        String topic = "after-outage-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":200}").data().asText();
+        Reply pulled = gateway.client().get(topic, 30_000, 10_000);
+        assertThat(pulled.data().path("id").asText()).isEqualTo(id);
+    }
+}
