@@ -1,0 +1,84 @@
+package io.mykit.delay.test.brokers;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Free TCP ports on 127.0.0.1 for test brokers that must come back on the same port.
+ *
+ * <p>Ports are drawn below the kernel's ephemeral range: a port from that range can be taken by an
+ * outgoing connection (or a client connecting to itself) while its broker is down, and the broker
+ * could then not start again on it.
+ */
+final class FreePorts {
+
+    static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    private static final int LINUX_EPHEMERAL_LOW = 32768;
+    private static final int LOWEST_PORT = 20000;
+    private static final int ATTEMPTS = 200;
+
+    private FreePorts() {
+    }
+
+    /** A port that is free now, outside the ephemeral range. */
+    static int freePort() {
+        return freePortWithNeighbours(0, 0);
+    }
+
+    /**
+     * A port {@code p} such that {@code p - below .. p + above} are all free now (a RocketMQ broker
+     * listens on p, p - 2 and p + 1).
+     */
+    static int freePortWithNeighbours(int below, int above) {
+        int high = ephemeralLow() - 1 - above;
+        int low = LOWEST_PORT + below;
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            int candidate = random.nextInt(low, high + 1);
+            if (allFree(candidate - below, candidate + above)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free port range of " + (below + above + 1)
+                + " ports between " + low + " and " + high + " on 127.0.0.1 after " + ATTEMPTS + " attempts");
+    }
+
+    /** True when a server socket can bind 127.0.0.1:port now. */
+    static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(LOOPBACK, port));
+            return true;
+        } catch (IOException bindFailed) {
+            return false;
+        }
+    }
+
+    private static boolean allFree(int from, int to) {
+        for (int port = from; port <= to; port++) {
+            if (!isFree(port)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int ephemeralLow() {
+        if (!Files.isReadable(EPHEMERAL_RANGE)) {
+            return LINUX_EPHEMERAL_LOW;
+        }
+        try {
+            String[] range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
+            return Math.max(LOWEST_PORT + 1000, Integer.parseInt(range[0]));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + EPHEMERAL_RANGE, e);
+        }
+    }
+}

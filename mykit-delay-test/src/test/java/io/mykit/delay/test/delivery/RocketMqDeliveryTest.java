@@ -1,0 +1,120 @@
+package io.mykit.delay.test.delivery;
+
+import io.mykit.delay.test.brokers.TestRocketMq;
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.TestGateway;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Due jobs routed to a real RocketMQ name server + broker: topic, tag, keys, properties, broker outage. */
+class RocketMqDeliveryTest {
+    private static TestRocketMq rocketMq;
+    private static TestGateway gateway;
+    private static GatewayClient client;
+
+    @BeforeAll
+    static void start() {
+        rocketMq = TestRocketMq.start();
+        gateway = TestGateway.start(
+                "mykit.delay.dispatch.routes[rmq-*]=rocketmq",
+                "mykit.delay.rocketmq.namesrv-addr=" + rocketMq.namesrvAddr(),
+                "mykit.delay.rocketmq.topic-prefix=DELAY_",
+                "mykit.delay.rocketmq.send-timeout=2s",
+                "mykit.delay.dispatch.retry-base=200ms",
+                "mykit.delay.dispatch.retry-cap=2s");
+        client = gateway.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    /** A gateway topic and its RocketMQ topic (prefix DELAY_, dots made underscores), created up front. */
+    private static String[] topics() {
+        String topic = "rmq-" + UUID.randomUUID().toString().substring(0, 8);
+        String rocketTopic = "DELAY_" + topic;
+        rocketMq.createTopic(rocketTopic);
+        return new String[] {topic, rocketTopic};
+    }
+
+    /** Reads the RocketMQ topic from its first offset until {@code expected} distinct job ids came; id -> messages. */
+    private static Map<String, List<MessageExt>> read(String rocketTopic, int expected, Duration within) throws Exception {
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(rocketTopic + "_reader");
+        consumer.setNamesrvAddr(rocketMq.namesrvAddr());
+        consumer.setInstanceName(rocketTopic + "_reader");
+        consumer.start();
+        try {
+            Collection<MessageQueue> queues = consumer.fetchMessageQueues(rocketTopic);
+            consumer.assign(queues);
+            for (MessageQueue queue : queues) {
+                consumer.seekToBegin(queue);
+            }
+            Map<String, List<MessageExt>> byJob = new HashMap<>();
+            long end = System.currentTimeMillis() + within.toMillis();
+            while (byJob.size() < expected && System.currentTimeMillis() < end) {
+                for (MessageExt message : consumer.poll(200)) {
+                    byJob.computeIfAbsent(message.getUserProperty("jobId"), k -> new java.util.ArrayList<>()).add(message);
+                }
+            }
+            return byJob;
+        } finally {
+            consumer.shutdown();
+        }
+    }
+
+    @Test
+    void due_job_arrives_on_its_rocketmq_topic_with_tag_keys_and_properties() throws Exception {
+        String[] t = topics();
+        long before = System.currentTimeMillis();
+        String id = client.push("{\"topic\":\"" + t[0] + "\",\"subtopic\":\"close\",\"bizKey\":\"order-9\","
+                + "\"delay\":300,\"body\":\"close order 9\"}").data().asText();
+        Map<String, List<MessageExt>> got = read(t[1], 1, Duration.ofSeconds(20));
+        assertThat(got).containsKey(id);
+        MessageExt message = got.get(id).get(0);
+        assertThat(message.getTags()).isEqualTo("close");
+        assertThat(message.getKeys()).isEqualTo("order-9");
+        assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).isEqualTo("close order 9");
+        assertThat(Long.parseLong(message.getUserProperty("dueTime"))).isBetween(before + 300, System.currentTimeMillis());
+        assertThat(message.getUserProperty("topic")).isEqualTo(t[0]);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+    }
+
+    @Test
+    void broker_down_while_jobs_fall_due_loses_nothing() throws Exception {
+        String[] t = topics();
+        Set<String> ids = new HashSet<>();
+        rocketMq.stopBroker();
+        try {
+            for (int i = 0; i < 30; i++) {
+                ids.add(client.push("{\"topic\":\"" + t[0] + "\",\"delay\":" + (i * 50) + ",\"body\":\"b" + i + "\"}")
+                        .data().asText());
+            }
+            Thread.sleep(10_000); // every job falls due and fails its sends while the broker is away
+        } finally {
+            rocketMq.startBroker();
+        }
+        Map<String, List<MessageExt>> got = read(t[1], ids.size(), Duration.ofSeconds(60));
+        assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        int duplicates = got.values().stream().mapToInt(list -> list.size() - 1).sum();
+        System.out.println("RocketMQ outage: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
+    }
+}
