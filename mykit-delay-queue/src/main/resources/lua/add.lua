@@ -2,16 +2,16 @@
 -- KEYS[1] delay ZSET of the bucket
 -- KEYS[2] job pool HASH of the bucket
 -- ARGV    id1, score1, record1, id2, score2, record2, ...
--- Returns the number of jobs added.
+-- Returns the ids added.
 local delay = KEYS[1]
 local pool = KEYS[2]
 
-local added = 0
+local added = {}
 for i = 1, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
     if redis.call('HSETNX', pool, id, record) == 1 then
         redis.call('ZADD', delay, score, id)
-        added = added + 1
+        added[#added + 1] = id
     end
 end
 return added

@@ -34,6 +34,10 @@ public class DelayProperties implements InitializingBean {
     private final ActiveMq activemq = new ActiveMq();
     /** The RocketMQ target. */
     private final RocketMq rocketmq = new RocketMq();
+    /** Rebuilding Redis from the journal. */
+    private final Recovery recovery = new Recovery();
+    /** Admin endpoints. */
+    private final Admin admin = new Admin();
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
@@ -45,6 +49,8 @@ public class DelayProperties implements InitializingBean {
     public Dispatch getDispatch() { return dispatch; }
     public ActiveMq getActivemq() { return activemq; }
     public RocketMq getRocketmq() { return rocketmq; }
+    public Recovery getRecovery() { return recovery; }
+    public Admin getAdmin() { return admin; }
 
     @Override
     public void afterPropertiesSet() {
@@ -73,6 +79,8 @@ public class DelayProperties implements InitializingBean {
         check(errors, journal.batchSize >= 1, "mykit.delay.journal.batch-size must be >= 1");
         check(errors, journal.writers >= 1, "mykit.delay.journal.writers must be >= 1");
         check(errors, positive(journal.repairAfter), "mykit.delay.journal.repair-after must be > 0");
+        check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
+        check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
         validateDispatch(errors);
         if (!errors.isEmpty()) {
             throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", errors));
@@ -316,5 +324,29 @@ public class DelayProperties implements InitializingBean {
         public void setTopicMapping(Map<String, String> topicMapping) { this.topicMapping = topicMapping; }
         public Duration getSendTimeout() { return sendTimeout; }
         public void setSendTimeout(Duration sendTimeout) { this.sendTimeout = sendTimeout; }
+    }
+
+    public static class Recovery {
+        /** Restore Redis from the journal automatically when Redis lost its data (epoch key missing). */
+        private boolean auto = true;
+        /** How often the epoch key is checked. */
+        private Duration checkInterval = Duration.ofSeconds(2);
+        /** Journal rows read (and Redis adds pipelined) per restore page. */
+        private int pageSize = 5_000;
+
+        public boolean isAuto() { return auto; }
+        public void setAuto(boolean auto) { this.auto = auto; }
+        public Duration getCheckInterval() { return checkInterval; }
+        public void setCheckInterval(Duration checkInterval) { this.checkInterval = checkInterval; }
+        public int getPageSize() { return pageSize; }
+        public void setPageSize(int pageSize) { this.pageSize = pageSize; }
+    }
+
+    public static class Admin {
+        /** Token required by /reStore, /reStoreJob, /clearAll and dead-letter changes; unset = open (warned at start). */
+        private String token;
+
+        public String getToken() { return token; }
+        public void setToken(String token) { this.token = token; }
     }
 }

@@ -3,6 +3,7 @@ package io.mykit.delay.core;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.controller.AdminTokenFilter;
 import io.mykit.delay.controller.RequestSizeFilter;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
@@ -13,6 +14,8 @@ import io.mykit.delay.queue.journal.JobMapper;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.MybatisJournal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.RecoveryService;
+import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.PushPipeline;
@@ -24,6 +27,7 @@ import io.mykit.delay.queue.timer.StrandedJobRepairer;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -141,9 +145,29 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
+    public RecoveryService recoveryService(Journal journal, RedisDelayStore store, StateChangeWriter states,
+                                           TimerGroup timers, Clock clock, DelayProperties properties) {
+        return new RecoveryService(journal, store, states, timers::wake, clock, properties.getRecovery().getPageSize());
+    }
+
+    @Bean
     public GatewayLifecycle gatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
-                                             TimerGroup timers, DelayProperties properties) {
-        return new GatewayLifecycle(store, states, pushes, timers, properties.getTimer().isEnabled());
+                                             TimerGroup timers, Journal journal, RecoveryService recovery, Clock clock,
+                                             DelayProperties properties) {
+        RedisLossWatch watch = properties.getRecovery().isAuto()
+                ? new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis())
+                : null;
+        return new GatewayLifecycle(store, states, pushes, timers, watch, properties.getTimer().isEnabled());
+    }
+
+    @Bean
+    public FilterRegistrationBean<AdminTokenFilter> adminTokenFilter(DelayProperties properties, ObjectMapper mapper) {
+        String token = properties.getAdmin().getToken();
+        if (token == null || token.isBlank()) {
+            LoggerFactory.getLogger(DelayQueueConfiguration.class).warn("mykit.delay.admin.token is not set: "
+                    + "/reStore, /reStoreJob, /clearAll and dead-letter changes are open to anyone who can reach this port");
+        }
+        return new FilterRegistrationBean<>(new AdminTokenFilter(token, mapper));
     }
 
     @Bean

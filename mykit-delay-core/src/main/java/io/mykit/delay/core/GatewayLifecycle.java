@@ -2,6 +2,7 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.TimerGroup;
@@ -17,15 +18,18 @@ public class GatewayLifecycle implements SmartLifecycle {
     private final StateChangeWriter states;
     private final PushPipeline pushes;
     private final TimerGroup timers;
+    private final RedisLossWatch lossWatch;
     private final boolean timersEnabled;
     private volatile boolean running;
 
+    /** {@code lossWatch} may be null (auto-recovery off). */
     public GatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes, TimerGroup timers,
-                            boolean timersEnabled) {
+                            RedisLossWatch lossWatch, boolean timersEnabled) {
         this.store = store;
         this.states = states;
         this.pushes = pushes;
         this.timers = timers;
+        this.lossWatch = lossWatch;
         this.timersEnabled = timersEnabled;
     }
 
@@ -39,6 +43,9 @@ public class GatewayLifecycle implements SmartLifecycle {
         }
         states.start();
         pushes.start();
+        if (lossWatch != null) {
+            lossWatch.start();
+        }
         if (timersEnabled) {
             timers.start();
         }
@@ -49,6 +56,9 @@ public class GatewayLifecycle implements SmartLifecycle {
     public void stop() {
         running = false;
         timers.stop();
+        if (lossWatch != null) {
+            lossWatch.stop();
+        }
         pushes.close();
         states.close();
     }

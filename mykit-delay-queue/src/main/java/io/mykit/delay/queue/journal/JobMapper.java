@@ -64,4 +64,11 @@ public interface JobMapper extends BaseMapper<JobRow> {
     List<JobRow> findByTopicAndStatus(@Param("topic") String topic, @Param("status") int status,
                                       @Param("afterId") String afterId, @Param("ids") Collection<String> ids,
                                       @Param("limit") int limit);
+
+    /** Jobs not yet ended (not Finish, Delete or Dead), keyset-paged by primary key. */
+    @Select("""
+            SELECT * FROM mykit_delay_queue_job
+            WHERE id > #{afterId} AND status NOT IN (3, 4, 7)
+            ORDER BY id LIMIT #{limit}""")
+    List<JobRow> findPendingAfter(@Param("afterId") String afterId, @Param("limit") int limit);
 }

@@ -39,4 +39,7 @@ public interface Journal {
 
     /** In one transaction: moves those of {@code ids} that are in {@code from} to {@code to}, with log rows; returns them. */
     List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at);
+
+    /** Jobs not yet ended (to be in Redis), keyset-paged by id. */
+    List<JournalEntry> findPendingAfter(String afterId, int limit);
 }

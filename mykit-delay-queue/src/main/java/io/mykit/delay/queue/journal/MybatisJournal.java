@@ -106,9 +106,7 @@ public class MybatisJournal implements Journal {
 
     @Override
     public Optional<JournalEntry> find(String jobId) {
-        return guarded(() -> Optional.ofNullable(jobs.selectById(jobId))
-                .map(row -> new JournalEntry(row.toJob(),
-                        JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime())));
+        return guarded(() -> Optional.ofNullable(jobs.selectById(jobId)).map(this::entry));
     }
 
     @Override
@@ -140,6 +138,15 @@ public class MybatisJournal implements Journal {
             }
             return moving;
         }));
+    }
+
+    @Override
+    public List<JournalEntry> findPendingAfter(String afterId, int limit) {
+        return guarded(() -> jobs.findPendingAfter(afterId, limit).stream().map(this::entry).toList());
+    }
+
+    private JournalEntry entry(JobRow row) {
+        return new JournalEntry(row.toJob(), JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime());
     }
 
     @Override

@@ -13,8 +13,8 @@ import java.util.Optional;
  */
 public interface DelayStore {
 
-    /** Adds jobs unless already present; returns how many were new. One round trip for the whole list. */
-    int add(Collection<Job> jobs);
+    /** Adds jobs unless Redis already holds them (waiting, in flight or ready); returns the ids added. One round trip. */
+    List<String> add(Collection<Job> jobs);
 
     /** Moves up to {@code limit} jobs due at {@code now} to in-flight with the given hand-over deadline. */
     PumpResult pumpDue(int bucket, long now, int limit, long deadline);
@@ -39,6 +39,15 @@ public interface DelayStore {
 
     /** Puts in-flight jobs of one bucket back at the given due times with their updated records; returns how many moved. */
     int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
+
+    /** Whether Redis still holds the epoch key this gateway wrote: false means Redis lost its data. */
+    boolean hasEpoch();
+
+    /** Writes the epoch key (after a restore, or on a first start). */
+    void writeEpoch();
+
+    /** Removes every bucket, in-flight set, pool and ready list of this gateway (keeps the epoch); returns keys removed. */
+    long clear();
 
     /** Where a job is, if Redis holds it. */
     Optional<StoredJob> peek(String jobId);

@@ -9,6 +9,7 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
  * {prefix:b<i>}:job          HASH  jobId -> job record (JSON)            the pool: present = alive
  * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
+ * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
  * </pre>
  */
 public final class Keys {
@@ -40,9 +41,13 @@ public final class Keys {
         return tag(bucket) + ":ready:" + topic;
     }
 
-    /** A SCAN pattern matching every key of this gateway (used by admin wipes). */
-    public String allKeysPattern() {
-        return "{" + prefix + ":b*";
+    public String epoch() {
+        return "{" + prefix + "}:epoch";
+    }
+
+    /** A SCAN pattern matching the ready lists of one bucket. */
+    public String readyPattern(int bucket) {
+        return tag(bucket) + ":ready:*";
     }
 
     private String tag(int bucket) {

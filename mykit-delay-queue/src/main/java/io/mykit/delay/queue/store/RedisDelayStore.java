@@ -9,6 +9,8 @@ import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.exceptions.JedisException;
 
 import java.util.ArrayList;
@@ -49,9 +51,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public int add(Collection<Job> jobs) {
+    public List<String> add(Collection<Job> jobs) {
         if (jobs.isEmpty()) {
-            return 0;
+            return List.of();
         }
         Map<Integer, List<String>> argsByBucket = new TreeMap<>();
         for (Job job : jobs) {
@@ -65,7 +67,7 @@ public class RedisDelayStore implements DelayStore {
             argsByBucket.forEach((bucket, args) ->
                     replies.add(pipe.evalsha(scripts.add.sha(), List.of(keys.delay(bucket), keys.pool(bucket)), args)));
             return replies;
-        }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
+        }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
     }
 
     @Override
@@ -177,6 +179,35 @@ public class RedisDelayStore implements DelayStore {
         }
         Object moved = eval(scripts.retry, List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)), args);
         return ((Long) moved).intValue();
+    }
+
+    @Override
+    public boolean hasEpoch() {
+        return withJedis(jedis -> jedis.exists(keys.epoch()));
+    }
+
+    @Override
+    public void writeEpoch() {
+        withJedis(jedis -> jedis.set(keys.epoch(), Long.toString(System.currentTimeMillis())));
+    }
+
+    @Override
+    public long clear() {
+        return withJedis(jedis -> {
+            long removed = 0;
+            for (int b = 0; b < keys.buckets(); b++) {
+                List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b)));
+                String cursor = ScanParams.SCAN_POINTER_START;
+                ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, params);
+                    doomed.addAll(page.getResult());
+                    cursor = page.getCursor();
+                } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+                removed += jedis.del(doomed.toArray(String[]::new));
+            }
+            return removed;
+        });
     }
 
     @Override

@@ -51,7 +51,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             if (page.isEmpty()) {
                 break;
             }
-            int added = store.add(page);
+            int added = store.add(page).size();
             page.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
                 wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());

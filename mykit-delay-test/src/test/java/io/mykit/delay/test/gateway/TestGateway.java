@@ -12,20 +12,23 @@ import java.util.UUID;
 
 /**
  * A whole gateway in the test JVM on a random port, against the real Redis and MariaDB of {@link TestServers},
- * with a key prefix and journal database of its own so tests cannot see each other's data.
+ * with a key prefix and a journal database of its own (dropped on close) so tests cannot see each other's data:
+ * a restore reads the whole journal, so gateways must not share one.
  */
 public final class TestGateway implements AutoCloseable {
-    public static final String DATABASE = "mykit_delay_it";
-
     private final ConfigurableApplicationContext context;
     private final GatewayClient client;
+    private final String baseUrl;
     private final String keyPrefix;
+    private final String database;
 
-    private TestGateway(ConfigurableApplicationContext context, String keyPrefix) {
+    private TestGateway(ConfigurableApplicationContext context, String keyPrefix, String database) {
         this.context = context;
         this.keyPrefix = keyPrefix;
+        this.database = database;
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.client = new GatewayClient("http://127.0.0.1:" + port);
+        this.baseUrl = "http://127.0.0.1:" + port;
+        this.client = new GatewayClient(baseUrl);
     }
 
     /** Starts against the shared test Redis. */
@@ -36,25 +39,31 @@ public final class TestGateway implements AutoCloseable {
 
     /** Starts against the given Redis (fault tests use a private one). */
     public static TestGateway start(String redisHost, int redisPort, String... extraProperties) {
-        String prefix = "it-" + UUID.randomUUID().toString().substring(0, 8);
+        String unique = UUID.randomUUID().toString().substring(0, 8);
+        String prefix = "it-" + unique;
+        String database = "mykit_it_" + unique;
         List<String> props = new ArrayList<>(List.of(
                 "server.port=0",
                 "mykit.delay.embedded.enabled=false",
                 "mykit.delay.redis.host=" + redisHost,
                 "mykit.delay.redis.port=" + redisPort,
                 "mykit.delay.redis.key-prefix=" + prefix,
-                "spring.datasource.url=" + TestServers.jdbcUrl(DATABASE),
+                "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),
                 "spring.datasource.password=" + TestServers.jdbcPassword()));
         props.addAll(List.of(extraProperties));
         ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
                 .properties(props.toArray(String[]::new))
                 .run();
-        return new TestGateway(context, prefix);
+        return new TestGateway(context, prefix, database);
     }
 
     public GatewayClient client() {
         return client;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
     }
 
     public String keyPrefix() {
@@ -65,8 +74,13 @@ public final class TestGateway implements AutoCloseable {
         return context.getBean(type);
     }
 
+    public String database() {
+        return database;
+    }
+
     @Override
     public void close() {
         context.close();
+        TestServers.dropDatabase(database);
     }
 }

@@ -86,6 +86,26 @@ public final class TestServers {
         return "jdbc:mysql://" + LOCALHOST + ":" + server.port() + "/" + database + "?" + JDBC_OPTIONS;
     }
 
+    /** Drops a database a test created through {@link #jdbcUrl(String)}. */
+    public static synchronized void dropDatabase(String database) {
+        if (!DATABASE_NAME.matcher(database).matches()) {
+            throw new IllegalArgumentException("database name must match " + DATABASE_NAME + ", was " + database);
+        }
+        MariaDbEndpoint server = mariaDb();
+        try (Connection connection = DriverManager.getConnection(serverUrl(server.port()), server.user(),
+                server.password()); Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS `" + database + "`");
+            CREATED_DATABASES.remove(database);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot drop database " + database + " on " + server.origin(), e);
+        }
+    }
+
+    /** Port of the MariaDB the tests run on (to put a {@link TcpProxy} in front of it). */
+    public static synchronized int mariaDbPort() {
+        return mariaDb().port();
+    }
+
     public static synchronized String jdbcUser() {
         return mariaDb().user();
     }

@@ -1,0 +1,47 @@
+package io.mykit.delay.controller;
+
+import io.mykit.delay.queue.recovery.RecoveryService;
+import io.mykit.delay.queue.recovery.RestoreReport;
+import io.mykit.delay.queue.service.JobValidator;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.Map;
+
+/** Operator calls of the original mykit-delay: rebuild Redis from the journal, or wipe the Redis side. */
+@RestController
+public class AdminController {
+    private final RecoveryService recovery;
+
+    public AdminController(RecoveryService recovery) {
+        this.recovery = recovery;
+    }
+
+    // GET /reStore?expire=true|false  re-adds every pending journaled job Redis lacks (expire=false skips past-due ones)
+    @GetMapping("/reStore")
+    public ApiResponse<RestoreReport> restore(@RequestParam(value = "expire", defaultValue = "false") boolean expire) {
+        return ApiResponse.ok(recovery.restore(expire));
+    }
+
+    // GET /reStore/status  progress of the running restore, or the last one's outcome
+    @GetMapping("/reStore/status")
+    public ApiResponse<RestoreReport> restoreStatus() {
+        return ApiResponse.ok(recovery.status());
+    }
+
+    // GET /reStoreJob?jobId=  the same for one job
+    @GetMapping("/reStoreJob")
+    public ApiResponse<Map<String, Object>> restoreJob(@RequestParam("jobId") String jobId) {
+        JobValidator.requireId("jobId", jobId);
+        boolean restored = recovery.restoreJob(jobId);
+        return ApiResponse.ok(Map.of("jobId", jobId, "restored", restored,
+                "detail", restored ? "added to Redis" : "Redis already holds it"));
+    }
+
+    // GET /clearAll  removes this gateway's queue data from Redis; the journal is kept
+    @GetMapping("/clearAll")
+    public ApiResponse<Map<String, Long>> clearAll() {
+        return ApiResponse.ok(Map.of("removedKeys", recovery.clearAll()));
+    }
+}

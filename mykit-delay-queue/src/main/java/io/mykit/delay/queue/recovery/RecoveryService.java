@@ -1,0 +1,140 @@
+package io.mykit.delay.queue.recovery;
+
+import io.mykit.delay.common.error.JobNotFoundException;
+import io.mykit.delay.common.error.JobStateConflictException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.JournalEntry;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+
+/**
+ * Rebuilds Redis from the journal. Safe while the gateway runs: it pages the journal by primary key, only adds
+ * what Redis lacks (add.lua is HSETNX on the pool, so a job waiting, in flight or ready is never copied), and
+ * never deletes anything. One restore runs at a time.
+ */
+public class RecoveryService {
+    private static final Logger log = LoggerFactory.getLogger(RecoveryService.class);
+    private static final long PROGRESS_LOG_EVERY = 100_000;
+
+    private final Journal journal;
+    private final DelayStore store;
+    private final StateChangeWriter states;
+    private final BiConsumer<Integer, Long> wakeBucket;
+    private final Clock clock;
+    private final int pageSize;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicReference<RestoreReport> last = new AtomicReference<>();
+
+    public RecoveryService(Journal journal, DelayStore store, StateChangeWriter states,
+                           BiConsumer<Integer, Long> wakeBucket, Clock clock, int pageSize) {
+        this.journal = journal;
+        this.store = store;
+        this.states = states;
+        this.wakeBucket = wakeBucket;
+        this.clock = clock;
+        this.pageSize = pageSize;
+    }
+
+    /** The running restore's progress, else the last one's outcome; null when none ran. */
+    public RestoreReport status() {
+        return last.get();
+    }
+
+    /** Restores every journaled job not yet ended that Redis lacks; {@code includeExpired} also those already due. */
+    public RestoreReport restore(boolean includeExpired) {
+        if (!running.compareAndSet(false, true)) {
+            throw new JobStateConflictException(null, "a restore is already running: " + last.get());
+        }
+        long started = clock.millis();
+        long scanned = 0;
+        long restored = 0;
+        long skipped = 0;
+        try {
+            // changes still queued (a Finish not yet written) must not make a finished job look pending
+            states.flush(10_000);
+            last.set(new RestoreReport(true, includeExpired, 0, 0, 0, 0, started, 0));
+            String after = "";
+            while (true) {
+                List<JournalEntry> page = journal.findPendingAfter(after, pageSize);
+                if (page.isEmpty()) {
+                    break;
+                }
+                after = page.get(page.size() - 1).job().getId();
+                scanned += page.size();
+                long now = clock.millis();
+                List<Job> wanted = new ArrayList<>(page.size());
+                for (JournalEntry entry : page) {
+                    if (includeExpired || entry.job().dueTime() >= now) {
+                        wanted.add(entry.job());
+                    } else {
+                        skipped++;
+                    }
+                }
+                List<Job> added = addMissing(wanted, now);
+                restored += added.size();
+                last.set(new RestoreReport(true, includeExpired, scanned, restored, scanned - skipped - restored,
+                        skipped, started, clock.millis() - started));
+                if (scanned / PROGRESS_LOG_EVERY != (scanned - page.size()) / PROGRESS_LOG_EVERY) {
+                    log.info("restore in progress: {} scanned, {} restored, {} skipped as expired", scanned, restored, skipped);
+                }
+            }
+            RestoreReport done = new RestoreReport(false, includeExpired, scanned, restored,
+                    scanned - skipped - restored, skipped, started, clock.millis() - started);
+            last.set(done);
+            log.info("restore done: {}", done);
+            return done;
+        } catch (RuntimeException | InterruptedException e) {
+            last.set(new RestoreReport(false, includeExpired, scanned, restored, scanned - skipped - restored,
+                    skipped, started, clock.millis() - started));
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
+        } finally {
+            running.set(false);
+        }
+    }
+
+    /** Restores one job; answers whether Redis lacked it. */
+    public boolean restoreJob(String jobId) {
+        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+        if (entry.status().isTerminal()) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+        }
+        return !addMissing(List.of(entry.job()), clock.millis()).isEmpty();
+    }
+
+    /** Removes this gateway's queue data from Redis; the journal is untouched, so restore brings it back. */
+    public long clearAll() {
+        long removed = store.clear();
+        log.warn("clearAll removed {} Redis keys; the journal still holds every job (GET /reStore brings them back)", removed);
+        return removed;
+    }
+
+    private List<Job> addMissing(List<Job> jobs, long now) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> addedIds = new java.util.HashSet<>(store.add(jobs));
+        List<Job> added = jobs.stream().filter(job -> addedIds.contains(job.getId())).toList();
+        List<StateChange> changes = new ArrayList<>(added.size());
+        for (Job job : added) {
+            changes.add(StateChange.of(job.getId(), JobStatus.Restore, now));
+            wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+        }
+        journal.apply(changes);
+        return added;
+    }
+}

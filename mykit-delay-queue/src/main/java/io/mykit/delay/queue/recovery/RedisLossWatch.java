@@ -1,0 +1,45 @@
+package io.mykit.delay.queue.recovery;
+
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.timer.WakeableLoop;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+
+/**
+ * Notices that Redis lost this gateway's data (restarted without persistence, flushed, failed over to an empty
+ * replica): the epoch key written after every restore is gone. Then it restores everything pending from the
+ * journal, due or not, and writes the epoch again. On a first start with an empty journal it just writes the epoch.
+ */
+public final class RedisLossWatch extends WakeableLoop {
+    private static final Logger log = LoggerFactory.getLogger(RedisLossWatch.class);
+
+    private final DelayStore store;
+    private final Journal journal;
+    private final RecoveryService recovery;
+    private final long intervalMs;
+
+    public RedisLossWatch(DelayStore store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs) {
+        super("mykit-redis-loss-watch", clock);
+        this.store = store;
+        this.journal = journal;
+        this.recovery = recovery;
+        this.intervalMs = intervalMs;
+    }
+
+    @Override
+    protected long runOnce() {
+        if (!store.hasEpoch()) {
+            if (journal.findPendingAfter("", 1).isEmpty()) {
+                log.info("Redis holds no epoch key and the journal no pending job: starting a new epoch");
+            } else {
+                log.warn("Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
+                recovery.restore(true);
+            }
+            store.writeEpoch();
+        }
+        return clock.millis() + intervalMs;
+    }
+}

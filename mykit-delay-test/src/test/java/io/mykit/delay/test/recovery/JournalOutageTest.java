@@ -1,0 +1,79 @@
+package io.mykit.delay.test.recovery;
+
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import io.mykit.delay.test.gateway.TestGateway;
+import io.mykit.delay.test.support.TcpProxy;
+import io.mykit.delay.test.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The journal database becomes unreachable (a TCP proxy in front of the real MariaDB is cut): pushes answer 503
+ * and store nothing, jobs already accepted are still delivered and finished, and their Finish is written once
+ * the database is back.
+ */
+class JournalOutageTest {
+    private static TcpProxy proxy;
+    private static TestGateway gateway;
+    private static GatewayClient client;
+    private static String database;
+
+    @BeforeAll
+    static void start() {
+        proxy = new TcpProxy(TestServers.LOCALHOST, TestServers.mariaDbPort());
+        String unique = UUID.randomUUID().toString().substring(0, 8);
+        database = "mykit_it_jo_" + unique;
+        String url = TestServers.jdbcUrl(database)
+                .replace(":" + TestServers.mariaDbPort() + "/", ":" + proxy.port() + "/");
+        gateway = TestGateway.start("spring.datasource.url=" + url,
+                "spring.datasource.hikari.connection-timeout=1000",
+                "mykit.delay.journal.push-timeout=5s");
+        client = gateway.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        proxy.close();
+        TestServers.dropDatabase(database);
+    }
+
+    @Test
+    void database_down_means_503_on_push_while_delivery_goes_on_and_finish_is_written_later() {
+        String topic = "jo-" + UUID.randomUUID().toString().substring(0, 8);
+        String accepted = client.push("{\"topic\":\"" + topic + "\",\"delay\":1500}").data().asText();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Delay"));
+
+        proxy.cut();
+        try {
+            String refusedId = "refused-" + UUID.randomUUID();
+            Reply refused = client.push("{\"topic\":\"" + topic + "\",\"id\":\"" + refusedId + "\",\"delay\":0}");
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+            assertThat(refused.json().path("success").asBoolean(true)).isFalse();
+
+            Reply pulled = client.get(topic, 30_000, 10_000);
+            assertThat(pulled.data().path("id").asText()).as("due job delivered without the journal").isEqualTo(accepted);
+            assertThat(client.finish(accepted).status()).isEqualTo(200);
+            assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("the refused push stored nothing").isTrue();
+            assertThat(client.lookup(accepted).status()).as("look-ups need the journal").isEqualTo(503);
+
+            proxy.heal();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Finish"));
+            assertThat(client.lookup(refusedId).status()).isEqualTo(404);
+        } finally {
+            proxy.heal();
+        }
+        Reply after = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}");
+        assertThat(after.status()).isEqualTo(200);
+    }
+}
