@@ -1,10 +1,7 @@
 package io.mykit.delay.core;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.controller.AdminTokenFilter;
-import io.mykit.delay.controller.RequestSizeFilter;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
@@ -27,10 +24,8 @@ import io.mykit.delay.queue.timer.StrandedJobRepairer;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -158,21 +153,6 @@ public class DelayQueueConfiguration {
                 ? new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis())
                 : null;
         return new GatewayLifecycle(store, states, pushes, timers, watch, properties.getTimer().isEnabled());
-    }
-
-    @Bean
-    public FilterRegistrationBean<AdminTokenFilter> adminTokenFilter(DelayProperties properties, ObjectMapper mapper) {
-        String token = properties.getAdmin().getToken();
-        if (token == null || token.isBlank()) {
-            LoggerFactory.getLogger(DelayQueueConfiguration.class).warn("mykit.delay.admin.token is not set: "
-                    + "/reStore, /reStoreJob, /clearAll and dead-letter changes are open to anyone who can reach this port");
-        }
-        return new FilterRegistrationBean<>(new AdminTokenFilter(token, mapper));
-    }
-
-    @Bean
-    public FilterRegistrationBean<RequestSizeFilter> requestSizeFilter(DelayProperties properties, ObjectMapper mapper) {
-        return new FilterRegistrationBean<>(new RequestSizeFilter(properties.getLimits().getMaxRequestBytes(), mapper));
     }
 
     private static String hostName() {

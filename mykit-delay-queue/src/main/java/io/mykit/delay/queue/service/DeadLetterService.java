@@ -75,6 +75,9 @@ public class DeadLetterService {
     }
 
     private int forEachDeadPage(String topic, List<String> ids, java.util.function.ToIntFunction<List<Job>> action) {
+        if (ids != null) {
+            ids.forEach(id -> JobValidator.requireId("ids", id));
+        }
         int total = 0;
         String after = "";
         while (true) {

@@ -7,7 +7,9 @@ import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -52,9 +54,12 @@ public final class TestGateway implements AutoCloseable {
                 "spring.datasource.username=" + TestServers.jdbcUser(),
                 "spring.datasource.password=" + TestServers.jdbcPassword()));
         props.addAll(List.of(extraProperties));
+        // one value per key, the caller's last: a repeated command-line key would be joined with commas
+        Map<String, String> byKey = new LinkedHashMap<>();
+        props.forEach(p -> byKey.put(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1)));
+        // as command-line arguments: they must beat application.yml (server.port, hikari settings, ...)
         ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
-                .properties(props.toArray(String[]::new))
-                .run();
+                .run(byKey.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         return new TestGateway(context, prefix, database);
     }
 
