@@ -1,0 +1,220 @@
+package io.mykit.delay.bench;
+
+import io.mykit.delay.config.DelayProperties;
+
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The mykit-delay bench: starts the gateway in this JVM against the local Redis and MariaDB, drives it over HTTP and
+ * prints one table with the issue's targets next to what was measured. Run it with
+ * {@code mvn -B -q -DskipTests -Pbench -pl mykit-delay-test -am verify}; sizes are {@code -Dbench.*} properties
+ * (see {@link BenchSettings}).
+ */
+public final class Bench {
+    static final double TARGET_SINGLE_PUSH_PER_S = 3_000;
+    static final double TARGET_BATCH_JOBS_PER_S = 20_000;
+    static final long TARGET_LATENESS_P99_MS = 20;
+
+    private static final long JOURNAL_DRAIN_MAX_MS = 120_000;
+    private static final long DELIVERY_GRACE_MS = 30_000;
+
+    private final BenchSettings settings;
+    private final CpuMeter cpu;
+    private final ReportTable table = new ReportTable("scenario", "measure", "result", "target", "verdict");
+    private final List<String> notes = new ArrayList<>();
+    private String gatewaySetup = "?";
+
+    private Bench(BenchSettings settings) {
+        this.settings = settings;
+        this.cpu = new CpuMeter(settings.redisPort(), settings.mysqlPort());
+    }
+
+    public static void main(String[] args) throws Exception {
+        new Bench(BenchSettings.fromSystemProperties()).run();
+    }
+
+    private void run() throws Exception {
+        BenchSettings s = settings;
+        Instant started = Instant.now();
+        double loadBefore = loadAverage();
+        progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
+                + "/" + s.database() + "; about three minutes with the default sizes");
+        if (s.runs(1)) {
+            singlePush();
+        }
+        if (s.runs(2)) {
+            batchPush();
+        }
+        if (s.runs(3)) {
+            lateness();
+        }
+        double loadAfter = loadAverage();
+
+        System.out.println();
+        System.out.println("mykit-delay bench, " + started.truncatedTo(ChronoUnit.SECONDS) + " ("
+                + Math.round((Instant.now().toEpochMilli() - started.toEpochMilli()) / 1000.0) + " s)");
+        System.out.printf(Locale.ROOT, "machine: %d cores, %s %s, Java %s; load average %.1f before, %.1f after%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("java.runtime.version"), loadBefore, loadAfter);
+        System.out.println("servers: Redis " + BenchGateway.redisVersion(s) + " at " + s.redisHost() + ":"
+                + s.redisPort() + "; MariaDB " + BenchGateway.mariaDbDescription(s) + " at " + s.mysqlHost() + ":"
+                + s.mysqlPort() + "/" + s.database());
+        System.out.println("gateway: in this JVM, " + gatewaySetup);
+        System.out.println("load: JDK HttpClient, HTTP/1.1 keep-alive, " + s.bodyBytes()
+                + "-byte bodies, no id or createTime in the jobs (the gateway assigns them)");
+        System.out.println();
+        System.out.print(table.render());
+        System.out.println();
+        System.out.println("CPU: cores busy on average while measuring. gateway = this JVM's threads other than the "
+                + "load driver's; jit/gc = this JVM's CPU outside Java threads; all share the machine's cores.");
+        System.out.println("Lateness = time the puller got the job - (createTime + delay + priority). 'When a puller "
+                + "was waiting' keeps jobs whose GET was sent before they fell due: the gateway's own delay.");
+        notes.forEach(note -> System.out.println("Note: " + note));
+    }
+
+    private void singlePush() throws Exception {
+        BenchSettings s = settings;
+        progress(String.format("1/3 single push: %d clients, %d s warm-up, %d x %d s", s.pushClients(),
+                s.pushWarmupSeconds(), s.pushWindows(), s.pushWindowSeconds()));
+        try (BenchGateway gateway = startGateway()) {
+            LoadDriver driver = new LoadDriver(gateway.baseUrl(), s.bodyBytes(), cpu);
+            LoadDriver.Throughput t = driver.singlePush(s.pushClients(), s.pushWarmupSeconds(),
+                    s.pushWindowSeconds(), s.pushWindows());
+            String scenario = "1 single push, " + s.pushClients() + " clients";
+            throughputRows(scenario, t, "jobs/s", TARGET_SINGLE_PUSH_PER_S, s.pushWindows(), s.pushWindowSeconds());
+            journalRow(gateway);
+        }
+    }
+
+    private void batchPush() throws Exception {
+        BenchSettings s = settings;
+        progress(String.format("2/3 batch push: %d clients x %d jobs per call, %d s warm-up, %d x %d s",
+                s.batchClients(), s.batchSize(), s.batchWarmupSeconds(), s.batchWindows(), s.batchWindowSeconds()));
+        try (BenchGateway gateway = startGateway()) {
+            LoadDriver driver = new LoadDriver(gateway.baseUrl(), s.bodyBytes(), cpu);
+            LoadDriver.Throughput t = driver.batchPush(s.batchClients(), s.batchSize(), s.batchWarmupSeconds(),
+                    s.batchWindowSeconds(), s.batchWindows());
+            String scenario = "2 batch push, " + s.batchClients() + " x " + s.batchSize();
+            throughputRows(scenario, t, "jobs/s", TARGET_BATCH_JOBS_PER_S, s.batchWindows(), s.batchWindowSeconds());
+            journalRow(gateway);
+        }
+    }
+
+    private void lateness() throws Exception {
+        BenchSettings s = settings;
+        progress(String.format("3/3 lateness: %,d pending, then %d jobs/s for %d s due %d-%d ms later, %d pullers",
+                s.latePending(), s.lateRate(), s.lateSeconds(), s.lateMinDelayMs(), s.lateMaxDelayMs(),
+                s.latePullers()));
+        try (BenchGateway gateway = startGateway()) {
+            LoadDriver driver = new LoadDriver(gateway.baseUrl(), s.bodyBytes(), cpu);
+            double prefillRate = s.latePending() == 0 ? 0
+                    : driver.prefill("bench-pending", s.latePending(), s.batchClients());
+            long prefillDrainMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            LoadDriver.Lateness l = driver.steadyDelivery("bench-late", s.lateRate(), s.lateSeconds(),
+                    s.latePushers(), s.latePullers(), s.lateMinDelayMs(), s.lateMaxDelayMs(), DELIVERY_GRACE_MS);
+
+            String scenario = String.format(Locale.ROOT, "3 delivery, %d/s, %s pending", s.lateRate(),
+                    ReportTable.count(s.latePending()));
+            Histogram late = l.latenessMs();
+            table.row(scenario, "lateness p50 / p99 / max",
+                    String.format("%d / %d / %d ms (n=%s, min %d)", late.percentile(50), late.percentile(99),
+                            late.max(), ReportTable.count(late.count()), late.min()),
+                    "p99 <= " + TARGET_LATENESS_P99_MS + " ms",
+                    ReportTable.verdict(late.count() > 0 && late.percentile(99) <= TARGET_LATENESS_P99_MS));
+            Histogram waiting = l.waitingLatenessMs();
+            table.row("", "  when a puller was waiting", String.format("%d / %d / %d ms (n=%s)",
+                    waiting.percentile(50), waiting.percentile(99), waiting.max(), ReportTable.count(waiting.count())),
+                    "", "");
+            table.row("", "pulls", String.format("%s GETs, %s empty (long-poll timed out)",
+                    ReportTable.count(l.gets()), ReportTable.count(l.emptyGets())), "", "");
+            boolean complete = l.missing() == 0 && l.duplicates() == 0 && l.unexpected() == 0 && l.pushed() > 0;
+            table.row("", "received / pushed",
+                    String.format("%s / %s; missing %d, duplicates %d, unexpected %d",
+                            ReportTable.count(l.received()), ReportTable.count(l.pushed()), l.missing(),
+                            l.duplicates(), l.unexpected()),
+                    "all, once", ReportTable.verdict(complete));
+            Histogram push = l.pushMicros();
+            table.row("", "steady push", String.format("%s jobs/s achieved; latency p50 / p99 %s / %s ms",
+                    ReportTable.count(l.pushRate()), ReportTable.micros(push.percentile(50)),
+                    ReportTable.micros(push.percentile(99))), s.lateRate() + "/s", "");
+            long errors = l.pushErrors() + l.pullErrors() + l.finishErrors();
+            table.row("", "errors", String.format("push %d, get %d, finish %d", l.pushErrors(), l.pullErrors(),
+                    l.finishErrors()), "0", ReportTable.verdict(errors == 0));
+            firstError("3", l.firstError());
+            table.row("", "prefill (batch)", String.format("%s jobs at %s jobs/s; journal caught up %s",
+                    ReportTable.count(s.latePending()), ReportTable.count(prefillRate), drained(prefillDrainMs)),
+                    "", "");
+            table.row("", "CPU (cores)", l.cpu().cores(), "", "");
+            table.row("", "CPU per delivered job", l.cpu().perJob(l.received()), "", "");
+            journalRow(gateway);
+        }
+    }
+
+    private BenchGateway startGateway() throws Exception {
+        BenchGateway gateway = BenchGateway.start(settings);
+        gatewaySetup = describe(gateway.properties());
+        return gateway;
+    }
+
+    private void throughputRows(String scenario, LoadDriver.Throughput t, String unit, double target, int windows,
+                                int windowSeconds) {
+        Histogram latency = t.latencyMicros();
+        table.row(scenario, "throughput", String.format("%s %s (median of %d x %d s; %s-%s)",
+                        ReportTable.count(t.median()), unit, windows, windowSeconds, ReportTable.count(t.min()),
+                        ReportTable.count(t.max())),
+                ">= " + ReportTable.count(target) + "/s", ReportTable.verdict(t.median() >= target));
+        table.row("", "latency p50 / p99 / max", String.format("%s / %s / %s ms",
+                ReportTable.micros(latency.percentile(50)), ReportTable.micros(latency.percentile(99)),
+                ReportTable.micros(latency.max())), "", "");
+        table.row("", "errors", String.format("%d of %s calls", t.errors(), ReportTable.count(t.calls())), "0",
+                ReportTable.verdict(t.errors() == 0));
+        firstError(scenario.substring(0, 1), t.firstError());
+        table.row("", "CPU (cores)", t.cpu().cores(), "", "");
+        table.row("", "CPU per job", t.cpu().perJob(t.jobs()), "", "");
+    }
+
+    /** How far the journal's state-change writer lags behind at the end of a scenario, and how long it takes to catch up. */
+    private void journalRow(BenchGateway gateway) throws InterruptedException {
+        int backlog = gateway.journalBacklog();
+        long drainMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+        table.row("", "journal lag at end", String.format("%s state changes queued; caught up %s",
+                ReportTable.count(backlog), drained(drainMs)), "", "");
+    }
+
+    private static String drained(long ms) {
+        return ms < 0 ? "NOT within " + JOURNAL_DRAIN_MAX_MS / 1000 + " s"
+                : String.format(Locale.ROOT, "in %.1f s", ms / 1000.0);
+    }
+
+    private static String describe(DelayProperties p) {
+        List<String> parts = new ArrayList<>();
+        parts.add(p.getBuckets() + " buckets");
+        parts.add("timer batch " + p.getTimer().getBatchSize());
+        parts.add("journal batch " + p.getJournal().getBatchSize() + " x " + p.getJournal().getWriters() + " writers");
+        parts.add("pull poll " + p.getPull().getPollInterval().toMillis() + " ms");
+        parts.add("Redis pool " + p.getRedis().getPoolSize());
+        parts.add("fresh key prefix and truncated journal per scenario");
+        return String.join(", ", parts);
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    private void firstError(String scenario, String error) {
+        if (error != null) {
+            String line = error.replace('\n', ' ');
+            notes.add("first error in scenario " + scenario + ": "
+                    + (line.length() <= 300 ? line : line.substring(0, 297) + "..."));
+        }
+    }
+
+    private static void progress(String message) {
+        System.out.println("[bench] " + message);
+    }
+}

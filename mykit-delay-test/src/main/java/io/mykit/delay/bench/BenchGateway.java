@@ -1,0 +1,151 @@
+package io.mykit.delay.bench;
+
+import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One gateway in this JVM on a random port, against the bench's Redis and MariaDB, with a key prefix of its own.
+ * Each scenario gets a fresh one on freshly truncated journal tables, so scenarios cannot disturb each other.
+ */
+final class BenchGateway implements AutoCloseable {
+    private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    private static final List<String> JOURNAL_TABLES = List.of("mykit_delay_queue_job", "mykit_delay_queue_job_log");
+
+    private final BenchSettings settings;
+    private final ConfigurableApplicationContext context;
+    private final String keyPattern;
+    private final int port;
+
+    private BenchGateway(BenchSettings settings, ConfigurableApplicationContext context, String keyPrefix) {
+        this.settings = settings;
+        this.context = context;
+        // the prefix is random and only this gateway's, so any key containing it is one the gateway wrote
+        this.keyPattern = "*" + keyPrefix + "*";
+        this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    /** Creates the bench database if needed, empties its journal tables and starts a gateway on it. */
+    static BenchGateway start(BenchSettings settings) throws SQLException {
+        resetDatabase(settings);
+        String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class).run(
+                "--server.port=0",
+                "--logging.level.root=WARN",
+                "--mykit.delay.embedded.enabled=false",
+                "--mykit.delay.redis.host=" + settings.redisHost(),
+                "--mykit.delay.redis.port=" + settings.redisPort(),
+                "--mykit.delay.redis.key-prefix=" + prefix,
+                "--spring.datasource.url=" + jdbcUrl(settings, settings.database()),
+                "--spring.datasource.username=" + settings.mysqlUser(),
+                "--spring.datasource.password=" + settings.mysqlPassword());
+        return new BenchGateway(settings, context, prefix);
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    DelayProperties properties() {
+        return context.getBean(DelayProperties.class);
+    }
+
+    /** Journal state changes (Stored, Ready, Finish) queued but not yet written to MariaDB. */
+    int journalBacklog() {
+        return context.getBean(StateChangeWriter.class).backlog();
+    }
+
+    /** Waits until the journal has caught up; returns the milliseconds it took, or -1 if it had not after maxMs. */
+    long awaitJournalDrained(long maxMs) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        StateChangeWriter writer = context.getBean(StateChangeWriter.class);
+        boolean drained = writer.flush(maxMs);
+        return drained ? System.currentTimeMillis() - start : -1;
+    }
+
+    /** Stops the gateway and removes every Redis key it wrote (only its own prefix; never a flush). */
+    @Override
+    public void close() {
+        try {
+            context.close();
+        } finally {
+            deleteKeys();
+        }
+    }
+
+    private void deleteKeys() {
+        try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
+            ScanParams match = new ScanParams().match(keyPattern).count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = jedis.scan(cursor, match);
+                if (!page.getResult().isEmpty()) {
+                    jedis.unlink(page.getResult().toArray(String[]::new));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+    }
+
+    static String redisVersion(BenchSettings settings) {
+        try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
+            return jedis.info("server").lines()
+                    .filter(line -> line.startsWith("redis_version:"))
+                    .map(line -> line.substring("redis_version:".length()).trim())
+                    .findFirst().orElse("?");
+        }
+    }
+
+    /** Version and the one setting that decides what a commit costs (1 = fsync per commit). */
+    static String mariaDbDescription(BenchSettings settings) throws SQLException {
+        try (Connection connection = serverConnection(settings); Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT VERSION(), @@innodb_flush_log_at_trx_commit")) {
+            return rs.next() ? rs.getString(1) + " (innodb_flush_log_at_trx_commit=" + rs.getString(2) + ")" : "?";
+        }
+    }
+
+    private static void resetDatabase(BenchSettings settings) throws SQLException {
+        try (Connection connection = serverConnection(settings); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS `" + settings.database() + "` CHARACTER SET utf8mb4");
+            for (String table : JOURNAL_TABLES) {
+                if (tableExists(connection, settings.database(), table)) {
+                    statement.execute("TRUNCATE TABLE `" + settings.database() + "`.`" + table + "`");
+                }
+            }
+        }
+    }
+
+    private static boolean tableExists(Connection connection, String database, String table) throws SQLException {
+        try (var query = connection.prepareStatement(
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?")) {
+            query.setString(1, database);
+            query.setString(2, table);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static Connection serverConnection(BenchSettings settings) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(settings, ""), settings.mysqlUser(), settings.mysqlPassword());
+    }
+
+    private static String jdbcUrl(BenchSettings settings, String database) {
+        return "jdbc:mysql://" + settings.mysqlHost() + ":" + settings.mysqlPort() + "/" + database + "?" + JDBC_OPTIONS;
+    }
+}

@@ -1,0 +1,405 @@
+package io.mykit.delay.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Drives the gateway over real HTTP/1.1 (keep-alive) with the JDK client, as any service would, and measures
+ * what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again) run a warm-up
+ * and then consecutive measurement windows, so one run yields several samples to take the median of.
+ */
+final class LoadDriver {
+    /** Far enough that nothing pushed by the throughput scenarios falls due while the bench runs. */
+    static final long FAR_DELAY_MS = Duration.ofDays(30).toMillis();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    private final String base;
+    private final String body;
+    private final CpuMeter cpu;
+
+    /** Jobs/s of each window, per-call latency (µs) of all windows, failed calls, and the CPU spent meanwhile. */
+    record Throughput(List<Double> jobsPerSecond, int windowSeconds, Histogram latencyMicros, long calls, long errors,
+                      String firstError, CpuMeter.Usage cpu) {
+        double median() {
+            return Histogram.median(jobsPerSecond);
+        }
+
+        double min() {
+            return jobsPerSecond.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        }
+
+        double max() {
+            return jobsPerSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        }
+
+        /** Jobs accepted in all windows. */
+        long jobs() {
+            return Math.round(jobsPerSecond.stream().mapToDouble(Double::doubleValue).sum() * windowSeconds);
+        }
+    }
+
+    /**
+     * Outcome of the steady-rate delivery scenario. Lateness is in ms past the due time, as the puller saw it;
+     * {@code waitingLatenessMs} keeps only jobs whose GET was already waiting at the due time, so it is the gateway's
+     * own delay, free of any queueing for a busy puller.
+     */
+    record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, long pushed,
+                    long received, long duplicates, long unexpected, long missing, double pushRate, long gets,
+                    long emptyGets, long pushErrors, long pullErrors, long finishErrors, String firstError,
+                    CpuMeter.Usage cpu) {
+    }
+
+    LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
+        this.base = base;
+        this.body = "x".repeat(bodyBytes);
+        this.cpu = cpu;
+    }
+
+    /** Scenario 1: {@code clients} threads each POST /push one job at a time. */
+    Throughput singlePush(int clients, int warmupSeconds, int windowSeconds, int windows) throws InterruptedException {
+        HttpRequest push = post("/push", job("bench-single", FAR_DELAY_MS));
+        return closedLoop("single", clients, warmupSeconds, windowSeconds, windows, push, 1);
+    }
+
+    /** Scenario 2: {@code clients} threads each POST /push/batch with {@code size} jobs per call. */
+    Throughput batchPush(int clients, int size, int warmupSeconds, int windowSeconds, int windows)
+            throws InterruptedException {
+        HttpRequest batch = post("/push/batch", jobArray("bench-batch", FAR_DELAY_MS, size));
+        return closedLoop("batch", clients, warmupSeconds, windowSeconds, windows, batch, size);
+    }
+
+    /** Pushes {@code count} far-future jobs in batches of 1000 from a few threads; returns jobs/s. */
+    double prefill(String topic, int count, int clients) throws InterruptedException {
+        int size = 1000;
+        AtomicLong next = new AtomicLong();
+        AtomicReference<String> failure = new AtomicReference<>();
+        long start = System.nanoTime();
+        List<Thread> workers = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            workers.add(started("bench-prefill-" + c, () -> {
+                long from;
+                while ((from = next.getAndAdd(size)) < count && failure.get() == null) {
+                    try {
+                        send(post("/push/batch", jobArray(topic, FAR_DELAY_MS, (int) Math.min(size, count - from))));
+                    } catch (Exception e) {
+                        failure.compareAndSet(null, e.toString());
+                    }
+                }
+            }));
+        }
+        joinAll(workers);
+        if (failure.get() != null) {
+            throw new IllegalStateException("prefill for the delivery scenario failed: " + failure.get());
+        }
+        return count / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Scenario 3: jobs due {@code minDelayMs..maxDelayMs} after their push, pushed at a steady rate by
+     * {@code pushers} threads, while {@code pullers} long-poll GET /get/{topic} and finish what they get. Ends once
+     * every pushed job was received, or {@code graceMs} after the last one fell due.
+     */
+    Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int minDelayMs,
+                            int maxDelayMs, long graceMs) throws InterruptedException {
+        Delivery run = new Delivery();
+        HttpRequest get = request("/get/" + topic + "?ttr=30000&timeout=5000").GET().build();
+        List<Puller> pullerStats = new ArrayList<>();
+        List<Thread> pullThreads = new ArrayList<>();
+        for (int p = 0; p < pullers; p++) {
+            Puller puller = new Puller(run, get);
+            pullerStats.add(puller);
+            pullThreads.add(started("bench-puller-" + p, puller));
+        }
+
+        CpuMeter.Sample cpuStart = cpu.sample();
+        long total = (long) rate * seconds;
+        long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        AtomicLong ticket = new AtomicLong();
+        List<Histogram> pushLatency = new ArrayList<>();
+        List<Thread> pushThreads = new ArrayList<>();
+        for (int p = 0; p < pushers; p++) {
+            Histogram latency = new Histogram();
+            pushLatency.add(latency);
+            pushThreads.add(started("bench-pusher-" + p, () -> {
+                long i;
+                while ((i = ticket.getAndIncrement()) < total) {
+                    // job i leaves at its slot; a pusher that fell behind sends at once, so the rate catches up
+                    long slot = startNs + i * 1_000_000_000L / rate;
+                    long wait;
+                    while ((wait = slot - System.nanoTime()) > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    long delay = ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1L);
+                    pushOne(run, latency, job(topic, delay));
+                }
+            }));
+        }
+        joinAll(pushThreads);
+        double pushRate = run.pushed.size() / ((System.nanoTime() - startNs) / 1e9);
+
+        long deadline = System.currentTimeMillis() + maxDelayMs + graceMs;
+        while (run.received.size() < run.pushed.size() && System.currentTimeMillis() < deadline) {
+            pause(20);
+        }
+        CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
+        run.stop.set(true);
+        joinAll(pullThreads);
+        long finishDeadline = System.currentTimeMillis() + 10_000;
+        while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
+            pause(20);
+        }
+
+        Set<String> missing = new HashSet<>(run.pushed);
+        missing.removeAll(run.received);
+        Set<String> unexpected = new HashSet<>(run.received);
+        unexpected.removeAll(run.pushed);
+        return new Lateness(Histogram.merged(pullerStats.stream().map(p -> p.lateness).toList()),
+                Histogram.merged(pullerStats.stream().map(p -> p.waitingLateness).toList()),
+                Histogram.merged(pushLatency), run.pushed.size(), run.received.size(), run.duplicates.get(),
+                unexpected.size(), missing.size(), pushRate, pullerStats.stream().mapToLong(p -> p.gets).sum(),
+                pullerStats.stream().mapToLong(p -> p.empty).sum(), run.pushErrors.get(), run.pullErrors.get(),
+                run.finishErrors.get(), run.firstError.get(), used);
+    }
+
+    private void pushOne(Delivery run, Histogram latency, String json) {
+        long t0 = System.nanoTime();
+        try {
+            String reply = send(post("/push", json));
+            latency.record((System.nanoTime() - t0) / 1000);
+            run.pushed.add(JSON.readTree(reply).path("data").asText());
+        } catch (Exception e) {
+            run.failed(run.pushErrors, "POST /push: " + e.getMessage());
+        }
+    }
+
+    /** What the pushers and pullers of one delivery run share. */
+    private static final class Delivery {
+        final Set<String> pushed = ConcurrentHashMap.newKeySet();
+        final Set<String> received = ConcurrentHashMap.newKeySet();
+        final AtomicLong duplicates = new AtomicLong();
+        final AtomicLong pushErrors = new AtomicLong();
+        final AtomicLong pullErrors = new AtomicLong();
+        final AtomicLong finishErrors = new AtomicLong();
+        final AtomicLong finishesInFlight = new AtomicLong();
+        final AtomicReference<String> firstError = new AtomicReference<>();
+        final AtomicBoolean stop = new AtomicBoolean();
+
+        void failed(AtomicLong counter, String error) {
+            counter.incrementAndGet();
+            firstError.compareAndSet(null, error);
+        }
+    }
+
+    /** One consumer: long-polls, records how late each job came, finishes it without waiting for the answer. */
+    private final class Puller implements Runnable {
+        private final Delivery run;
+        private final HttpRequest get;
+        final Histogram lateness = new Histogram();
+        final Histogram waitingLateness = new Histogram();
+        long gets;
+        long empty;
+
+        Puller(Delivery run, HttpRequest get) {
+            this.run = run;
+            this.get = get;
+        }
+
+        @Override
+        public void run() {
+            while (!run.stop.get()) {
+                long sentAt = System.currentTimeMillis();
+                long receivedAt;
+                JsonNode job;
+                try {
+                    gets++;
+                    String reply = send(get);
+                    receivedAt = System.currentTimeMillis();
+                    job = JSON.readTree(reply).path("data");
+                } catch (Exception e) {
+                    run.failed(run.pullErrors, "GET /get: " + e.getMessage());
+                    pause(100);
+                    continue;
+                }
+                if (!job.isObject()) {
+                    empty++;
+                    continue;
+                }
+                long due = job.path("createTime").asLong() + job.path("delay").asLong() + job.path("priority").asLong();
+                lateness.record(receivedAt - due);
+                if (sentAt <= due) {
+                    waitingLateness.record(receivedAt - due);
+                }
+                String id = job.path("id").asText();
+                if (!run.received.add(id)) {
+                    run.duplicates.incrementAndGet();
+                }
+                finish(id);
+            }
+        }
+
+        private void finish(String id) {
+            run.finishesInFlight.incrementAndGet();
+            http.sendAsync(request("/finish?jobId=" + id).GET().build(), HttpResponse.BodyHandlers.ofString())
+                    .whenComplete((reply, failure) -> {
+                        if (failure != null || reply.statusCode() != 200) {
+                            run.failed(run.finishErrors, "GET /finish: " + (failure != null ? failure : reply.body()));
+                        }
+                        run.finishesInFlight.decrementAndGet();
+                    });
+        }
+    }
+
+    /** Each client sends {@code request} until the measurement ends; a call counts in the window it completes in. */
+    private Throughput closedLoop(String name, int clients, int warmupSeconds, int windowSeconds, int windows,
+                                  HttpRequest request, int jobsPerCall) throws InterruptedException {
+        long windowNs = TimeUnit.SECONDS.toNanos(windowSeconds);
+        long measureStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
+        long measureEnd = measureStart + windows * windowNs;
+        List<Client> stats = new ArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            Client client = new Client(windows);
+            stats.add(client);
+            workers.add(started("bench-" + name + "-" + c, () -> {
+                long t0;
+                while ((t0 = System.nanoTime()) < measureEnd) {
+                    String error = null;
+                    try {
+                        send(request);
+                    } catch (Exception e) {
+                        error = e.toString();
+                    }
+                    long t1 = System.nanoTime();
+                    if (t1 >= measureStart && t1 < measureEnd) {
+                        client.completed(t1 - t0, (int) ((t1 - measureStart) / windowNs), jobsPerCall, error);
+                    }
+                    if (error != null) {
+                        pause(10);
+                    }
+                }
+            }));
+        }
+        sleepUntil(measureStart);
+        CpuMeter.Sample cpuStart = cpu.sample();
+        sleepUntil(measureEnd);
+        CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
+        joinAll(workers);
+
+        List<Double> rates = new ArrayList<>();
+        for (int w = 0; w < windows; w++) {
+            int window = w;
+            rates.add(stats.stream().mapToLong(c -> c.jobs[window]).sum() / (double) windowSeconds);
+        }
+        String firstError = stats.stream().map(c -> c.firstError).filter(e -> e != null).findFirst().orElse(null);
+        return new Throughput(rates, windowSeconds, Histogram.merged(stats.stream().map(c -> c.latency).toList()),
+                stats.stream().mapToLong(c -> c.calls).sum(), stats.stream().mapToLong(c -> c.errors).sum(),
+                firstError, used);
+    }
+
+    /** What one closed-loop client measured; only its own thread writes it. */
+    private static final class Client {
+        final long[] jobs;
+        final Histogram latency = new Histogram();
+        long calls;
+        long errors;
+        String firstError;
+
+        Client(int windows) {
+            this.jobs = new long[windows];
+        }
+
+        void completed(long elapsedNs, int window, int jobsPerCall, String error) {
+            calls++;
+            if (error == null) {
+                jobs[window] += jobsPerCall;
+                latency.record(elapsedNs / 1000);
+            } else {
+                errors++;
+                firstError = firstError == null ? error : firstError;
+            }
+        }
+    }
+
+    /** Sends one request; returns the body of a 200 {"success":true...} reply and throws on anything else. */
+    private String send(HttpRequest request) throws IOException, InterruptedException {
+        HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (reply.statusCode() != 200 || !reply.body().contains("\"success\":true")) {
+            String text = reply.body();
+            throw new IOException("HTTP " + reply.statusCode() + " " + text.substring(0, Math.min(200, text.length())));
+        }
+        return reply.body();
+    }
+
+    private HttpRequest post(String path, String json) {
+        return request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(REQUEST_TIMEOUT);
+    }
+
+    /** A job with no id and no createTime: the gateway assigns both, as for most real callers. */
+    private String job(String topic, long delayMs) {
+        return "{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + ",\"body\":\"" + body + "\"}";
+    }
+
+    private String jobArray(String topic, long delayMs, int size) {
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < size; i++) {
+            json.append(i == 0 ? "" : ",").append(job(topic, delayMs));
+        }
+        return json.append(']').toString();
+    }
+
+    private static Thread started(String name, Runnable work) {
+        Thread thread = new Thread(work, name);
+        thread.start();
+        return thread;
+    }
+
+    private static void joinAll(List<Thread> threads) throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left;
+        while ((left = nanoTime - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
