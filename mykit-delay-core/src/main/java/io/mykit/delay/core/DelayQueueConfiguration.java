@@ -28,6 +28,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import redis.clients.jedis.JedisPool;
@@ -69,8 +70,8 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public Journal delayJournal(JobMapper jobs, JobLogMapper logs, PlatformTransactionManager txManager) {
-        return new MybatisJournal(jobs, logs, new TransactionTemplate(txManager), hostName());
+    public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, PlatformTransactionManager txManager) {
+        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), hostName());
     }
 
     @Bean

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.journal;
 
 import com.baomidou.mybatisplus.core.mapper.BaseMapper;
-import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
@@ -13,19 +12,6 @@ import java.util.List;
 
 @Mapper
 public interface JobMapper extends BaseMapper<JobRow> {
-
-    /** One multi-row INSERT per group commit; IGNORE keeps a repeated client id a no-op. */
-    @Insert("""
-            <script>
-            INSERT IGNORE INTO mykit_delay_queue_job
-              (id, bizkey, topic, subtopic, delay, priority, ttl, tries, attempts, create_time, due_time, body, status, update_time)
-            VALUES
-            <foreach collection="rows" item="r" separator=",">
-              (#{r.id}, #{r.bizKey}, #{r.topic}, #{r.subtopic}, #{r.delay}, #{r.priority}, #{r.ttl}, #{r.tries},
-               #{r.attempts}, #{r.createTime}, #{r.dueTime}, #{r.body}, #{r.status}, #{r.updateTime})
-            </foreach>
-            </script>""")
-    int insertIgnoreAll(@Param("rows") List<JobRow> rows);
 
     /** Sets one status on many jobs; with {@code onlyFrom} it changes only rows still in that status. */
     @Update("""

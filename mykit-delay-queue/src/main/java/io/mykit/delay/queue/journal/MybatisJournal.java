@@ -5,6 +5,8 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -26,15 +28,28 @@ public class MybatisJournal implements Journal {
     private static final List<Integer> TERMINAL = List.of(
             JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
 
+    private static final MultiRowInsert<JobRow> JOB_INSERT = new MultiRowInsert<>(
+            "INSERT IGNORE INTO mykit_delay_queue_job (id, bizkey, topic, subtopic, delay, priority, ttl, tries, attempts,"
+                    + " create_time, due_time, body, status, update_time)", 14,
+            r -> new Object[] {r.getId(), r.getBizKey(), r.getTopic(), r.getSubtopic(), r.getDelay(), r.getPriority(),
+                    r.getTtl(), r.getTries(), r.getAttempts(), r.getCreateTime(), r.getDueTime(), r.getBody(),
+                    r.getStatus(), r.getUpdateTime()});
+    private static final MultiRowInsert<JobLogRow> LOG_INSERT = new MultiRowInsert<>(
+            "INSERT INTO mykit_delay_queue_job_log (id, status, thread, update_time, host)", 5,
+            r -> new Object[] {r.id(), r.status(), r.thread(), r.updateTime(), r.host()});
+    private static final int DEADLOCK_RETRIES = 3;
+
     private final JobMapper jobs;
     private final JobLogMapper logs;
+    private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final String host;
     private final ZoneId zone = ZoneId.systemDefault();
 
-    public MybatisJournal(JobMapper jobs, JobLogMapper logs, TransactionTemplate tx, String host) {
+    public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, String host) {
         this.jobs = jobs;
         this.logs = logs;
+        this.jdbc = jdbc;
         this.tx = tx;
         this.host = host;
     }
@@ -60,8 +75,8 @@ public class MybatisJournal implements Journal {
             logRows.add(new JobLogRow(job.getId(), JobStatus.WaitPut.code(), thread, time, host));
         }
         guarded(() -> tx.execute(status -> {
-            jobs.insertIgnoreAll(rows);
-            logs.insertAll(logRows);
+            JOB_INSERT.insert(jdbc, rows);
+            LOG_INSERT.insert(jdbc, logRows);
             return null;
         }));
     }
@@ -87,7 +102,7 @@ public class MybatisJournal implements Journal {
                     kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
                     // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
                     kind.status().isTerminal() ? null : TERMINAL));
-            logs.insertAll(logRows);
+            LOG_INSERT.insert(jdbc, logRows);
             return null;
         }));
     }
@@ -98,7 +113,7 @@ public class MybatisJournal implements Journal {
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
             int changed = jobs.updateStatus(List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
             if (changed > 0) {
-                logs.insertAll(List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
+                LOG_INSERT.insert(jdbc, List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
             }
             return changed > 0;
         })));
@@ -134,7 +149,7 @@ public class MybatisJournal implements Journal {
                     .map(JobRow::getId).toList();
             if (!moving.isEmpty()) {
                 jobs.updateStatus(moving, to.code(), time, from.code(), null);
-                logs.insertAll(moving.stream().map(id -> new JobLogRow(id, to.code(), abbreviate(thread), time, host)).toList());
+                LOG_INSERT.insert(jdbc, moving.stream().map(id -> new JobLogRow(id, to.code(), abbreviate(thread), time, host)).toList());
             }
             return moving;
         }));
@@ -162,11 +177,18 @@ public class MybatisJournal implements Journal {
         return thread.length() <= 60 ? thread : thread.substring(0, 60);
     }
 
+    /** Runs journal work; a transaction chosen as a deadlock victim was rolled back whole, so it is run again. */
     private static <T> T guarded(Supplier<T> work) {
-        try {
-            return work.get();
-        } catch (DataAccessException | TransactionException | PersistenceException e) {
-            throw new StoreUnavailableException("journal", rootMessage(e), e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return work.get();
+            } catch (PessimisticLockingFailureException e) {
+                if (attempt >= DEADLOCK_RETRIES) {
+                    throw new StoreUnavailableException("journal", rootMessage(e), e);
+                }
+            } catch (DataAccessException | TransactionException | PersistenceException e) {
+                throw new StoreUnavailableException("journal", rootMessage(e), e);
+            }
         }
     }
 
