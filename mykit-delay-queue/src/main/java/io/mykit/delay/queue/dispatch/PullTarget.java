@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,6 +28,8 @@ public class PullTarget implements DeliveryTarget {
     private final Clock clock;
     private final long pollIntervalMs;
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
+    /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
+    private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
         this.store = store;
@@ -48,6 +51,7 @@ public class PullTarget implements DeliveryTarget {
         List<StateChange> changes = new ArrayList<>(jobs.size());
         idsByTopic.forEach((topic, ids) -> {
             store.toReady(bucket, topic, ids);
+            hotBuckets.computeIfAbsent(topic, t -> ConcurrentHashMap.newKeySet()).add(bucket);
             ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
             Signal signal = signals.get(topic);
             if (signal != null) {
@@ -64,13 +68,28 @@ public class PullTarget implements DeliveryTarget {
         while (true) {
             // read before looking, so a hand-over between the look and the wait is not missed
             long seen = signal.generation();
-            Optional<Job> job = store.reserve(topic, clock.millis() + ttrMs);
+            Optional<Job> job = reserveHotFirst(topic, clock.millis() + ttrMs);
             long left = end - clock.millis();
             if (job.isPresent() || left <= 0) {
                 return job;
             }
             signal.awaitChange(seen, Math.min(left, pollIntervalMs));
         }
+    }
+
+    private Optional<Job> reserveHotFirst(String topic, long deadline) {
+        Set<Integer> hot = hotBuckets.get(topic);
+        if (hot != null) {
+            for (Integer bucket : hot) {
+                Optional<Job> job = store.reserveIn(bucket, topic, deadline);
+                if (job.isPresent()) {
+                    return job;
+                }
+                hot.remove(bucket);
+            }
+        }
+        // jobs made ready by a sweep, a restart or another node: look at every bucket
+        return store.reserve(topic, deadline);
     }
 
     /** A counter that hand-overs bump and long-polls wait on. */

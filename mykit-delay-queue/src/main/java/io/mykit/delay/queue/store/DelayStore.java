@@ -25,6 +25,9 @@ public interface DelayStore {
     /** Reserves the next ready job of a pull topic until {@code deadline}, looking at every bucket once. */
     Optional<Job> reserve(String topic, long deadline);
 
+    /** Reserves the next ready job of a pull topic in one bucket (one round trip). */
+    Optional<Job> reserveIn(int bucket, String topic, long deadline);
+
     /** Removes a delivered job; refuses one not yet due. */
     RemoveResult finish(String jobId, long now);
 

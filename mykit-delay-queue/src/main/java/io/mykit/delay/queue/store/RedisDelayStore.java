@@ -120,6 +120,13 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public Optional<Job> reserveIn(int bucket, String topic, long deadline) {
+        List<?> hit = (List<?>) eval(scripts.reserve,
+                List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket)), List.of(Long.toString(deadline)));
+        return hit == null ? Optional.empty() : Optional.of(JobCodec.decode((String) hit.get(1)));
+    }
+
+    @Override
     public RemoveResult finish(String jobId, long now) {
         return remove(jobId, now);
     }
