@@ -23,7 +23,8 @@ import java.util.UUID;
  * Each scenario gets a fresh one on freshly truncated journal tables, so scenarios cannot disturb each other.
  */
 final class BenchGateway implements AutoCloseable {
-    private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true"
+            + "&cachePrepStmts=true&prepStmtCacheSize=256&prepStmtCacheSqlLimit=1000000";
     private static final List<String> JOURNAL_TABLES = List.of("mykit_delay_queue_job", "mykit_delay_queue_job_log");
 
     private final BenchSettings settings;

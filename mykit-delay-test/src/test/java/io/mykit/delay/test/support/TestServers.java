@@ -35,7 +35,8 @@ public final class TestServers {
     private static final int SHARED_MARIADB_PORT = 3306;
     private static final String SHARED_MARIADB_USER = "root";
     private static final String SHARED_MARIADB_PASSWORD = "";
-    private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true"
+            + "&cachePrepStmts=true&prepStmtCacheSize=256&prepStmtCacheSqlLimit=1000000";
     private static final Pattern DATABASE_NAME = Pattern.compile("[A-Za-z0-9_]{1,64}");
 
     private static final Set<String> CREATED_DATABASES = new HashSet<>();
