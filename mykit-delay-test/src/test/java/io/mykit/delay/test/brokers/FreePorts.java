@@ -15,7 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * outgoing connection (or a client connecting to itself) while its broker is down, and the broker
  * could then not start again on it.
  */
-final class FreePorts {
+public final class FreePorts {
 
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
@@ -28,7 +28,7 @@ final class FreePorts {
     }
 
     /** A port that is free now, outside the ephemeral range. */
-    static int freePort() {
+    public static int freePort() {
         return freePortWithNeighbours(0, 0);
     }
 

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * <p>A test JVM killed with SIGKILL cannot delete its directories; the next {@link #create} with the
  * same prefix deletes those whose owner is no longer alive.
  */
-final class TempDirs {
+public final class TempDirs {
 
     private static final String OWNER_FILE = "owner.pid";
     private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
@@ -27,7 +27,7 @@ final class TempDirs {
     }
 
     /** A new directory {@code <tmp>/<prefix><random>} owned by this JVM, after sweeping dead owners' ones. */
-    static Path create(String prefix) {
+    public static Path create(String prefix) {
         deleteOrphans(prefix);
         try {
             Path dir = Files.createTempDirectory(TMP, prefix);
@@ -40,7 +40,7 @@ final class TempDirs {
     }
 
     /** Deletes a directory tree; a missing directory is fine. */
-    static void deleteRecursively(Path root) {
+    public static void deleteRecursively(Path root) {
         if (!Files.exists(root)) {
             return;
         }

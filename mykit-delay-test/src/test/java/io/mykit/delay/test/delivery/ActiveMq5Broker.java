@@ -1,5 +1,8 @@
 package io.mykit.delay.test.delivery;
 
+import io.mykit.delay.test.brokers.FreePorts;
+import io.mykit.delay.test.brokers.TempDirs;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,10 +55,6 @@ final class ActiveMq5Broker implements AutoCloseable {
             "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
     private static final int LOG_TAIL_LINES = 60;
     // below Linux's ephemeral range: an outgoing connection cannot take the port while the broker is down
-    private static final int LOWEST_PORT = 20000;
-    private static final int LINUX_EPHEMERAL_LOW = 32768;
-    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-    private static final int PORT_ATTEMPTS = 200;
 
     private static final Set<ActiveMq5Broker> OPEN = ConcurrentHashMap.newKeySet();
 
@@ -83,13 +82,8 @@ final class ActiveMq5Broker implements AutoCloseable {
     /** Starts a broker on a free port with an empty store; fails with the child's log if it does not come up. */
     static ActiveMq5Broker start() {
         String classpath = childClasspath();
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("mykit-activemq5-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temp dir for the ActiveMQ 5 broker", e);
-        }
-        ActiveMq5Broker broker = new ActiveMq5Broker(classpath, freePort(), dir);
+        Path dir = TempDirs.create("mykit-activemq5-");
+        ActiveMq5Broker broker = new ActiveMq5Broker(classpath, FreePorts.freePort(), dir);
         OPEN.add(broker);
         try {
             broker.startAgain();
@@ -178,7 +172,7 @@ final class ActiveMq5Broker implements AutoCloseable {
         } finally {
             closed = true;
             OPEN.remove(this);
-            deleteRecursively(dir);
+            TempDirs.deleteRecursively(dir);
         }
     }
 
@@ -231,32 +225,6 @@ final class ActiveMq5Broker implements AutoCloseable {
         return String.join(File.pathSeparator, entries);
     }
 
-    private static int freePort() {
-        int high = ephemeralLow();
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-            int candidate = random.nextInt(LOWEST_PORT, high);
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), candidate));
-                return candidate;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IllegalStateException("no free port between " + LOWEST_PORT + " and " + high
-                + " on 127.0.0.1 after " + PORT_ATTEMPTS + " attempts");
-    }
-
-    private static int ephemeralLow() {
-        try {
-            String low = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0];
-            return Math.max(LOWEST_PORT + 1000, Integer.parseInt(low));
-        } catch (IOException | RuntimeException unreadable) {
-            return LINUX_EPHEMERAL_LOW;
-        }
-    }
-
     private static String logTail(Path logFile) {
         try {
             List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
@@ -264,19 +232,6 @@ final class ActiveMq5Broker implements AutoCloseable {
                     lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
         } catch (IOException e) {
             return "(cannot read " + logFile + ": " + e + ")";
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            log.warn("cannot delete {}: {}", root, e.toString());
         }
     }
 
