@@ -227,8 +227,8 @@ public class DelayProperties implements InitializingBean {
     public static class Journal {
         /** Most rows one group commit or one state-change flush writes. */
         private int batchSize = 1000;
-        /** Threads committing pushes; more overlap commits, each still groups. */
-        private int writers = 2;
+        /** Threads committing pushes; one makes the largest groups (bench: 2.5x less MariaDB CPU per push than two). */
+        private int writers = 1;
         /** A push journaled this long ago but never confirmed in Redis is re-added by the repairer. */
         private Duration repairAfter = Duration.ofSeconds(10);
         /** How long a push waits for its group commit before answering 503. */
