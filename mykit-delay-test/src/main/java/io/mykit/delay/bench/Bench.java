@@ -53,6 +53,9 @@ public final class Bench {
         if (s.runs(3)) {
             lateness();
         }
+        if (s.runs(4)) {
+            new RestoreScenario(s, cpu, table, notes::add).run(this::startGateway);
+        }
         double loadAfter = loadAverage();
 
         System.out.println();
