@@ -65,8 +65,11 @@ public class DeliveryOutcomes {
         store.forget(bucket, gone);
         if (!retries.isEmpty()) {
             store.retry(bucket, retries, retryAt);
+        }
+        // journaled before the timer is woken, so the log keeps the real order
+        states.submitAll(changes);
+        if (!retries.isEmpty()) {
             wakeBucket.accept(bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
         }
-        states.submitAll(changes);
     }
 }

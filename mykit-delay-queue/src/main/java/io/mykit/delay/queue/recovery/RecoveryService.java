@@ -15,6 +15,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -36,6 +39,11 @@ public class RecoveryService {
     private final int pageSize;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicReference<RestoreReport> last = new AtomicReference<>();
+    private final Executor journalWriter = command -> {
+        Thread writer = new Thread(command, "mykit-restore-journal");
+        writer.setDaemon(true);
+        writer.start();
+    };
 
     public RecoveryService(Journal journal, DelayStore store, StateChangeWriter states,
                            BiConsumer<Integer, Long> wakeBucket, Clock clock, int pageSize) {
@@ -66,6 +74,8 @@ public class RecoveryService {
             states.flush(10_000);
             last.set(new RestoreReport(true, includeExpired, 0, 0, 0, 0, started, 0));
             String after = "";
+            // page k's journal writes overlap page k+1's read and Redis add: the two databases work at once
+            CompletableFuture<Void> journaling = CompletableFuture.completedFuture(null);
             while (true) {
                 List<JournalEntry> page = journal.findPendingAfter(after, pageSize);
                 if (page.isEmpty()) {
@@ -82,19 +92,26 @@ public class RecoveryService {
                         skipped++;
                     }
                 }
-                List<Job> added = addMissing(wanted, now);
-                restored += added.size();
+                List<StateChange> changes = storeMissing(wanted, now);
+                restored += changes.size();
+                journaling.join();
+                journaling = CompletableFuture.runAsync(() -> journal.apply(changes), journalWriter);
                 last.set(new RestoreReport(true, includeExpired, scanned, restored, scanned - skipped - restored,
                         skipped, started, clock.millis() - started));
                 if (scanned / PROGRESS_LOG_EVERY != (scanned - page.size()) / PROGRESS_LOG_EVERY) {
                     log.info("restore in progress: {} scanned, {} restored, {} skipped as expired", scanned, restored, skipped);
                 }
             }
+            journaling.join();
             RestoreReport done = new RestoreReport(false, includeExpired, scanned, restored,
                     scanned - skipped - restored, skipped, started, clock.millis() - started);
             last.set(done);
             log.info("restore done: {}", done);
             return done;
+        } catch (CompletionException e) {
+            last.set(new RestoreReport(false, includeExpired, scanned, restored, scanned - skipped - restored,
+                    skipped, started, clock.millis() - started));
+            throw e.getCause() instanceof RuntimeException re ? re : e;
         } catch (RuntimeException | InterruptedException e) {
             last.set(new RestoreReport(false, includeExpired, scanned, restored, scanned - skipped - restored,
                     skipped, started, clock.millis() - started));
@@ -113,7 +130,9 @@ public class RecoveryService {
         if (entry.status().isTerminal()) {
             throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
         }
-        return !addMissing(List.of(entry.job()), clock.millis()).isEmpty();
+        List<StateChange> changes = storeMissing(List.of(entry.job()), clock.millis());
+        journal.apply(changes);
+        return !changes.isEmpty();
     }
 
     /** Removes this gateway's queue data from Redis; the journal is untouched, so restore brings it back. */
@@ -123,18 +142,19 @@ public class RecoveryService {
         return removed;
     }
 
-    private List<Job> addMissing(List<Job> jobs, long now) {
+    /** Adds the jobs Redis lacks; returns their Restore changes, to be journaled by the caller. */
+    private List<StateChange> storeMissing(List<Job> jobs, long now) {
         if (jobs.isEmpty()) {
             return List.of();
         }
         java.util.Set<String> addedIds = new java.util.HashSet<>(store.add(jobs));
-        List<Job> added = jobs.stream().filter(job -> addedIds.contains(job.getId())).toList();
-        List<StateChange> changes = new ArrayList<>(added.size());
-        for (Job job : added) {
-            changes.add(StateChange.of(job.getId(), JobStatus.Restore, now));
-            wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+        List<StateChange> changes = new ArrayList<>(addedIds.size());
+        for (Job job : jobs) {
+            if (addedIds.contains(job.getId())) {
+                changes.add(StateChange.of(job.getId(), JobStatus.Restore, now));
+                wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+            }
         }
-        journal.apply(changes);
-        return added;
+        return changes;
     }
 }

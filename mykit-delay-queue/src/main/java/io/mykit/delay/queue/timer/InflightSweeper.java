@@ -37,11 +37,10 @@ public final class InflightSweeper extends WakeableLoop {
         long now = clock.millis();
         Map<Integer, List<String>> returned = store.sweep(now, LIMIT_PER_BUCKET);
         List<StateChange> changes = new ArrayList<>();
-        returned.forEach((bucket, ids) -> {
-            ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now)));
-            wakeBucket.accept(bucket, now);
-        });
+        returned.values().forEach(ids -> ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
+        // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again
         states.submitAll(changes);
+        returned.keySet().forEach(bucket -> wakeBucket.accept(bucket, now));
         boolean full = returned.values().stream().anyMatch(ids -> ids.size() >= LIMIT_PER_BUCKET);
         return full ? now : now + intervalMs;
     }
