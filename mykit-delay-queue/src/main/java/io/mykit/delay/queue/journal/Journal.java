@@ -23,6 +23,9 @@ public interface Journal {
     /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
     void apply(List<StateChange> changes);
 
+    /** Appends log rows only, leaving the job rows as they are: for events that do not change a job's state. */
+    void log(List<StateChange> events);
+
     /** Marks a job deleted unless it already ended; true when the row changed. */
     boolean markDeleted(String jobId, String thread, long at);
 

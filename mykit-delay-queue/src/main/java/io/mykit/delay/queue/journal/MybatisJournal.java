@@ -108,6 +108,17 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
+    public void log(List<StateChange> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        List<JobLogRow> rows = events.stream()
+                .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
+                .toList();
+        guarded(() -> tx.execute(status -> LOG_INSERT.insert(jdbc, rows)));
+    }
+
+    @Override
     public boolean markDeleted(String jobId, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
