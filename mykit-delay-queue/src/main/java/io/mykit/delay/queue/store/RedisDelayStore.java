@@ -8,6 +8,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -280,11 +281,28 @@ public class RedisDelayStore implements DelayStore {
         return values;
     }
 
+    /**
+     * Runs one store step. A broken connection (Redis restarted since it was pooled) empties the idle pool and the
+     * step runs once more on a fresh connection; every step is safe to repeat (NX adds, guarded moves, sweepable).
+     */
     private <T> T withJedis(Function<Jedis, T> work) {
-        try (Jedis jedis = pool.getResource()) {
-            return work.apply(jedis);
+        try {
+            return once(work);
+        } catch (JedisConnectionException stale) {
+            pool.clear();
+            try {
+                return once(work);
+            } catch (JedisException e) {
+                throw new StoreUnavailableException("redis", e.getMessage(), e);
+            }
         } catch (JedisException e) {
             throw new StoreUnavailableException("redis", e.getMessage(), e);
+        }
+    }
+
+    private <T> T once(Function<Jedis, T> work) {
+        try (Jedis jedis = pool.getResource()) {
+            return work.apply(jedis);
         }
     }
 }
