@@ -85,13 +85,13 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, StateChangeWriter states, Clock clock,
+    public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, Journal journal, StateChangeWriter states, Clock clock,
                                              DelayProperties properties, ObjectProvider<TimerGroup> timers) {
         DelayProperties.Dispatch dispatch = properties.getDispatch();
         RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
                 properties.getLimits().getDefaultTries());
         // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
-        return new DeliveryOutcomes(store, states, policy, (bucket, at) -> timers.getObject().wake(bucket, at), clock);
+        return new DeliveryOutcomes(store, journal, states, policy, (bucket, at) -> timers.getObject().wake(bucket, at), clock);
     }
 
     @Bean(destroyMethod = "close")

@@ -2,6 +2,7 @@ package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
@@ -15,21 +16,24 @@ import java.util.function.BiConsumer;
 
 /**
  * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish;
- * failed ones go back to their bucket with a backoff (journaled Delay, attempts+1) or, out of tries or ttl, leave
- * Redis and are journaled Dead. If settling itself fails the jobs stay in flight and the sweeper returns them.
+ * failed ones go back to their bucket with a backoff (journaled Delay, attempts+1) or, out of tries or ttl, are
+ * journaled Dead (synchronously, before Redis drops them, so a crash in between cannot leave a job pending in the
+ * journal and absent from Redis). If settling itself fails the jobs stay in flight and the sweeper returns them.
  */
 public class DeliveryOutcomes {
     private static final Logger log = LoggerFactory.getLogger(DeliveryOutcomes.class);
 
     private final DelayStore store;
+    private final Journal journal;
     private final StateChangeWriter states;
     private final RetryPolicy policy;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
-    public DeliveryOutcomes(DelayStore store, StateChangeWriter states, RetryPolicy policy,
+    public DeliveryOutcomes(DelayStore store, Journal journal, StateChangeWriter states, RetryPolicy policy,
                             BiConsumer<Integer, Long> wakeBucket, Clock clock) {
         this.store = store;
+        this.journal = journal;
         this.states = states;
         this.policy = policy;
         this.wakeBucket = wakeBucket;
@@ -44,6 +48,8 @@ public class DeliveryOutcomes {
             gone.add(job.getId());
             changes.add(StateChange.of(job.getId(), JobStatus.Finish, now));
         });
+        List<StateChange> buried = new ArrayList<>();
+        List<String> dead = new ArrayList<>();
         List<Job> retries = new ArrayList<>();
         List<Long> retryAt = new ArrayList<>();
         for (SendFailure failure : failed) {
@@ -58,11 +64,16 @@ public class DeliveryOutcomes {
             } else {
                 log.warn("job {} of topic {} is dead ({}, {} attempts): {}", job.getId(), job.getTopic(),
                         decision.verdict(), attempts, failure.reason());
-                gone.add(job.getId());
-                changes.add(StateChange.of(job.getId(), JobStatus.Dead, now));
+                dead.add(job.getId());
+                buried.add(StateChange.of(job.getId(), JobStatus.Dead, now));
             }
         }
         store.forget(bucket, gone);
+        if (!dead.isEmpty()) {
+            // a journal failure here leaves them in flight: the sweeper brings them back, nothing is dropped unrecorded
+            journal.apply(buried);
+            store.forget(bucket, dead);
+        }
         if (!retries.isEmpty()) {
             store.retry(bucket, retries, retryAt);
         }

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.brokers;
 
+import io.mykit.delay.test.support.TestFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,6 @@ final class ChildJvm {
 
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
-    private static final int LOG_TAIL_LINES = 60;
 
     private final String name;
     private final Process process;
@@ -66,12 +66,12 @@ final class ChildJvm {
         while (!Files.exists(readyFile)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with code " + process.exitValue()
-                        + " before it was ready; log " + logFile + ":\n" + logTail());
+                        + " before it was ready; log " + logFile + ":\n" + TestFiles.tail(logFile));
             }
             if (System.nanoTime() > deadline) {
                 kill();
                 throw new IllegalStateException(name + " was not ready within " + timeout
-                        + "; killed it; log " + logFile + ":\n" + logTail());
+                        + "; killed it; log " + logFile + ":\n" + TestFiles.tail(logFile));
             }
             sleep(POLL);
         }
@@ -97,16 +97,6 @@ final class ChildJvm {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + name + " to die", e);
-        }
-    }
-
-    private String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join(System.lineSeparator(),
-                    lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(cannot read " + logFile + ": " + e + ")";
         }
     }
 

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.delivery;
 
+import io.mykit.delay.test.support.TestFiles;
 import io.mykit.delay.test.brokers.FreePorts;
 import io.mykit.delay.test.brokers.TempDirs;
 
@@ -53,7 +54,6 @@ final class ActiveMq5Broker implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final List<String> JVM_OPTIONS = List.of(
             "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
-    private static final int LOG_TAIL_LINES = 60;
     // below Linux's ephemeral range: an outgoing connection cannot take the port while the broker is down
 
     private static final Set<ActiveMq5Broker> OPEN = ConcurrentHashMap.newKeySet();
@@ -182,12 +182,12 @@ final class ActiveMq5Broker implements AutoCloseable {
             if (!process.isAlive()) {
                 String reason = brokerName + " exited with code " + process.exitValue() + " before it was ready";
                 process = null;
-                throw new IllegalStateException(reason + "; log " + logFile + ":\n" + logTail(logFile));
+                throw new IllegalStateException(reason + "; log " + logFile + ":\n" + TestFiles.tail(logFile));
             }
             if (System.nanoTime() > deadline) {
                 crash();
                 throw new IllegalStateException(brokerName + " was not ready within " + READY_TIMEOUT
-                        + "; killed it; log " + logFile + ":\n" + logTail(logFile));
+                        + "; killed it; log " + logFile + ":\n" + TestFiles.tail(logFile));
             }
             sleep(POLL);
         }
@@ -223,16 +223,6 @@ final class ActiveMq5Broker implements AutoCloseable {
         List<String> entries = new ArrayList<>(jars);
         entries.add(testClasses.toString());
         return String.join(File.pathSeparator, entries);
-    }
-
-    private static String logTail(Path logFile) {
-        try {
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join(System.lineSeparator(),
-                    lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(cannot read " + logFile + ": " + e + ")";
-        }
     }
 
     private static long millisSince(long nanoTime) {

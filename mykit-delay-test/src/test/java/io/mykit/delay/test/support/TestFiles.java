@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** File chores shared by the test servers: temp directories go away, and a failed start shows its log. */
-final class TestFiles {
+public final class TestFiles {
 
     private static final int LOG_TAIL_LINES = 30;
 
@@ -29,7 +29,7 @@ final class TestFiles {
     }
 
     /** The last lines of a log, for an error message. */
-    static String tail(Path log) {
+    public static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
