@@ -1,8 +1,16 @@
 package io.mykit.delay.controller;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobView;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -11,6 +19,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,15 +28,38 @@ import java.util.Map;
 @RestController
 public class JobController {
     private final DelayQueueService queue;
+    private final ObjectReader jobReader;
+    private final ObjectWriter responseWriter;
 
-    public JobController(DelayQueueService queue) {
+    public JobController(DelayQueueService queue, ObjectMapper mapper) {
         this.queue = queue;
+        this.jobReader = mapper.readerFor(Job.class);
+        this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
-    // POST /push  body: one job -> its id, once journaled and stored
-    @PostMapping("/push")
-    public ApiResponse<String> push(@RequestBody Job job) {
-        return ApiResponse.ok(queue.push(job));
+    // POST /push  body: one job -> its id, once journaled and stored.
+    // Read and answered with the application's ObjectMapper directly: Spring's message-converter road
+    // (content negotiation, header copies, validation lookups) was 40% of a push's HTTP CPU in the bench profile.
+    @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public void push(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String id = queue.push(readJob(request));
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        responseWriter.writeValue(response.getOutputStream(), ApiResponse.ok(id));
+    }
+
+    /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
+    private Job readJob(HttpServletRequest request) {
+        ServletServerHttpRequest message = new ServletServerHttpRequest(request);
+        try {
+            byte[] body = request.getInputStream().readAllBytes();
+            Job job = body.length == 0 ? null : jobReader.readValue(body);
+            if (job == null) {
+                throw new HttpMessageNotReadableException("Required request body is missing", message);
+            }
+            return job;
+        } catch (IOException e) {
+            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e, message);
+        }
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order

@@ -24,6 +24,19 @@ public final class JobIdGenerator {
 
     public String next() {
         long seq = counter.getAndIncrement() & 0xFFFFFFL;
-        return String.format("%012x%s%06x", millis.getAsLong(), nodeTag, seq);
+        // hand-rolled hex: String.format cost 5% of a push's CPU in the bench profile
+        char[] id = new char[12 + 12 + 6];
+        putHex(id, 0, millis.getAsLong(), 12);
+        nodeTag.getChars(0, 12, id, 12);
+        putHex(id, 24, seq, 6);
+        return new String(id);
+    }
+
+    /** Writes the low {@code digits} hex digits of {@code value} at {@code from}, zero-padded. */
+    private static void putHex(char[] into, int from, long value, int digits) {
+        for (int i = from + digits - 1; i >= from; i--) {
+            into[i] = Character.forDigit((int) (value & 0xF), 16);
+            value >>>= 4;
+        }
     }
 }

@@ -26,6 +26,16 @@ class IdsAndBucketsTest {
     }
 
     @Test
+    void id_is_zero_padded_hex_millis_then_node_tag_then_counter() {
+        JobIdGenerator gen = new JobIdGenerator(() -> 0x1_8c2f_3a4bL);
+        String first = gen.next();
+        String second = gen.next();
+        assertThat(first).startsWith("00018c2f3a4b").endsWith("000000");
+        assertThat(second).startsWith("00018c2f3a4b").endsWith("000001");
+        assertThat(first.substring(12, 24)).isEqualTo(second.substring(12, 24)).matches("[0-9a-f]{12}");
+    }
+
+    @Test
     void ids_of_one_generator_sort_by_time() {
         long[] clock = {1_000};
         JobIdGenerator gen = new JobIdGenerator(() -> clock[0]);

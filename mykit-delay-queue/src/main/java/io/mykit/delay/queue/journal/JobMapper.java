@@ -4,7 +4,6 @@ import com.baomidou.mybatisplus.core.mapper.BaseMapper;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
-import org.apache.ibatis.annotations.Update;
 
 import java.time.LocalDateTime;
 import java.util.Collection;
@@ -12,17 +11,6 @@ import java.util.List;
 
 @Mapper
 public interface JobMapper extends BaseMapper<JobRow> {
-
-    /** Sets one status on many jobs; with {@code onlyFrom} it changes only rows still in that status. */
-    @Update("""
-            <script>
-            UPDATE mykit_delay_queue_job SET status = #{status}, update_time = #{at}
-            WHERE id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
-            <if test="onlyFrom != null"> AND status = #{onlyFrom}</if>
-            <if test="notIn != null"> AND status NOT IN <foreach collection="notIn" item="s" open="(" separator="," close=")">#{s}</foreach></if>
-            </script>""")
-    int updateStatus(@Param("ids") Collection<String> ids, @Param("status") int status, @Param("at") LocalDateTime at,
-                     @Param("onlyFrom") Integer onlyFrom, @Param("notIn") Collection<Integer> notIn);
 
     @Select("""
             <script>

@@ -35,12 +35,27 @@ final class MultiRowInsert<T> {
         String sql = sqlByRows.computeIfAbsent(rows.size(),
                 n -> head + " VALUES " + String.join(",", java.util.Collections.nCopies(n, rowPlaceholders)));
         List<Object> args = new ArrayList<>(rows.size() * 16);
+        LocalDateTime lastTime = null;
+        String lastText = null;
         for (T row : rows) {
             for (Object value : columns.apply(row)) {
-                // text keeps the milliseconds that mysql-connector-j drops from temporal values on MariaDB 10
-                args.add(value instanceof LocalDateTime time ? MILLIS.format(time) : value);
+                if (value instanceof LocalDateTime time) {
+                    // the rows of one group mostly share one time: format it once
+                    if (!time.equals(lastTime)) {
+                        lastTime = time;
+                        lastText = text(time);
+                    }
+                    args.add(lastText);
+                } else {
+                    args.add(value);
+                }
             }
         }
         return jdbc.update(sql, args.toArray());
+    }
+
+    /** Text keeps the milliseconds that mysql-connector-j drops from temporal values on MariaDB 10. */
+    static String text(LocalDateTime time) {
+        return time == null ? null : MILLIS.format(time);
     }
 }

@@ -38,6 +38,7 @@ public class MybatisJournal implements Journal {
             "INSERT INTO mykit_delay_queue_job_log (id, status, thread, update_time, host)", 5,
             r -> new Object[] {r.id(), r.status(), r.thread(), r.updateTime(), r.host()});
     private static final int DEADLOCK_RETRIES = 3;
+    private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
 
     private final JobMapper jobs;
     private final JobLogMapper logs;
@@ -98,7 +99,7 @@ public class MybatisJournal implements Journal {
                 .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
                 .toList();
         guarded(() -> tx.execute(status -> {
-            idsByKind.forEach((kind, ids) -> jobs.updateStatus(ids, kind.status().code(), updateTime,
+            idsByKind.forEach((kind, ids) -> STATUS_UPDATE.update(jdbc, ids, kind.status().code(), updateTime,
                     kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
                     // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
                     kind.status().isTerminal() ? null : TERMINAL));
@@ -122,7 +123,7 @@ public class MybatisJournal implements Journal {
     public boolean markDeleted(String jobId, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
-            int changed = jobs.updateStatus(List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
+            int changed = STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
             if (changed > 0) {
                 LOG_INSERT.insert(jdbc, List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
             }
@@ -159,7 +160,7 @@ public class MybatisJournal implements Journal {
                     .filter(row -> row.getStatus() != null && row.getStatus() == from.code())
                     .map(JobRow::getId).toList();
             if (!moving.isEmpty()) {
-                jobs.updateStatus(moving, to.code(), time, from.code(), null);
+                STATUS_UPDATE.update(jdbc, moving, to.code(), time, from.code(), null);
                 LOG_INSERT.insert(jdbc, moving.stream().map(id -> new JobLogRow(id, to.code(), abbreviate(thread), time, host)).toList());
             }
             return moving;
