@@ -1,23 +1,28 @@
--- Reserves the next live job of a ready list for a puller until the deadline.
+-- Reserves up to ARGV[2] live jobs of a ready list for a puller until the deadline.
 -- KEYS[1] ready LIST of the topic in one bucket
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- ARGV[1] reservation deadline (now + ttr), ms
--- Returns { id, record }, or nil when the list holds no live job.
+-- ARGV[2] most jobs to reserve (>= 1)
+-- Returns { id1, record1, id2, record2, ... }, empty when the list holds no live job.
 local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local deadline = ARGV[1]
+local wanted = tonumber(ARGV[2])
 
-while true do
+local out = {}
+while #out < 2 * wanted do
     local id = redis.call('LPOP', ready)
     if not id then
-        return nil
+        break
     end
     -- entries of finished or cancelled jobs stay in the list until popped; skip them here
     local record = redis.call('HGET', pool, id)
     if record then
         redis.call('ZADD', inflight, deadline, id)
-        return { id, record }
+        out[#out + 1] = id
+        out[#out + 1] = record
     end
 end
+return out

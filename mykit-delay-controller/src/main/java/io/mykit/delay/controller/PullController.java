@@ -4,8 +4,12 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.service.DelayQueueService;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+
+import java.util.List;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
@@ -22,6 +26,22 @@ public class PullController {
                                 @RequestParam(value = "ttr", required = false) Long ttr,
                                 @RequestParam(value = "timeout", required = false) Long timeout) {
         return ApiResponse.ok(queue.reserve(topic, ttr, timeout).orElse(null));
+    }
+
+    // GET /get/{topic}/batch?count=<n>&ttr=<ms>&timeout=<ms>  reserves up to count due jobs for ttr; waits up to
+    // timeout for the first one, then answers with what is ready; data is [] when none came
+    @GetMapping("/get/{topic}/batch")
+    public ApiResponse<List<Job>> getBatch(@PathVariable("topic") String topic,
+                                           @RequestParam(value = "count") int count,
+                                           @RequestParam(value = "ttr", required = false) Long ttr,
+                                           @RequestParam(value = "timeout", required = false) Long timeout) {
+        return ApiResponse.ok(queue.reserve(topic, count, ttr, timeout));
+    }
+
+    // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
+    @PostMapping("/finish/batch")
+    public ApiResponse<DelayQueueService.FinishReport> finishBatch(@RequestBody List<String> jobIds) {
+        return ApiResponse.ok(queue.finishAll(jobIds));
     }
 
     // GET /finish?jobId=  acknowledges a reserved job

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -61,35 +60,41 @@ public class PullTarget implements DeliveryTarget {
         states.submitAll(changes);
     }
 
-    /** Reserves one ready job of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */
-    public Optional<Job> reserve(String topic, long ttrMs, long timeoutMs) throws InterruptedException {
+    /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */
+    public List<Job> reserve(String topic, int max, long ttrMs, long timeoutMs) throws InterruptedException {
         long end = clock.millis() + timeoutMs;
         Signal signal = signals.computeIfAbsent(topic, t -> new Signal());
         while (true) {
             // read before looking, so a hand-over between the look and the wait is not missed
             long seen = signal.generation();
-            Optional<Job> job = reserveHotFirst(topic, clock.millis() + ttrMs);
+            List<Job> jobs = reserveHotFirst(topic, clock.millis() + ttrMs, max);
             long left = end - clock.millis();
-            if (job.isPresent() || left <= 0) {
-                return job;
+            if (!jobs.isEmpty() || left <= 0) {
+                return jobs;
             }
             signal.awaitChange(seen, Math.min(left, pollIntervalMs));
         }
     }
 
-    private Optional<Job> reserveHotFirst(String topic, long deadline) {
+    private List<Job> reserveHotFirst(String topic, long deadline, int max) {
+        List<Job> reserved = new ArrayList<>();
         Set<Integer> hot = hotBuckets.get(topic);
         if (hot != null) {
             for (Integer bucket : hot) {
-                Optional<Job> job = store.reserveIn(bucket, topic, deadline);
-                if (job.isPresent()) {
-                    return job;
+                List<Job> jobs = store.reserveIn(bucket, topic, deadline, max - reserved.size());
+                reserved.addAll(jobs);
+                if (reserved.size() == max) {
+                    return reserved;
                 }
+                // fewer than asked: this bucket's list is empty now
                 hot.remove(bucket);
+            }
+            if (!reserved.isEmpty()) {
+                return reserved;
             }
         }
         // jobs made ready by a sweep, a restart or another node: look at every bucket
-        return store.reserve(topic, deadline);
+        return store.reserve(topic, deadline, max);
     }
 
     /** A counter that hand-overs bump and long-polls wait on. */

@@ -19,7 +19,9 @@ import io.mykit.delay.queue.store.StoredJob;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -138,6 +140,11 @@ public class DelayQueueService {
 
     /** Reserves one due job of a pull topic for {@code ttrMs}, long-polling up to {@code timeoutMs}. */
     public Optional<Job> reserve(String topic, Long ttrMs, Long timeoutMs) {
+        return reserve(topic, 1, ttrMs, timeoutMs).stream().findFirst();
+    }
+
+    /** Reserves up to {@code count} due jobs of a topic; empty when none came within the timeout. */
+    public List<Job> reserve(String topic, int count, Long ttrMs, Long timeoutMs) {
         JobValidator.requireTopic(topic);
         DelayProperties.Pull limits = properties.getPull();
         long ttr = ttrMs == null ? limits.getDefaultTtr().toMillis() : ttrMs;
@@ -148,12 +155,62 @@ public class DelayQueueService {
         if (timeout < 0 || timeout > limits.getMaxTimeout().toMillis()) {
             throw new InvalidJobException("timeout", "must be 0.." + limits.getMaxTimeout().toMillis() + " ms");
         }
+        int maxCount = properties.getLimits().getMaxBatchSize();
+        if (count < 1 || count > maxCount) {
+            throw new InvalidJobException("count", "must be 1.." + maxCount);
+        }
         try {
-            return pull.reserve(topic, ttr, timeout);
+            return pull.reserve(topic, count, ttr, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            return List.of();
         }
+    }
+
+    /**
+     * Acknowledges many pulled jobs in one Redis round trip. Each id is finished or gets the reason it was not, as
+     * {@link #finish} would have refused it; a job already finished counts as finished.
+     */
+    public FinishReport finishAll(List<String> jobIds) {
+        int maxCount = properties.getLimits().getMaxBatchSize();
+        if (jobIds == null || jobIds.isEmpty() || jobIds.size() > maxCount) {
+            throw new InvalidJobException("jobIds", "must hold 1.." + maxCount + " job ids");
+        }
+        for (int i = 0; i < jobIds.size(); i++) {
+            JobValidator.requireId("jobIds[" + i + "]", jobIds.get(i));
+        }
+        List<String> ids = jobIds.stream().distinct().toList();
+        long now = clock.millis();
+        List<DelayStore.RemoveResult> results = store.finishAll(ids, now);
+        List<String> finished = new ArrayList<>(ids.size());
+        Map<String, String> refused = new LinkedHashMap<>();
+        List<StateChange> changes = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            switch (results.get(i)) {
+                case REMOVED -> {
+                    finished.add(id);
+                    changes.add(StateChange.of(id, JobStatus.Finish, now));
+                }
+                case NOT_DUE -> refused.put(id, "not due yet; delete it instead");
+                case ABSENT -> {
+                    Optional<JournalEntry> entry = journal.find(id);
+                    if (entry.isEmpty()) {
+                        refused.put(id, "no such job");
+                    } else if (entry.get().status() == JobStatus.Finish) {
+                        finished.add(id);
+                    } else {
+                        refused.put(id, "not reserved (" + entry.get().status() + ")");
+                    }
+                }
+            }
+        }
+        states.submitAll(changes);
+        return new FinishReport(finished, refused);
+    }
+
+    /** What {@link #finishAll} did: ids now finished, and the reason for each id it refused. */
+    public record FinishReport(List<String> finished, Map<String, String> refused) {
     }
 
     /** Acknowledges a pulled job: it is done and never delivered again. */

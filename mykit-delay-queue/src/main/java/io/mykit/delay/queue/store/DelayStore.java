@@ -22,14 +22,17 @@ public interface DelayStore {
     /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. */
     int toReady(int bucket, String topic, List<String> ids);
 
-    /** Reserves the next ready job of a pull topic until {@code deadline}, looking at every bucket once. */
-    Optional<Job> reserve(String topic, long deadline);
+    /** Reserves up to {@code max} ready jobs of a pull topic until {@code deadline}, looking at every bucket once. */
+    List<Job> reserve(String topic, long deadline, int max);
 
-    /** Reserves the next ready job of a pull topic in one bucket (one round trip). */
-    Optional<Job> reserveIn(int bucket, String topic, long deadline);
+    /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
+    List<Job> reserveIn(int bucket, String topic, long deadline, int max);
 
     /** Removes a delivered job; refuses one not yet due. */
     RemoveResult finish(String jobId, long now);
+
+    /** {@link #finish} for many jobs in one round trip; results in the order of {@code jobIds}. */
+    List<RemoveResult> finishAll(List<String> jobIds, long now);
 
     /** Cancels a job wherever it is. */
     RemoveResult delete(String jobId);

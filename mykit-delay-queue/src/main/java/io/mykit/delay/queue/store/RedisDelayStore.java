@@ -94,7 +94,7 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public Optional<Job> reserve(String topic, long deadline) {
+    public List<Job> reserve(String topic, long deadline, int max) {
         return withJedis(jedis -> {
             int n = keys.buckets();
             // one round trip finds the non-empty ready lists, so an empty topic costs 1 RTT, not n
@@ -104,32 +104,55 @@ public class RedisDelayStore implements DelayStore {
                 lengths.add(pipe.llen(keys.ready(b, topic)));
             }
             pipe.sync();
+            List<Job> reserved = new ArrayList<>();
             int start = Math.floorMod(reserveStart.getAndIncrement(), n);
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < n && reserved.size() < max; i++) {
                 int b = (start + i) % n;
                 if (lengths.get(b).get() == 0) {
                     continue;
                 }
-                List<?> hit = (List<?>) scripts.eval(jedis, scripts.reserve,
-                        List.of(keys.ready(b, topic), keys.inflight(b), keys.pool(b)), List.of(Long.toString(deadline)));
-                if (hit != null) {
-                    return Optional.of(JobCodec.decode((String) hit.get(1)));
-                }
+                Object hits = scripts.eval(jedis, scripts.reserve, List.of(keys.ready(b, topic), keys.inflight(b),
+                        keys.pool(b)), List.of(Long.toString(deadline), Integer.toString(max - reserved.size())));
+                reserved.addAll(decodeReserved(hits));
             }
-            return Optional.empty();
+            return reserved;
         });
     }
 
     @Override
-    public Optional<Job> reserveIn(int bucket, String topic, long deadline) {
-        List<?> hit = (List<?>) eval(scripts.reserve,
-                List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket)), List.of(Long.toString(deadline)));
-        return hit == null ? Optional.empty() : Optional.of(JobCodec.decode((String) hit.get(1)));
+    public List<Job> reserveIn(int bucket, String topic, long deadline, int max) {
+        Object hits = eval(scripts.reserve, List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket)),
+                List.of(Long.toString(deadline), Integer.toString(max)));
+        return decodeReserved(hits);
+    }
+
+    /** reserve.lua's flat { id, record, id, record, ... } reply as jobs. */
+    private static List<Job> decodeReserved(Object reply) {
+        List<?> flat = (List<?>) reply;
+        List<Job> jobs = new ArrayList<>(flat.size() / 2);
+        for (int i = 1; i < flat.size(); i += 2) {
+            jobs.add(JobCodec.decode((String) flat.get(i)));
+        }
+        return jobs;
     }
 
     @Override
     public RemoveResult finish(String jobId, long now) {
         return remove(jobId, now);
+    }
+
+    @Override
+    public List<RemoveResult> finishAll(List<String> jobIds, long now) {
+        List<Object> replies = pipelined(pipe -> {
+            List<Response<Object>> out = new ArrayList<>(jobIds.size());
+            for (String id : jobIds) {
+                int b = bucketOf(id);
+                out.add(pipe.evalsha(scripts.remove.sha(), List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
+                        List.of(id, Long.toString(now))));
+            }
+            return out;
+        });
+        return replies.stream().map(reply -> removeResult((Long) reply)).toList();
     }
 
     @Override
@@ -142,7 +165,11 @@ public class RedisDelayStore implements DelayStore {
         long result = (Long) eval(scripts.remove,
                 List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)),
                 List.of(jobId, Long.toString(latestScore)));
-        return result == 1 ? RemoveResult.REMOVED : result == 0 ? RemoveResult.ABSENT : RemoveResult.NOT_DUE;
+        return removeResult(result);
+    }
+
+    private static RemoveResult removeResult(long reply) {
+        return reply == 1 ? RemoveResult.REMOVED : reply == 0 ? RemoveResult.ABSENT : RemoveResult.NOT_DUE;
     }
 
     @Override
