@@ -16,9 +16,10 @@ import org.apache.activemq.ActiveMQConnectionFactory;
 import java.util.List;
 
 /**
- * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent,
- * synchronous sends so a job counts as delivered only once the broker confirmed it. One connection; each sender
- * thread keeps its own session and producer. A failed connection is rebuilt on the next send; with a
+ * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent.
+ * Each pumped batch goes out in one local transaction of synchronous sends (a broker error surfaces at the message
+ * that caused it) and counts as delivered only once the broker confirmed the commit. One connection; each sender
+ * thread keeps its own transacted session and producer. A failed connection is rebuilt on the next send; with a
  * {@code failover:} URL the client also reconnects by itself.
  */
 public class ActiveMqTarget extends BrokerTarget {
@@ -62,31 +63,34 @@ public class ActiveMqTarget extends BrokerTarget {
             jobs.forEach(job -> failed.add(new SendFailure(job, "no ActiveMQ connection: " + e)));
             return;
         }
-        for (Job job : jobs) {
-            try {
-                Session session = sender.session();
-                TextMessage message = session.createTextMessage(job.getBody());
-                message.setStringProperty("jobId", job.getId());
-                message.setStringProperty("topic", job.getTopic());
-                if (job.getSubtopic() != null) {
-                    message.setStringProperty("subtopic", job.getSubtopic());
-                }
-                if (job.getBizKey() != null) {
-                    message.setStringProperty("bizKey", job.getBizKey());
-                }
-                message.setLongProperty("dueTime", job.dueTime());
-                message.setIntProperty("attempt", job.getAttempts() + 1);
-                sender.producer().send(destination(session, job.getTopic()), message);
-                delivered.add(job);
-            } catch (JMSException | RuntimeException e) {
-                failed.add(new SendFailure(job, e.toString()));
-                invalidate(sender.generation());
-                // the session is gone with the connection: the rest of this batch fails fast and is retried
-                jobs.stream().skip(delivered.size() + failed.size())
-                        .forEach(rest -> failed.add(new SendFailure(rest, "batch aborted after: " + e)));
-                return;
+        Session session = sender.session();
+        try {
+            for (Job job : jobs) {
+                sender.producer().send(destination(session, job.getTopic()), message(session, job));
             }
+            // one commit makes the whole batch durable on the broker: one disk sync instead of one per message
+            session.commit();
+            delivered.addAll(jobs);
+        } catch (JMSException | RuntimeException e) {
+            // nothing of an uncommitted batch counts as delivered; the session is rebuilt with the connection
+            jobs.forEach(job -> failed.add(new SendFailure(job, e.toString())));
+            invalidate(sender.generation());
         }
+    }
+
+    private TextMessage message(Session session, Job job) throws JMSException {
+        TextMessage message = session.createTextMessage(job.getBody());
+        message.setStringProperty("jobId", job.getId());
+        message.setStringProperty("topic", job.getTopic());
+        if (job.getSubtopic() != null) {
+            message.setStringProperty("subtopic", job.getSubtopic());
+        }
+        if (job.getBizKey() != null) {
+            message.setStringProperty("bizKey", job.getBizKey());
+        }
+        message.setLongProperty("dueTime", job.dueTime());
+        message.setIntProperty("attempt", job.getAttempts() + 1);
+        return message;
     }
 
     private Destination destination(Session session, String topic) throws JMSException {
@@ -101,7 +105,7 @@ public class ActiveMqTarget extends BrokerTarget {
             return current;
         }
         Connection conn = connection();
-        Session session = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Session session = conn.createSession(true, Session.SESSION_TRANSACTED);
         MessageProducer producer = session.createProducer(null);
         producer.setDeliveryMode(DeliveryMode.PERSISTENT);
         SenderSession created = new SenderSession(currentGeneration(), session, producer);
