@@ -1,8 +1,12 @@
 package io.mykit.delay.test.brokers;
 
 import io.mykit.delay.test.support.TestFiles;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,8 +46,7 @@ final class ChildJvm {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        // under surefire this is its manifest-only jar, whose Class-Path lists the whole test classpath
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath(mainClass));
         command.add(mainClass.getName());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -98,6 +101,26 @@ final class ChildJvm {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for " + name + " to die", e);
         }
+    }
+
+    /**
+     * The classpath {@code mainClass} was loaded from. Under surefire that is the JVM's own (its manifest-only jar,
+     * whose Class-Path lists the whole test classpath); under exec:java (the bench) the JVM's own is Maven's, and
+     * the project's is the URLs of the class loader the plugin built.
+     */
+    private static String classPath(Class<?> mainClass) {
+        if (!(mainClass.getClassLoader() instanceof URLClassLoader loader)) {
+            return System.getProperty("java.class.path");
+        }
+        List<String> entries = new ArrayList<>();
+        for (URL url : loader.getURLs()) {
+            try {
+                entries.add(Path.of(url.toURI()).toString());
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException("classpath entry is not a file: " + url, e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private static void sleep(Duration duration) {

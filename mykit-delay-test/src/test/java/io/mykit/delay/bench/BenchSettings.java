@@ -35,7 +35,7 @@ record BenchSettings(
         return s;
     }
 
-    /** Whether scenario {@code n} (1 single push, 2 batch push, 3 delivery lateness) is to run. */
+    /** Whether scenario {@code n} (1 single push, 2 batch push, 3 lateness, 4 restore, 5-7 brokers) is to run. */
     boolean runs(int n) {
         return Arrays.stream(scenarios.split(",")).map(String::trim).anyMatch(Integer.toString(n)::equals);
     }
@@ -59,7 +59,7 @@ record BenchSettings(
         return System.getProperty(key, fallback);
     }
 
-    private static int number(String key, int fallback) {
+    static int number(String key, int fallback) {
         String value = System.getProperty(key);
         if (value == null || value.isBlank()) {
             return fallback;

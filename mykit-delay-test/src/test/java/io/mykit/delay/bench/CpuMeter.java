@@ -22,6 +22,8 @@ import java.util.Set;
  *  driver   = the bench's own threads and the JDK HTTP client's
  *  jit/gc   = this JVM's CPU spent outside any Java thread (compiler and GC threads)
  *  redis, mariadb = the server processes, when this user may read them
+ *  broker   = in the broker scenarios: the broker's threads in this JVM (embedded ActiveMQ) and this JVM's child
+ *             processes (RocketMQ's name server and broker); a broker consumer's threads count as the driver's
  * </pre>
  *
  * A Java thread that ends between two samples takes its CPU with it into "jit/gc"; the scenarios keep theirs alive.
@@ -33,24 +35,31 @@ final class CpuMeter {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Optional<ProcessHandle> redis;
     private final Optional<ProcessHandle> mariaDb;
+    private final BenchBroker broker;
 
-    /** CPU times (ns) at one moment, per Java thread id so threads started in between still count. */
-    record Sample(long wallNs, long jvmNs, Map<Long, Long> threadNs, Set<Long> driverIds, long redisNs,
-                  long mariaDbNs) {
+    /**
+     * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the
+     * child processes' (-1 without a broker).
+     */
+    record Sample(long wallNs, long jvmNs, Map<Long, Long> threadNs, Set<Long> driverIds, Set<Long> brokerIds,
+                  long redisNs, long mariaDbNs, long brokerNs) {
     }
 
-    /** Average cores busy over {@code seconds}; negative = unknown. */
-    record Usage(double seconds, double gateway, double driver, double jitGc, double redis, double mariaDb) {
+    /** Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). */
+    record Usage(double seconds, double gateway, double driver, double jitGc, double redis, double mariaDb,
+                 double broker) {
         String cores() {
             return String.format(Locale.ROOT, "gateway %.2f, jit/gc %.2f, driver %.2f, redis %s, mariadb %s",
-                    gateway, jitGc, driver, known(redis, 1), known(mariaDb, 1));
+                    gateway, jitGc, driver, known(redis, 1), known(mariaDb, 1))
+                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker));
         }
 
         /** CPU microseconds per job: less disturbed by other load on the machine than the rates are. */
         String perJob(long jobs) {
             double us = jobs == 0 ? 0 : seconds * 1e6 / jobs;
             return String.format(Locale.ROOT, "gateway %.0f us, redis %s us, mariadb %s us", gateway * us,
-                    known(redis, us), known(mariaDb, us));
+                    known(redis, us), known(mariaDb, us))
+                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us));
         }
 
         private static String known(double cores, double scale) {
@@ -59,53 +68,84 @@ final class CpuMeter {
     }
 
     CpuMeter(int redisPort, int mariaDbPort) {
-        // redis-server titles itself "redis-server host:port"; the shared MariaDB runs without --port or with this one
-        this.redis = ProcessHandle.allProcesses()
-                .filter(p -> commandLine(p).startsWith("redis-server") && commandLine(p).contains(":" + redisPort))
-                .findFirst();
-        this.mariaDb = ProcessHandle.allProcesses()
-                .filter(p -> commandLine(p).matches("\\S*(mariadbd|mysqld)\\b.*"))
-                .filter(p -> !commandLine(p).contains("--port=") || commandLine(p).contains("--port=" + mariaDbPort))
-                .findFirst();
+        this(redisServer(redisPort), mariaDbServer(mariaDbPort), null);
+    }
+
+    private CpuMeter(Optional<ProcessHandle> redis, Optional<ProcessHandle> mariaDb, BenchBroker broker) {
+        this.redis = redis;
+        this.mariaDb = mariaDb;
+        this.broker = broker;
         if (threads.isThreadCpuTimeSupported() && !threads.isThreadCpuTimeEnabled()) {
             threads.setThreadCpuTimeEnabled(true);
         }
     }
 
+    /** This meter, also telling {@code broker}'s CPU apart from the gateway's. */
+    CpuMeter with(BenchBroker broker) {
+        return new CpuMeter(redis, mariaDb, broker);
+    }
+
     Sample sample() {
         Map<Long, Long> cpu = new HashMap<>();
         Set<Long> driver = new HashSet<>();
+        Set<Long> brokerThreads = new HashSet<>();
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             long ns = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId());
             if (ns >= 0) {
                 cpu.put(info.getThreadId(), ns);
-                if (isDriver(info.getThreadName())) {
+                String name = info.getThreadName();
+                if (isDriver(name) || broker != null && broker.isConsumerThread(name)) {
                     driver.add(info.getThreadId());
+                } else if (broker != null && broker.isBrokerThread(name)) {
+                    brokerThreads.add(info.getThreadId());
                 }
             }
         }
-        return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), cpu, driver,
-                redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L));
+        long childrenNs = broker == null ? -1
+                : ProcessHandle.current().descendants().mapToLong(CpuMeter::cpuNs).filter(ns -> ns > 0).sum();
+        return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), cpu, driver, brokerThreads,
+                redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs);
     }
 
     static Usage between(Sample from, Sample to) {
         double wall = Math.max(1, to.wallNs() - from.wallNs());
         long javaNs = 0;
         long driverNs = 0;
+        long brokerThreadNs = 0;
         for (Map.Entry<Long, Long> end : to.threadNs().entrySet()) {
             long spent = Math.max(0, end.getValue() - from.threadNs().getOrDefault(end.getKey(), 0L));
             javaNs += spent;
             if (to.driverIds().contains(end.getKey())) {
                 driverNs += spent;
+            } else if (to.brokerIds().contains(end.getKey())) {
+                brokerThreadNs += spent;
             }
         }
         long jvmNs = to.jvmNs() - from.jvmNs();
-        return new Usage(wall / 1e9, (javaNs - driverNs) / wall, driverNs / wall, Math.max(0, jvmNs - javaNs) / wall,
-                cores(from.redisNs(), to.redisNs(), wall), cores(from.mariaDbNs(), to.mariaDbNs(), wall));
+        double broker = to.brokerNs() < 0 ? -1
+                : (brokerThreadNs + Math.max(0, to.brokerNs() - from.brokerNs())) / wall;
+        return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
+                Math.max(0, jvmNs - javaNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
+                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker);
     }
 
     private static double cores(long from, long to, double wall) {
         return from < 0 || to < 0 ? -1 : (to - from) / wall;
+    }
+
+    /** redis-server titles itself "redis-server host:port". */
+    private static Optional<ProcessHandle> redisServer(int port) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> commandLine(p).startsWith("redis-server") && commandLine(p).contains(":" + port))
+                .findFirst();
+    }
+
+    /** The shared MariaDB runs without --port or with this one. */
+    private static Optional<ProcessHandle> mariaDbServer(int port) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> commandLine(p).matches("\\S*(mariadbd|mysqld)\\b.*"))
+                .filter(p -> !commandLine(p).contains("--port=") || commandLine(p).contains("--port=" + port))
+                .findFirst();
     }
 
     private static boolean isDriver(String threadName) {

@@ -73,6 +73,10 @@ final class LoadDriver {
                     CpuMeter.Usage cpu) {
     }
 
+    /** What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs) and the rate reached. */
+    record SteadyPush(Set<String> ids, Histogram latencyMicros, double rate, long errors, String firstError) {
+    }
+
     LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
         this.base = base;
         this.body = "x".repeat(bodyBytes);
@@ -88,23 +92,39 @@ final class LoadDriver {
     /** Scenario 2: {@code clients} threads each POST /push/batch with {@code size} jobs per call. */
     Throughput batchPush(int clients, int size, int warmupSeconds, int windowSeconds, int windows)
             throws InterruptedException {
-        HttpRequest batch = post("/push/batch", jobArray("bench-batch", FAR_DELAY_MS, size));
+        HttpRequest batch = post("/push/batch", jobArray(job("bench-batch", FAR_DELAY_MS), size));
         return closedLoop("batch", clients, warmupSeconds, windowSeconds, windows, batch, size);
     }
 
     /** Pushes {@code count} far-future jobs in batches of 1000 from a few threads; returns jobs/s. */
     double prefill(String topic, int count, int clients) throws InterruptedException {
+        return pushBatches(job(topic, FAR_DELAY_MS), count, clients, ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * Pushes {@code count} jobs that all fall due at {@code createTime + delayMs}, in batches of 1000 from a few
+     * threads; adds the ids the gateway gave them to {@code ids} and returns jobs/s.
+     */
+    double pushDueAt(String topic, int count, int clients, long createTime, long delayMs, Set<String> ids)
+            throws InterruptedException {
+        String job = "{\"topic\":\"" + topic + "\",\"createTime\":" + createTime + ",\"delay\":" + delayMs
+                + ",\"body\":\"" + body + "\"}";
+        return pushBatches(job, count, clients, ids);
+    }
+
+    private double pushBatches(String job, int count, int clients, Set<String> ids) throws InterruptedException {
         int size = 1000;
         AtomicLong next = new AtomicLong();
         AtomicReference<String> failure = new AtomicReference<>();
         long start = System.nanoTime();
         List<Thread> workers = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            workers.add(started("bench-prefill-" + c, () -> {
+            workers.add(started("bench-batch-push-" + c, () -> {
                 long from;
                 while ((from = next.getAndAdd(size)) < count && failure.get() == null) {
                     try {
-                        send(post("/push/batch", jobArray(topic, FAR_DELAY_MS, (int) Math.min(size, count - from))));
+                        String reply = send(post("/push/batch", jobArray(job, (int) Math.min(size, count - from))));
+                        JSON.readTree(reply).path("data").forEach(id -> ids.add(id.asText()));
                     } catch (Exception e) {
                         failure.compareAndSet(null, e.toString());
                     }
@@ -113,7 +133,7 @@ final class LoadDriver {
         }
         joinAll(workers);
         if (failure.get() != null) {
-            throw new IllegalStateException("prefill for the delivery scenario failed: " + failure.get());
+            throw new IllegalStateException("batch push failed: " + failure.get());
         }
         return count / ((System.nanoTime() - start) / 1e9);
     }
@@ -136,6 +156,41 @@ final class LoadDriver {
         }
 
         CpuMeter.Sample cpuStart = cpu.sample();
+        SteadyPush push = steadyPush(topic, rate, seconds, pushers, minDelayMs, maxDelayMs);
+        long deadline = System.currentTimeMillis() + maxDelayMs + graceMs;
+        while (run.received.size() < push.ids().size() && System.currentTimeMillis() < deadline) {
+            pause(20);
+        }
+        CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
+        run.stop.set(true);
+        joinAll(pullThreads);
+        long finishDeadline = System.currentTimeMillis() + 10_000;
+        while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
+            pause(20);
+        }
+
+        Set<String> missing = new HashSet<>(push.ids());
+        missing.removeAll(run.received);
+        Set<String> unexpected = new HashSet<>(run.received);
+        unexpected.removeAll(push.ids());
+        String firstError = push.firstError() != null ? push.firstError() : run.firstError.get();
+        return new Lateness(Histogram.merged(pullerStats.stream().map(p -> p.lateness).toList()),
+                Histogram.merged(pullerStats.stream().map(p -> p.waitingLateness).toList()),
+                push.latencyMicros(), push.ids().size(), run.received.size(), run.duplicates.get(),
+                unexpected.size(), missing.size(), push.rate(), pullerStats.stream().mapToLong(p -> p.gets).sum(),
+                pullerStats.stream().mapToLong(p -> p.empty).sum(), push.errors(), run.pullErrors.get(),
+                run.finishErrors.get(), firstError, used);
+    }
+
+    /**
+     * {@code rate} jobs/s for {@code seconds}, each due {@code minDelayMs..maxDelayMs} after its push, POST /push
+     * one at a time by {@code pushers} threads.
+     */
+    SteadyPush steadyPush(String topic, int rate, int seconds, int pushers, int minDelayMs, int maxDelayMs)
+            throws InterruptedException {
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        AtomicLong errors = new AtomicLong();
+        AtomicReference<String> firstError = new AtomicReference<>();
         long total = (long) rate * seconds;
         long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         AtomicLong ticket = new AtomicLong();
@@ -154,54 +209,31 @@ final class LoadDriver {
                         LockSupport.parkNanos(wait);
                     }
                     long delay = ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1L);
-                    pushOne(run, latency, job(topic, delay));
+                    long t0 = System.nanoTime();
+                    try {
+                        ids.add(push(topic, delay));
+                        latency.record((System.nanoTime() - t0) / 1000);
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        firstError.compareAndSet(null, "POST /push: " + e.getMessage());
+                    }
                 }
             }));
         }
         joinAll(pushThreads);
-        double pushRate = run.pushed.size() / ((System.nanoTime() - startNs) / 1e9);
-
-        long deadline = System.currentTimeMillis() + maxDelayMs + graceMs;
-        while (run.received.size() < run.pushed.size() && System.currentTimeMillis() < deadline) {
-            pause(20);
-        }
-        CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
-        run.stop.set(true);
-        joinAll(pullThreads);
-        long finishDeadline = System.currentTimeMillis() + 10_000;
-        while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
-            pause(20);
-        }
-
-        Set<String> missing = new HashSet<>(run.pushed);
-        missing.removeAll(run.received);
-        Set<String> unexpected = new HashSet<>(run.received);
-        unexpected.removeAll(run.pushed);
-        return new Lateness(Histogram.merged(pullerStats.stream().map(p -> p.lateness).toList()),
-                Histogram.merged(pullerStats.stream().map(p -> p.waitingLateness).toList()),
-                Histogram.merged(pushLatency), run.pushed.size(), run.received.size(), run.duplicates.get(),
-                unexpected.size(), missing.size(), pushRate, pullerStats.stream().mapToLong(p -> p.gets).sum(),
-                pullerStats.stream().mapToLong(p -> p.empty).sum(), run.pushErrors.get(), run.pullErrors.get(),
-                run.finishErrors.get(), run.firstError.get(), used);
+        double pushRate = ids.size() / ((System.nanoTime() - startNs) / 1e9);
+        return new SteadyPush(ids, Histogram.merged(pushLatency), pushRate, errors.get(), firstError.get());
     }
 
-    private void pushOne(Delivery run, Histogram latency, String json) {
-        long t0 = System.nanoTime();
-        try {
-            String reply = send(post("/push", json));
-            latency.record((System.nanoTime() - t0) / 1000);
-            run.pushed.add(JSON.readTree(reply).path("data").asText());
-        } catch (Exception e) {
-            run.failed(run.pushErrors, "POST /push: " + e.getMessage());
-        }
+    /** POSTs one job due {@code delayMs} from now; returns the id the gateway gave it. */
+    String push(String topic, long delayMs) throws IOException, InterruptedException {
+        return JSON.readTree(send(post("/push", job(topic, delayMs)))).path("data").asText();
     }
 
-    /** What the pushers and pullers of one delivery run share. */
+    /** What the pullers of one delivery run share. */
     private static final class Delivery {
-        final Set<String> pushed = ConcurrentHashMap.newKeySet();
         final Set<String> received = ConcurrentHashMap.newKeySet();
         final AtomicLong duplicates = new AtomicLong();
-        final AtomicLong pushErrors = new AtomicLong();
         final AtomicLong pullErrors = new AtomicLong();
         final AtomicLong finishErrors = new AtomicLong();
         final AtomicLong finishesInFlight = new AtomicLong();
@@ -368,10 +400,10 @@ final class LoadDriver {
         return "{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + ",\"body\":\"" + body + "\"}";
     }
 
-    private String jobArray(String topic, long delayMs, int size) {
+    private static String jobArray(String job, int size) {
         StringBuilder json = new StringBuilder("[");
         for (int i = 0; i < size; i++) {
-            json.append(i == 0 ? "" : ",").append(job(topic, delayMs));
+            json.append(i == 0 ? "" : ",").append(job);
         }
         return json.append(']').toString();
     }

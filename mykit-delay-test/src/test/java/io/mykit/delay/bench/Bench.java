@@ -1,6 +1,8 @@
 package io.mykit.delay.bench;
 
 import io.mykit.delay.config.DelayProperties;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
@@ -35,6 +37,8 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        // WARN as in the gateways (BenchGateway), already for the brokers that start before one (scenarios 5-7)
+        LoggingSystem.get(Bench.class.getClassLoader()).setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.WARN);
         new Bench(BenchSettings.fromSystemProperties()).run();
     }
 
@@ -43,7 +47,8 @@ public final class Bench {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
-                + "/" + s.database() + "; about three minutes with the default sizes");
+                + "/" + s.database() + "; scenarios 1,2,3 by default, about three minutes; 4 (restore), 5 and 6"
+                + " (ActiveMQ, RocketMQ lateness) and 7 (ActiveMQ drain) only when named in -Dbench.scenarios");
         if (s.runs(1)) {
             singlePush();
         }
@@ -55,6 +60,18 @@ public final class Bench {
         }
         if (s.runs(4)) {
             new RestoreScenario(s, cpu, table, notes::add).run(this::startGateway);
+        }
+        if (s.runs(5) || s.runs(6) || s.runs(7)) {
+            BrokerScenario brokers = new BrokerScenario(s, cpu, table, notes::add);
+            if (s.runs(5)) {
+                brokers.lateness(5, BenchActiveMq::start, this::startGateway);
+            }
+            if (s.runs(6)) {
+                brokers.lateness(6, BenchRocketMq::start, this::startGateway);
+            }
+            if (s.runs(7)) {
+                brokers.drain(7, this::startGateway);
+            }
         }
         double loadAfter = loadAverage();
 
@@ -158,8 +175,8 @@ public final class Bench {
         }
     }
 
-    private BenchGateway startGateway() throws Exception {
-        BenchGateway gateway = BenchGateway.start(settings);
+    private BenchGateway startGateway(String... properties) throws Exception {
+        BenchGateway gateway = BenchGateway.start(settings, properties);
         gatewaySetup = describe(gateway.properties());
         return gateway;
     }

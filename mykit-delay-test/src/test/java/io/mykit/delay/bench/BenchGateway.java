@@ -1,6 +1,7 @@
 package io.mykit.delay.bench;
 
 import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -12,9 +13,14 @@ import redis.clients.jedis.resps.ScanResult;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -40,12 +46,14 @@ final class BenchGateway implements AutoCloseable {
         this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
     }
 
-    /** Creates the bench database if needed, empties its journal tables and starts a gateway on it. */
-    static BenchGateway start(BenchSettings settings) throws SQLException {
+    /**
+     * Creates the bench database if needed, empties its journal tables and starts a gateway on it; {@code properties}
+     * ({@code key=value}, e.g. a broker's address) come on top of the bench's own.
+     */
+    static BenchGateway start(BenchSettings settings, String... properties) throws SQLException {
         resetDatabase(settings);
         String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class).run(
+        List<String> args = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--logging.level.root=WARN",
                 "--mykit.delay.embedded.enabled=false",
@@ -54,7 +62,11 @@ final class BenchGateway implements AutoCloseable {
                 "--mykit.delay.redis.key-prefix=" + prefix,
                 "--spring.datasource.url=" + jdbcUrl(settings, settings.database()),
                 "--spring.datasource.username=" + settings.mysqlUser(),
-                "--spring.datasource.password=" + settings.mysqlPassword());
+                "--spring.datasource.password=" + settings.mysqlPassword()));
+        Arrays.stream(properties).map(p -> "--" + p).forEach(args::add);
+        // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
+                .run(args.toArray(String[]::new));
         return new BenchGateway(settings, context, prefix);
     }
 
@@ -77,6 +89,35 @@ final class BenchGateway implements AutoCloseable {
         StateChangeWriter writer = context.getBean(StateChangeWriter.class);
         boolean drained = writer.flush(maxMs);
         return drained ? System.currentTimeMillis() - start : -1;
+    }
+
+    /** A job of the journal that was journaled Finish: its due time and when it first was (epoch ms). */
+    record Finished(String id, long dueTime, long finishedAt, int times) {
+    }
+
+    /**
+     * The jobs of {@code topic} journaled Finish: for a broker target, Finish is taken right after the broker
+     * confirmed the send. Call it once the journal has caught up ({@link #awaitJournalDrained}).
+     */
+    List<Finished> finished(String topic) throws SQLException {
+        // the gateway writes update_time as this JVM's local time (MybatisJournal.toTime): read it back the same way
+        ZoneId zone = ZoneId.systemDefault();
+        List<Finished> finished = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(settings, settings.database()),
+                settings.mysqlUser(), settings.mysqlPassword());
+             PreparedStatement query = connection.prepareStatement("SELECT j.id, j.due_time, MIN(l.update_time),"
+                     + " COUNT(*) FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
+                     + " WHERE j.topic = ? AND l.status = ? GROUP BY j.id, j.due_time")) {
+            query.setString(1, topic);
+            query.setInt(2, JobStatus.Finish.code());
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    long at = rs.getObject(3, LocalDateTime.class).atZone(zone).toInstant().toEpochMilli();
+                    finished.add(new Finished(rs.getString(1), rs.getLong(2), at, rs.getInt(4)));
+                }
+            }
+        }
+        return finished;
     }
 
     /** Stops the gateway and removes every Redis key it wrote (only its own prefix; never a flush). */

@@ -1,0 +1,341 @@
+package io.mykit.delay.bench;
+
+import io.mykit.delay.config.DelayProperties;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Scenarios 5-7: a gateway that sends every due job to a real broker (the test harness's, started and closed here,
+ * its store in a temp dir), and a consumer of that broker in this JVM.
+ *
+ * <ul>
+ * <li>5 (ActiveMQ) and 6 (RocketMQ), lateness: far-future jobs pending on another topic, then single pushes at a
+ *     steady rate, each due 1-3 s later. Lateness to broker ack = the job's Finish time in the journal, which the
+ *     gateway takes right after the broker confirmed the send, minus its due time; lateness to consumer = when the
+ *     consumer got the message minus its dueTime property.</li>
+ * <li>7 (ActiveMQ), drain: jobs batch-pushed with one createTime and delay, so that all fall due at one instant
+ *     after the push is done; drain rate = jobs / (last Finish - that instant), and the same to the consumer's last
+ *     receipt. Then the broker alone, without the gateway: messages like the gateway's sent by as many producers as
+ *     the gateway has senders, one synchronous send per message (as ActiveMqTarget sends) and one commit per timer
+ *     batch, to tell the broker's share of the drain time from the gateway's.</li>
+ * </ul>
+ *
+ * <p>Before measuring, one job due at once goes the whole way (gateway, broker, consumer), so connections, routes
+ * and the consumer's queue assignment are in place. Sizes: {@code -Dbench.broker.*} and {@code -Dbench.drain.*}
+ * (see {@link Sizes}).
+ */
+final class BrokerScenario {
+    static final double TARGET_DRAIN_PER_S = 10_000;
+
+    private static final String PENDING_TOPIC = "bench-broker-pending";
+    private static final String LATE_TOPIC = "bench-broker-late";
+    private static final String DRAIN_TOPIC = "bench-broker-drain";
+    private static final long PROBE_WAIT_MS = 60_000;
+    private static final long JOURNAL_DRAIN_MAX_MS = 120_000;
+    private static final long DELIVERY_GRACE_MS = 30_000;
+    private static final long DRAIN_MAX_MS = 300_000;
+    /** Messages per way in the drain scenario's broker-alone comparison. */
+    private static final int DIRECT_MESSAGES = 20_000;
+
+    /** Starts a gateway the way the bench does for every scenario, with the given properties on top. */
+    interface GatewayStarter {
+        BenchGateway start(String... properties) throws Exception;
+    }
+
+    interface BrokerStarter {
+        BenchBroker start();
+    }
+
+    /**
+     * Sizes, from {@code -Dbench.broker.*} (scenarios 5, 6) and {@code -Dbench.drain.*} (scenario 7). 32 pushers:
+     * at 1,000 jobs/s a push may take 32 ms before the rate falls short (a durable push waits for its group commit).
+     */
+    record Sizes(int pending, int rate, int seconds, int pushers, int minDelayMs, int maxDelayMs, int drainJobs,
+                 int drainLeadSeconds) {
+        static Sizes fromSystemProperties() {
+            Sizes z = new Sizes(BenchSettings.number("bench.broker.pending", 100_000),
+                    BenchSettings.number("bench.broker.rate", 1000), BenchSettings.number("bench.broker.seconds", 30),
+                    BenchSettings.number("bench.broker.pushers", 32),
+                    BenchSettings.number("bench.broker.min-delay", 1000),
+                    BenchSettings.number("bench.broker.max-delay", 3000),
+                    BenchSettings.number("bench.drain.jobs", 100_000),
+                    BenchSettings.number("bench.drain.lead", 30));
+            if (z.pending < 0 || z.rate < 1 || z.seconds < 1 || z.pushers < 1 || z.drainJobs < 1
+                    || z.drainLeadSeconds < 1) {
+                throw new IllegalArgumentException("need bench.broker.pending >= 0, and bench.broker.rate, .seconds,"
+                        + " .pushers, bench.drain.jobs and bench.drain.lead >= 1");
+            }
+            if (z.minDelayMs < 0 || z.maxDelayMs < z.minDelayMs) {
+                throw new IllegalArgumentException("need 0 <= bench.broker.min-delay <= bench.broker.max-delay");
+            }
+            return z;
+        }
+    }
+
+    /** The journal's Finish rows of the jobs a scenario pushed: lateness (ms past due) and first/last time. */
+    private record Acks(Histogram lateness, long repeated, long first, long last) {
+        static Acks of(List<BenchGateway.Finished> finished, Set<String> ids) {
+            Histogram lateness = new Histogram();
+            long repeated = 0;
+            long first = Long.MAX_VALUE;
+            long last = 0;
+            for (BenchGateway.Finished f : finished) {
+                if (ids.contains(f.id())) {
+                    lateness.record(f.finishedAt() - f.dueTime());
+                    repeated += f.times() - 1;
+                    first = Math.min(first, f.finishedAt());
+                    last = Math.max(last, f.finishedAt());
+                }
+            }
+            return new Acks(lateness, repeated, first, last);
+        }
+    }
+
+    private final BenchSettings settings;
+    private final Sizes sizes;
+    private final CpuMeter cpu;
+    private final ReportTable table;
+    private final Consumer<String> notes;
+    private boolean explained;
+
+    BrokerScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes) {
+        this.settings = settings;
+        this.sizes = Sizes.fromSystemProperties();
+        this.cpu = cpu;
+        this.table = table;
+        this.notes = notes;
+    }
+
+    /** Scenario 5 or 6: lateness to broker ack and to the consumer at a steady rate, with jobs pending. */
+    void lateness(int number, BrokerStarter brokers, GatewayStarter gateways) throws Exception {
+        Sizes z = sizes;
+        progress(String.format(Locale.ROOT, "%d broker lateness: starting the broker; %,d pending, then %d jobs/s"
+                + " for %d s due %d-%d ms later", number, z.pending, z.rate, z.seconds, z.minDelayMs, z.maxDelayMs));
+        try (BenchBroker broker = brokers.start();
+             BenchGateway gateway = gateways.start(broker.gatewayProperties().toArray(String[]::new))) {
+            String scenario = String.format(Locale.ROOT, "%d %s, %d/s, %s pending", number, broker.name(), z.rate,
+                    ReportTable.count(z.pending));
+            CpuMeter meter = cpu.with(broker);
+            LoadDriver driver = new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), meter);
+            double prefillRate = z.pending == 0 ? 0 : driver.prefill(PENDING_TOPIC, z.pending, settings.batchClients());
+            long prefillDrainMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            Receipts receipts = new Receipts();
+            broker.consume(LATE_TOPIC, receipts);
+            if (!probe(number, scenario, LATE_TOPIC, driver, receipts)) {
+                return;
+            }
+            progress(number + " broker lateness: " + broker.name() + " up, " + ReportTable.count(z.pending)
+                    + " pending; pushing");
+
+            CpuMeter.Sample cpuStart = meter.sample();
+            LoadDriver.SteadyPush push = driver.steadyPush(LATE_TOPIC, z.rate, z.seconds, z.pushers, z.minDelayMs,
+                    z.maxDelayMs);
+            awaitReceived(receipts, push.ids().size(), System.currentTimeMillis() + z.maxDelayMs + DELIVERY_GRACE_MS);
+            CpuMeter.Usage used = CpuMeter.between(cpuStart, meter.sample());
+            long journalMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            Acks acks = Acks.of(gateway.finished(LATE_TOPIC), push.ids());
+
+            Histogram ack = acks.lateness();
+            table.row(scenario, "lateness to broker ack p50 / p99 / max", latenessText(ack),
+                    "p99 <= " + Bench.TARGET_LATENESS_P99_MS + " ms",
+                    ReportTable.verdict(ack.count() > 0 && ack.percentile(99) <= Bench.TARGET_LATENESS_P99_MS));
+            table.row("", "lateness to consumer p50 / p99 / max", latenessText(receipts.lateness(push.ids())), "",
+                    "");
+            deliveryRows(receipts, push.ids(), acks);
+            Histogram latency = push.latencyMicros();
+            table.row("", "steady push", String.format("%s jobs/s achieved; latency p50 / p99 %s / %s ms",
+                    ReportTable.count(push.rate()), ReportTable.micros(latency.percentile(50)),
+                    ReportTable.micros(latency.percentile(99))), z.rate + "/s", "");
+            table.row("", "errors", String.format("push %d, consumer %d", push.errors(), receipts.errors()), "0",
+                    ReportTable.verdict(push.errors() == 0 && receipts.errors() == 0));
+            firstError(number, push.firstError());
+            firstError(number, receipts.firstError());
+            table.row("", "prefill (batch)", String.format("%s jobs at %s jobs/s; journal caught up %s",
+                    ReportTable.count(z.pending), ReportTable.count(prefillRate), drained(prefillDrainMs)), "", "");
+            table.row("", "route", route(gateway.properties(), broker), "", "");
+            table.row("", "CPU (cores)", used.cores(), "", "");
+            table.row("", "CPU per delivered job", used.perJob(receipts.jobs()), "", "");
+            table.row("", "journal lag at end", "caught up " + drained(journalMs) + " after the last receipt", "", "");
+            explain();
+        }
+    }
+
+    /**
+     * Scenario 7: jobs that all fall due at once, and how fast the gateway hands them to ActiveMQ; then, for
+     * comparison, how fast the broker alone takes messages sent as the gateway sends them, and in transactions.
+     */
+    void drain(int number, GatewayStarter gateways) throws Exception {
+        Sizes z = sizes;
+        progress(String.format(Locale.ROOT, "%d broker drain: starting the broker; %,d jobs batch-pushed, all due"
+                + " %d s after the push starts", number, z.drainJobs, z.drainLeadSeconds));
+        try (BenchActiveMq broker = BenchActiveMq.start();
+             BenchGateway gateway = gateways.start(broker.gatewayProperties().toArray(String[]::new))) {
+            String scenario = String.format(Locale.ROOT, "%d %s drain, %s due at once", number, broker.name(),
+                    ReportTable.count(z.drainJobs));
+            CpuMeter meter = cpu.with(broker);
+            LoadDriver driver = new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), meter);
+            Receipts receipts = new Receipts();
+            broker.consume(DRAIN_TOPIC, receipts);
+            if (!probe(number, scenario, DRAIN_TOPIC, driver, receipts)) {
+                return;
+            }
+
+            Set<String> ids = ConcurrentHashMap.newKeySet();
+            long createTime = System.currentTimeMillis();
+            long due = createTime + z.drainLeadSeconds * 1000L;
+            double pushRate = driver.pushDueAt(DRAIN_TOPIC, z.drainJobs, settings.batchClients(), createTime,
+                    due - createTime, ids);
+            long pushedBeforeDueMs = due - System.currentTimeMillis();
+            gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            long journalBeforeDueMs = due - System.currentTimeMillis();
+            progress(String.format(Locale.ROOT, "%d broker drain: pushed; all fall due in %.1f s", number,
+                    Math.max(0, journalBeforeDueMs) / 1000.0));
+            sleepUntil(due);
+
+            CpuMeter.Sample cpuStart = meter.sample();
+            awaitReceived(receipts, ids.size(), due + DRAIN_MAX_MS);
+            CpuMeter.Usage used = CpuMeter.between(cpuStart, meter.sample());
+            gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            Acks acks = Acks.of(gateway.finished(DRAIN_TOPIC), ids);
+
+            long acked = acks.lateness().count();
+            long ackMs = Math.max(1, acks.last() - due);
+            double ackRate = acked * 1000.0 / ackMs;
+            table.row(scenario, "drain to broker ack", String.format(Locale.ROOT,
+                            "%s msg/s (%s acked; first +%s ms, last +%s ms after due)", ReportTable.count(ackRate),
+                            ReportTable.count(acked), ReportTable.count(acked == 0 ? 0 : acks.first() - due),
+                            ReportTable.count(acked == 0 ? 0 : acks.last() - due)),
+                    ">= " + ReportTable.count(TARGET_DRAIN_PER_S) + " msg/s",
+                    ReportTable.verdict(acked == ids.size() && ackRate >= TARGET_DRAIN_PER_S));
+            long received = ids.size() - receipts.missing(ids);
+            long receivedMs = Math.max(1, receipts.lastNewAt() - due);
+            table.row("", "drain to consumer", String.format(Locale.ROOT, "%s msg/s (%s received; last +%s ms)",
+                    ReportTable.count(received * 1000.0 / receivedMs), ReportTable.count(received),
+                    ReportTable.count(received == 0 ? 0 : receipts.lastNewAt() - due)), "", "");
+            table.row("", "lateness to broker ack p50 / p99 / max", latenessText(acks.lateness()), "", "");
+            table.row("", "lateness to consumer p50 / p99 / max", latenessText(receipts.lateness(ids)), "", "");
+            deliveryRows(receipts, ids, acks);
+            table.row("", "batch push", String.format(Locale.ROOT,
+                            "%s jobs at %s jobs/s, done %.1f s before due; journal caught up %.1f s before due",
+                            ReportTable.count(ids.size()), ReportTable.count(pushRate), pushedBeforeDueMs / 1000.0,
+                            journalBeforeDueMs / 1000.0), "before due",
+                    ReportTable.verdict(ids.size() == z.drainJobs && journalBeforeDueMs > 0));
+            table.row("", "errors", "consumer " + receipts.errors(), "0", ReportTable.verdict(receipts.errors() == 0));
+            firstError(number, receipts.firstError());
+            table.row("", "route", route(gateway.properties(), broker), "", "");
+            table.row("", "CPU (cores)", used.cores(), "", "");
+            table.row("", "CPU per delivered job", used.perJob(received), "", "");
+
+            int senders = gateway.properties().getDispatch().getSenders();
+            int batch = gateway.properties().getTimer().getBatchSize();
+            progress(number + " broker drain: drained; now " + broker.name() + " alone");
+            table.row("", broker.name() + " alone (no gateway)", String.format("%d producers, %s messages each way"
+                    + " to a queue without consumer", senders, ReportTable.count(DIRECT_MESSAGES)), "", "");
+            table.row("", "  one synchronous send per message", direct(meter, broker, "bench-direct-sync", senders,
+                    1), "", "");
+            table.row("", "  one commit per " + batch, direct(meter, broker, "bench-direct-tx", senders, batch), "",
+                    "");
+            explain();
+        }
+    }
+
+    /** {@link BenchActiveMq#sendDirect}'s rate and the broker's CPU per message. */
+    private String direct(CpuMeter meter, BenchActiveMq broker, String queue, int producers, int perCommit)
+            throws Exception {
+        CpuMeter.Sample before = meter.sample();
+        double rate = broker.sendDirect(queue, DIRECT_MESSAGES, producers, perCommit, "x".repeat(settings.bodyBytes()));
+        CpuMeter.Usage used = CpuMeter.between(before, meter.sample());
+        return String.format(Locale.ROOT, "%s msg/s; broker CPU %.0f us per message", ReportTable.count(rate),
+                used.broker() * used.seconds() * 1e6 / DIRECT_MESSAGES);
+    }
+
+    /**
+     * One job due at once, pushed and awaited at the consumer, then forgotten; false (and a row saying so) if it did
+     * not come.
+     */
+    private boolean probe(int number, String scenario, String topic, LoadDriver driver, Receipts receipts)
+            throws Exception {
+        String id = driver.push(topic, 0);
+        long deadline = System.currentTimeMillis() + PROBE_WAIT_MS;
+        while (!receipts.contains(id) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        if (!receipts.contains(id)) {
+            table.row(scenario, "probe gateway -> broker -> consumer", "not received within "
+                    + PROBE_WAIT_MS / 1000 + " s", "received", ReportTable.verdict(false));
+            firstError(number, receipts.firstError());
+            return false;
+        }
+        receipts.clear();
+        return true;
+    }
+
+    private void deliveryRows(Receipts receipts, Set<String> ids, Acks acks) {
+        long missing = receipts.missing(ids);
+        long unexpected = receipts.unexpected(ids);
+        table.row("", "received / pushed", String.format("%s / %s; missing %d, duplicates %d, unexpected %d",
+                        ReportTable.count(ids.size() - missing), ReportTable.count(ids.size()), missing,
+                        receipts.duplicates(), unexpected),
+                "all (duplicates shown)", ReportTable.verdict(!ids.isEmpty() && missing == 0 && unexpected == 0));
+        long acked = acks.lateness().count();
+        table.row("", "acked / pushed (journal Finish)", String.format("%s / %s; acked again %d",
+                        ReportTable.count(acked), ReportTable.count(ids.size()), acks.repeated()), "all",
+                ReportTable.verdict(!ids.isEmpty() && acked == ids.size()));
+    }
+
+    private static void awaitReceived(Receipts receipts, int expected, long deadline) throws InterruptedException {
+        while (receipts.jobs() < expected && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    private static String latenessText(Histogram ms) {
+        return String.format("%d / %d / %d ms (n=%s, min %d)", ms.percentile(50), ms.percentile(99), ms.max(),
+                ReportTable.count(ms.count()), ms.min());
+    }
+
+    private static String route(DelayProperties p, BenchBroker broker) {
+        return String.format("every topic -> %s; %d sender threads, timer batch %d, %d buckets", broker.name(),
+                p.getDispatch().getSenders(), p.getTimer().getBatchSize(), p.getBuckets());
+    }
+
+    private void explain() {
+        if (!explained) {
+            explained = true;
+            notes.accept("broker scenarios: lateness to broker ack = the job's Finish time in the journal (taken when"
+                    + " the broker confirmed the send) - its due time; lateness to consumer = when the consumer in"
+                    + " this JVM got the message - its dueTime property. Drain rates count from the instant all jobs"
+                    + " fell due. broker CPU = the embedded ActiveMQ's threads, or RocketMQ's child JVMs. '"
+                    + "ActiveMQ alone' sends to the same broker with no gateway: one synchronous send per message, as"
+                    + " the gateway's ActiveMqTarget does, and with one commit per batch.");
+        }
+    }
+
+    private static String drained(long ms) {
+        return ms < 0 ? "NOT within " + JOURNAL_DRAIN_MAX_MS / 1000 + " s"
+                : String.format(Locale.ROOT, "in %.1f s", ms / 1000.0);
+    }
+
+    private void firstError(int scenario, String error) {
+        if (error != null) {
+            String line = error.replace('\n', ' ');
+            notes.accept("first error in scenario " + scenario + ": "
+                    + (line.length() <= 300 ? line : line.substring(0, 297) + "..."));
+        }
+    }
+
+    private static void sleepUntil(long epochMs) throws InterruptedException {
+        long left;
+        while ((left = epochMs - System.currentTimeMillis()) > 0) {
+            Thread.sleep(left);
+        }
+    }
+
+    private static void progress(String message) {
+        System.out.println("[bench] " + message);
+    }
+}
