@@ -285,8 +285,14 @@ public class DelayProperties implements InitializingBean {
         private String destinationType = "queue";
         /** Prefix added to the topic to name the destination. */
         private String destinationPrefix = "";
-        /** How long a send may wait for the broker before it counts as failed. */
+        /** How long a send (or connect) may wait for the broker before it counts as failed. */
         private Duration sendTimeout = Duration.ofSeconds(5);
+        /**
+         * Wait for the broker's answer to every send inside a batch's transaction. Off: only the commit is awaited,
+         * which relies on the broker refusing a commit after a failed send (ActiveMQ >= 5.10's default,
+         * rollbackOnlyOnAsyncException); turn it on for a broker where that is switched off.
+         */
+        private boolean confirmEachSend = false;
 
         public String getBrokerUrl() { return brokerUrl; }
         public void setBrokerUrl(String brokerUrl) { this.brokerUrl = brokerUrl; }
@@ -300,6 +306,8 @@ public class DelayProperties implements InitializingBean {
         public void setDestinationPrefix(String destinationPrefix) { this.destinationPrefix = destinationPrefix; }
         public Duration getSendTimeout() { return sendTimeout; }
         public void setSendTimeout(Duration sendTimeout) { this.sendTimeout = sendTimeout; }
+        public boolean isConfirmEachSend() { return confirmEachSend; }
+        public void setConfirmEachSend(boolean confirmEachSend) { this.confirmEachSend = confirmEachSend; }
     }
 
     public static class RocketMq {

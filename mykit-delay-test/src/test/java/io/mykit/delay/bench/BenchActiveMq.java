@@ -37,7 +37,7 @@ final class BenchActiveMq implements BenchBroker {
     }
 
     static BenchActiveMq start() {
-        return new BenchActiveMq(TestActiveMq.start());
+        return new BenchActiveMq(TestActiveMq.startWithDiskSync());
     }
 
     @Override

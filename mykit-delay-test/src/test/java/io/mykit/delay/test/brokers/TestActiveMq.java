@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
 import org.apache.activemq.usage.SystemUsage;
@@ -45,19 +46,32 @@ public final class TestActiveMq implements AutoCloseable {
     private final String brokerName;
     private final Path dataDir;
     private final int port;
+    private final boolean diskSyncEveryWrite;
+    private final BrokerPlugin[] plugins;
     private BrokerService broker;
     private boolean closed;
 
-    private TestActiveMq(String brokerName, Path dataDir, int port) {
+    private TestActiveMq(String brokerName, Path dataDir, int port, boolean diskSyncEveryWrite, BrokerPlugin[] plugins) {
         this.brokerName = brokerName;
         this.dataDir = dataDir;
         this.port = port;
+        this.diskSyncEveryWrite = diskSyncEveryWrite;
+        this.plugins = plugins;
     }
 
     /** Starts a new broker on a free port of 127.0.0.1 with an empty store; fails if it does not come up. */
-    public static TestActiveMq start() {
+    public static TestActiveMq start(BrokerPlugin... plugins) {
+        return start(false, plugins);
+    }
+
+    /** {@link #start}, with ActiveMQ's production default of a disk sync per journal write (for the bench). */
+    public static TestActiveMq startWithDiskSync() {
+        return start(true);
+    }
+
+    private static TestActiveMq start(boolean diskSyncEveryWrite, BrokerPlugin... plugins) {
         TestActiveMq mq = new TestActiveMq("mykit-test-amq-" + SEQUENCE.incrementAndGet(),
-                TempDirs.create("mykit-activemq-"), FreePorts.freePort());
+                TempDirs.create("mykit-activemq-"), FreePorts.freePort(), diskSyncEveryWrite, plugins);
         OPEN.add(mq);
         try {
             mq.startAgain();
@@ -158,6 +172,9 @@ public final class TestActiveMq implements AutoCloseable {
         service.setPersistent(true);
         service.setDataDirectoryFile(dataDir.toFile());
         service.setTmpDataDirectory(dataDir.resolve("tmp").toFile());
+        if (plugins.length > 0) {
+            service.setPlugins(plugins);
+        }
         try {
             service.setPersistenceAdapter(kahaDb());
             service.addConnector(brokerUrl());
@@ -176,8 +193,10 @@ public final class TestActiveMq implements AutoCloseable {
         KahaDBPersistenceAdapter kahaDb = new KahaDBPersistenceAdapter();
         kahaDb.setDirectory(dataDir.resolve("kahadb").toFile());
         kahaDb.setJournalMaxFileLength(JOURNAL_FILE_BYTES);
-        // a graceful stop flushes the journal; fsync on every send would only slow the tests
-        kahaDb.setJournalDiskSyncStrategy("periodic");
+        if (!diskSyncEveryWrite) {
+            // a graceful stop flushes the journal; fsync on every send would only slow the tests
+            kahaDb.setJournalDiskSyncStrategy("periodic");
+        }
         return kahaDb;
     }
 

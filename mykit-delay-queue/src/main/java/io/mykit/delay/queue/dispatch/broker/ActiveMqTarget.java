@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent.
- * Each pumped batch goes out in one local transaction of synchronous sends (a broker error surfaces at the message
- * that caused it) and counts as delivered only once the broker confirmed the commit. One connection; each sender
+ * Each pumped batch goes out in one local transaction and counts as delivered only once the broker confirmed the
+ * commit. One connection; each sender
  * thread keeps its own transacted session and producer. A failed connection is rebuilt on the next send; with a
  * {@code failover:} URL the client also reconnects by itself.
  */
@@ -44,8 +44,16 @@ public class ActiveMqTarget extends BrokerTarget {
             factory.setPassword(config.getPassword());
         }
         factory.setUseAsyncSend(false);
-        factory.setAlwaysSyncSend(true);
-        factory.setSendTimeout((int) config.getSendTimeout().toMillis());
+        if (config.isConfirmEachSend()) {
+            factory.setAlwaysSyncSend(true);
+            factory.setSendTimeout((int) config.getSendTimeout().toMillis());
+        } else {
+            // sends inside a transaction go out without a round trip each (the client does so only with no send
+            // timeout and no forced sync); the commit is synchronous, and a broker that failed one of them
+            // (ActiveMQ >= 5.10, rollbackOnlyOnAsyncException, on by default) refuses it: the batch is retried
+            factory.setAlwaysSyncSend(false);
+            factory.setSendTimeout(0);
+        }
         factory.setConnectResponseTimeout((int) config.getSendTimeout().toMillis());
     }
 
