@@ -15,6 +15,8 @@ import org.apache.activemq.transport.tcp.TcpTransport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -27,9 +29,9 @@ final class BenchActiveMq implements BenchBroker {
 
     private final TestActiveMq broker;
     private final List<Thread> consumers = new ArrayList<>();
-    private Connection connection;
+    private final List<Connection> connections = new ArrayList<>();
     /** The name of the consumer connection's transport thread: "ActiveMQ Transport: " + the transport. */
-    private String consumerTransportThread = "";
+    private final Set<String> consumerTransportThreads = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
     private BenchActiveMq(TestActiveMq broker) {
@@ -53,10 +55,11 @@ final class BenchActiveMq implements BenchBroker {
 
     @Override
     public void consume(String topic, Receipts receipts) throws JMSException {
-        connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
+        Connection connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
+        connections.add(connection);
         connection.start();
-        consumerTransportThread = "ActiveMQ Transport: "
-                + ((ActiveMQConnection) connection).getTransport().narrow(TcpTransport.class);
+        consumerTransportThreads.add("ActiveMQ Transport: "
+                + ((ActiveMQConnection) connection).getTransport().narrow(TcpTransport.class));
         for (int c = 0; c < CONSUMER_THREADS; c++) {
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer consumer = session.createConsumer(session.createQueue(topic));
@@ -164,7 +167,7 @@ final class BenchActiveMq implements BenchBroker {
 
     @Override
     public boolean isConsumerThread(String threadName) {
-        return threadName.startsWith("ActiveMQ Session Task") || threadName.equals(consumerTransportThread);
+        return threadName.startsWith("ActiveMQ Session Task") || consumerTransportThreads.contains(threadName);
     }
 
     @Override
@@ -174,7 +177,7 @@ final class BenchActiveMq implements BenchBroker {
             for (Thread consumer : consumers) {
                 consumer.join();
             }
-            if (connection != null) {
+            for (Connection connection : connections) {
                 connection.close();
             }
         } catch (InterruptedException e) {
