@@ -47,7 +47,7 @@ public final class Bench {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
-                + "/" + s.database() + "; scenarios 1,2,3 by default, about three minutes; 4 (restore), 5 and 6"
+                + "/" + s.database() + "; scenarios 1,2,3 by default, about four minutes; 4 (restore), 5 and 6"
                 + " (ActiveMQ, RocketMQ lateness) and 7 (ActiveMQ drain) only when named in -Dbench.scenarios");
         if (s.runs(1)) {
             singlePush();
@@ -127,16 +127,23 @@ public final class Bench {
 
     private void lateness() throws Exception {
         BenchSettings s = settings;
-        progress(String.format("3/3 lateness: %,d pending, then %d jobs/s for %d s due %d-%d ms later, %d pullers",
-                s.latePending(), s.lateRate(), s.lateSeconds(), s.lateMinDelayMs(), s.lateMaxDelayMs(),
-                s.latePullers()));
+        progress(String.format("3/3 lateness: %,d pending, %d s warm-up, then %d jobs/s for %d s due %d-%d ms later,"
+                        + " %d pullers taking up to %d jobs per GET", s.latePending(), s.lateWarmupSeconds(),
+                s.lateRate(), s.lateSeconds(), s.lateMinDelayMs(), s.lateMaxDelayMs(), s.latePullers(),
+                s.latePullBatch()));
         try (BenchGateway gateway = startGateway()) {
             LoadDriver driver = new LoadDriver(gateway.baseUrl(), s.bodyBytes(), cpu);
             double prefillRate = s.latePending() == 0 ? 0
                     : driver.prefill("bench-pending", s.latePending(), s.batchClients());
             long prefillDrainMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
+            // the same load, unmeasured, first: a fresh JVM spent most of a core compiling through the first 30-40 s
+            if (s.lateWarmupSeconds() > 0) {
+                driver.steadyDelivery("bench-late-warmup", s.lateRate(), s.lateWarmupSeconds(), s.latePushers(),
+                        s.latePullers(), s.latePullBatch(), s.lateMinDelayMs(), s.lateMaxDelayMs(), DELIVERY_GRACE_MS);
+            }
             LoadDriver.Lateness l = driver.steadyDelivery("bench-late", s.lateRate(), s.lateSeconds(),
-                    s.latePushers(), s.latePullers(), s.lateMinDelayMs(), s.lateMaxDelayMs(), DELIVERY_GRACE_MS);
+                    s.latePushers(), s.latePullers(), s.latePullBatch(), s.lateMinDelayMs(), s.lateMaxDelayMs(),
+                    DELIVERY_GRACE_MS);
 
             String scenario = String.format(Locale.ROOT, "3 delivery, %d/s, %s pending", s.lateRate(),
                     ReportTable.count(s.latePending()));
@@ -150,8 +157,8 @@ public final class Bench {
             table.row("", "  when a puller was waiting", String.format("%d / %d / %d ms (n=%s)",
                     waiting.percentile(50), waiting.percentile(99), waiting.max(), ReportTable.count(waiting.count())),
                     "", "");
-            table.row("", "pulls", String.format("%s GETs, %s empty (long-poll timed out)",
-                    ReportTable.count(l.gets()), ReportTable.count(l.emptyGets())), "", "");
+            table.row("", "pulls", String.format("%s GETs of up to %d jobs, %s empty (long-poll timed out)",
+                    ReportTable.count(l.gets()), s.latePullBatch(), ReportTable.count(l.emptyGets())), "", "");
             boolean complete = l.missing() == 0 && l.duplicates() == 0 && l.unexpected() == 0 && l.pushed() > 0;
             table.row("", "received / pushed",
                     String.format("%s / %s; missing %d, duplicates %d, unexpected %d",

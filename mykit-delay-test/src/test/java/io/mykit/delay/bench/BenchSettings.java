@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * What the bench runs against and how big each scenario is, from {@code -Dbench.*} system properties. The defaults
- * make the whole bench take about three minutes on a 2-core machine. Gateway settings ({@code -Dmykit.delay.*},
+ * make the default bench take about four minutes on a 2-core machine. Gateway settings ({@code -Dmykit.delay.*},
  * e.g. {@code -Dmykit.delay.buckets=32}) reach the in-process gateway unchanged.
  */
 record BenchSettings(
@@ -13,7 +13,7 @@ record BenchSettings(
         String scenarios, int bodyBytes,
         int pushClients, int pushWarmupSeconds, int pushWindowSeconds, int pushWindows,
         int batchClients, int batchSize, int batchWarmupSeconds, int batchWindowSeconds, int batchWindows,
-        int latePending, int lateRate, int lateSeconds, int latePushers, int latePullers,
+        int latePending, int lateRate, int lateSeconds, int latePushers, int latePullers, int latePullBatch, int lateWarmupSeconds,
         int lateMinDelayMs, int lateMaxDelayMs) {
 
     static BenchSettings fromSystemProperties() {
@@ -23,13 +23,14 @@ record BenchSettings(
                 text("bench.mysql.user", "root"), text("bench.mysql.password", ""),
                 text("bench.database", "mykit_delay_bench"),
                 text("bench.scenarios", "1,2,3"), number("bench.body-bytes", 100),
-                number("bench.push.clients", 32), number("bench.push.warmup", 10),
+                number("bench.push.clients", 32), number("bench.push.warmup", 40),
                 number("bench.push.window", 10), number("bench.push.windows", 3),
-                number("bench.batch.clients", 4), number("bench.batch.size", 1000), number("bench.batch.warmup", 3),
+                number("bench.batch.clients", 4), number("bench.batch.size", 1000), number("bench.batch.warmup", 15),
                 number("bench.batch.window", 8), number("bench.batch.windows", 3),
                 number("bench.late.pending", 100_000), number("bench.late.rate", 800),
-                number("bench.late.seconds", 30), number("bench.late.pushers", 16),
-                number("bench.late.pullers", 8),
+                number("bench.late.seconds", 30), number("bench.late.pushers", 32),
+                number("bench.late.pullers", 8), number("bench.late.pull-batch", 100),
+                number("bench.late.warmup", 20),
                 number("bench.late.min-delay", 1000), number("bench.late.max-delay", 2000));
         s.validate();
         return s;
@@ -44,8 +45,9 @@ record BenchSettings(
         if (!database.matches("[A-Za-z0-9_]{1,64}")) {
             throw new IllegalArgumentException("bench.database must match [A-Za-z0-9_]{1,64}, was " + database);
         }
-        if (pushClients < 1 || batchClients < 1 || latePushers < 1 || latePullers < 1 || lateRate < 1) {
-            throw new IllegalArgumentException("bench client counts and bench.late.rate must be >= 1");
+        if (pushClients < 1 || batchClients < 1 || latePushers < 1 || latePullers < 1 || lateRate < 1
+                || latePullBatch < 1) {
+            throw new IllegalArgumentException("bench client counts, bench.late.rate and .pull-batch must be >= 1");
         }
         if (pushWindows < 1 || batchWindows < 1 || pushWindowSeconds < 1 || batchWindowSeconds < 1 || lateSeconds < 1) {
             throw new IllegalArgumentException("bench windows and durations must be >= 1");

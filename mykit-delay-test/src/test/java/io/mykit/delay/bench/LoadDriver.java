@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -143,10 +144,12 @@ final class LoadDriver {
      * {@code pushers} threads, while {@code pullers} long-poll GET /get/{topic} and finish what they get. Ends once
      * every pushed job was received, or {@code graceMs} after the last one fell due.
      */
-    Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int minDelayMs,
-                            int maxDelayMs, long graceMs) throws InterruptedException {
+    Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int pullBatch,
+                            int minDelayMs, int maxDelayMs, long graceMs) throws InterruptedException {
         Delivery run = new Delivery();
-        HttpRequest get = request("/get/" + topic + "?ttr=30000&timeout=5000").GET().build();
+        // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
+        HttpRequest get = request(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
+                : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000").GET().build();
         List<Puller> pullerStats = new ArrayList<>();
         List<Thread> pullThreads = new ArrayList<>();
         for (int p = 0; p < pullers; p++) {
@@ -276,29 +279,46 @@ final class LoadDriver {
                     pause(100);
                     continue;
                 }
-                if (!job.isObject()) {
+                List<JsonNode> jobs = new ArrayList<>();
+                if (job.isArray()) {
+                    job.forEach(jobs::add);
+                } else if (job.isObject()) {
+                    jobs.add(job);
+                }
+                if (jobs.isEmpty()) {
                     empty++;
                     continue;
                 }
-                long due = job.path("createTime").asLong() + job.path("delay").asLong() + job.path("priority").asLong();
-                lateness.record(receivedAt - due);
-                if (sentAt <= due) {
-                    waitingLateness.record(receivedAt - due);
+                List<String> ids = new ArrayList<>(jobs.size());
+                for (JsonNode each : jobs) {
+                    long due = each.path("createTime").asLong() + each.path("delay").asLong()
+                            + each.path("priority").asLong();
+                    lateness.record(receivedAt - due);
+                    if (sentAt <= due) {
+                        waitingLateness.record(receivedAt - due);
+                    }
+                    String id = each.path("id").asText();
+                    if (!run.received.add(id)) {
+                        run.duplicates.incrementAndGet();
+                    }
+                    ids.add(id);
                 }
-                String id = job.path("id").asText();
-                if (!run.received.add(id)) {
-                    run.duplicates.incrementAndGet();
-                }
-                finish(id);
+                finish(ids, job.isArray());
             }
         }
 
-        private void finish(String id) {
+        /** Acks without waiting for the answer: GET /finish for a single pull, one POST /finish/batch for a batch. */
+        private void finish(List<String> ids, boolean batch) {
             run.finishesInFlight.incrementAndGet();
-            http.sendAsync(request("/finish?jobId=" + id).GET().build(), HttpResponse.BodyHandlers.ofString())
+            HttpRequest request = batch
+                    ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")))
+                    : request("/finish?jobId=" + ids.get(0)).GET().build();
+            http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
                     .whenComplete((reply, failure) -> {
                         if (failure != null || reply.statusCode() != 200) {
-                            run.failed(run.finishErrors, "GET /finish: " + (failure != null ? failure : reply.body()));
+                            run.failed(run.finishErrors, "finish: " + (failure != null ? failure : reply.body()));
+                        } else if (batch && reply.body().contains("\"refused\":{\"")) {
+                            run.failed(run.finishErrors, "finish refused: " + reply.body());
                         }
                         run.finishesInFlight.decrementAndGet();
                     });

@@ -7,17 +7,21 @@ import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
- * finish it, or the sweeper makes it due again when the ttr runs out. Long-polls wait on a per-topic monitor
- * that local hand-overs notify, and look again every {@code pollIntervalMs} for hand-overs on other nodes.
+ * finish it, or the sweeper makes it due again when the ttr runs out. Long-polls wait per topic until a local
+ * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes.
  */
 public class PullTarget implements DeliveryTarget {
     public static final String NAME = "pull";
@@ -54,7 +58,7 @@ public class PullTarget implements DeliveryTarget {
             ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
             Signal signal = signals.get(topic);
             if (signal != null) {
-                signal.fire();
+                signal.fire(ids.size());
             }
         });
         states.submitAll(changes);
@@ -72,7 +76,7 @@ public class PullTarget implements DeliveryTarget {
             if (!jobs.isEmpty() || left <= 0) {
                 return jobs;
             }
-            signal.awaitChange(seen, Math.min(left, pollIntervalMs));
+            signal.awaitChange(seen, Math.min(left, pollIntervalMs), max);
         }
     }
 
@@ -97,22 +101,63 @@ public class PullTarget implements DeliveryTarget {
         return store.reserve(topic, deadline, max);
     }
 
-    /** A counter that hand-overs bump and long-polls wait on. */
+    /**
+     * Where long-polls of one topic wait. A hand-over wakes waiters oldest first, only as many as its jobs need
+     * (each asked for up to {@code wants}); waking all of them sent every puller to Redis for each hand-over and
+     * cost more gateway and Redis CPU than the deliveries in the bench. A waiter not woken looks again after its
+     * poll interval, which also covers hand-overs made on other nodes.
+     */
     private static final class Signal {
         private long generation;
+        private final Deque<Waiter> waiters = new ArrayDeque<>();
+
+        private static final class Waiter {
+            final Thread thread = Thread.currentThread();
+            final int wants;
+            volatile boolean woken;
+
+            Waiter(int wants) {
+                this.wants = wants;
+            }
+        }
 
         synchronized long generation() {
             return generation;
         }
 
-        synchronized void fire() {
+        synchronized void fire(int jobs) {
             generation++;
-            notifyAll();
+            int left = jobs;
+            while (left > 0 && !waiters.isEmpty()) {
+                Waiter waiter = waiters.pollFirst();
+                waiter.woken = true;
+                LockSupport.unpark(waiter.thread);
+                left -= waiter.wants;
+            }
         }
 
-        synchronized void awaitChange(long seen, long timeoutMs) throws InterruptedException {
-            if (generation == seen) {
-                wait(timeoutMs);
+        /** Waits up to {@code timeoutMs} for a hand-over, unless one came since {@code seen} was read. */
+        void awaitChange(long seen, long timeoutMs, int wants) throws InterruptedException {
+            Waiter waiter = new Waiter(wants);
+            synchronized (this) {
+                if (generation != seen) {
+                    return;
+                }
+                waiters.addLast(waiter);
+            }
+            try {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+                long left;
+                while (!waiter.woken && (left = deadline - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(this, left);
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                }
+            } finally {
+                synchronized (this) {
+                    waiters.remove(waiter);
+                }
             }
         }
     }

@@ -1,0 +1,75 @@
+package io.mykit.delay.test.gateway;
+
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Long-polls are woken by the hand-over itself, not by their poll interval (set to 20 s here): each waiting puller
+ * gets its job within moments of the due time, and a hand-over wakes only as many waiters as it has jobs.
+ */
+class LongPollWakeTest {
+    private static TestGateway gateway;
+    private static GatewayClient client;
+
+    @BeforeAll
+    static void start() {
+        gateway = TestGateway.start("mykit.delay.pull.poll-interval=20s");
+        client = gateway.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        PULLERS.shutdownNow();
+        gateway.close();
+    }
+
+    /** One thread per puller: they must all wait at once, whatever the machine's core count. */
+    private static final ExecutorService PULLERS = Executors.newFixedThreadPool(3);
+
+    private static CompletableFuture<Reply> waitingPull(String topic) {
+        return CompletableFuture.supplyAsync(() -> client.get(topic, 30_000, 15_000), PULLERS);
+    }
+
+    @Test
+    void each_hand_over_wakes_as_many_waiting_pullers_as_it_has_jobs() throws Exception {
+        String topic = "wake-" + UUID.randomUUID().toString().substring(0, 8);
+        List<CompletableFuture<Reply>> pullers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            pullers.add(waitingPull(topic));
+        }
+        Thread.sleep(500); // all three are waiting now
+
+        long pushedAt = System.currentTimeMillis();
+        String first = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        Reply firstReply = CompletableFuture.anyOf(pullers.toArray(CompletableFuture[]::new))
+                .thenApply(Reply.class::cast).get(5, TimeUnit.SECONDS);
+        assertThat(firstReply.data().path("id").asText()).isEqualTo(first);
+        assertThat(System.currentTimeMillis() - pushedAt).as("woken by the hand-over").isLessThan(3_000);
+        Thread.sleep(300);
+        assertThat(pullers.stream().filter(CompletableFuture::isDone).count()).as("one job wakes one puller").isEqualTo(1);
+
+        long secondPush = System.currentTimeMillis();
+        String second = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String third = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        List<String> got = new ArrayList<>();
+        for (CompletableFuture<Reply> puller : pullers) {
+            if (puller.get(5, TimeUnit.SECONDS) != firstReply) {
+                got.add(puller.get().data().path("id").asText());
+            }
+        }
+        assertThat(System.currentTimeMillis() - secondPush).as("both woken by hand-overs").isLessThan(3_000);
+        assertThat(got).containsExactlyInAnyOrder(second, third);
+    }
+}
