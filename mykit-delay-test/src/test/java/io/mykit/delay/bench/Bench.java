@@ -91,7 +91,7 @@ public final class Bench {
         System.out.print(table.render());
         System.out.println();
         System.out.println("CPU: cores busy on average while measuring. gateway = this JVM's threads other than the "
-                + "load driver's; jit/gc = this JVM's CPU outside Java threads; all share the machine's cores.");
+                + "load driver's; jit = the JIT compilers; gc/other = the rest of this JVM's CPU outside live Java threads (GC, threads that ended); all share the machine's cores.");
         System.out.println("Lateness = time the puller got the job - (createTime + delay + priority). 'When a puller "
                 + "was waiting' keeps jobs whose GET was sent before they fell due: the gateway's own delay.");
         notes.forEach(note -> System.out.println("Note: " + note));

@@ -1,6 +1,7 @@
 package io.mykit.delay.bench;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -20,19 +21,24 @@ import java.util.Set;
  * <pre>
  *  gateway  = this JVM's Java threads that are not the load driver's (HTTP, push writers, journal, timers)
  *  driver   = the bench's own threads and the JDK HTTP client's
- *  jit/gc   = this JVM's CPU spent outside any Java thread (compiler and GC threads)
+ *  jit      = the JIT compilers' time (CompilationMXBean)
+ *  gc/other = the rest of this JVM's CPU outside any Java thread: GC threads, and Java threads that ended
  *  redis, mariadb = the server processes, when this user may read them
  *  broker   = in the broker scenarios: the broker's threads in this JVM (embedded ActiveMQ) and this JVM's child
  *             processes (RocketMQ's name server and broker); a broker consumer's threads count as the driver's
  * </pre>
  *
- * A Java thread that ends between two samples takes its CPU with it into "jit/gc"; the scenarios keep theirs alive.
+ * A Java thread that ends between two samples takes its CPU with it into "gc/other"; the scenarios keep theirs alive.
  */
 final class CpuMeter {
     /** Thread names of the load driver: its own workers and the JDK HTTP client's threads. */
     private static final String[] DRIVER_THREADS = {"bench-", "HttpClient-"};
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    /** The JIT compilers' time: compiler threads are not Java threads, so their CPU is otherwise unnamed. */
+    private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean() != null
+            && ManagementFactory.getCompilationMXBean().isCompilationTimeMonitoringSupported()
+            ? ManagementFactory.getCompilationMXBean() : null;
     private final Optional<ProcessHandle> redis;
     private final Optional<ProcessHandle> mariaDb;
     private final BenchBroker broker;
@@ -41,16 +47,16 @@ final class CpuMeter {
      * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the
      * child processes' (-1 without a broker).
      */
-    record Sample(long wallNs, long jvmNs, Map<Long, Long> threadNs, Set<Long> driverIds, Set<Long> brokerIds,
-                  long redisNs, long mariaDbNs, long brokerNs) {
+    record Sample(long wallNs, long jvmNs, long jitMs, Map<Long, Long> threadNs, Set<Long> driverIds,
+                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs) {
     }
 
     /** Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). */
-    record Usage(double seconds, double gateway, double driver, double jitGc, double redis, double mariaDb,
-                 double broker) {
+    record Usage(double seconds, double gateway, double driver, double jit, double gcOther, double redis,
+                 double mariaDb, double broker) {
         String cores() {
-            return String.format(Locale.ROOT, "gateway %.2f, jit/gc %.2f, driver %.2f, redis %s, mariadb %s",
-                    gateway, jitGc, driver, known(redis, 1), known(mariaDb, 1))
+            return String.format(Locale.ROOT, "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
+                    gateway, jit, gcOther, driver, known(redis, 1), known(mariaDb, 1))
                     + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker));
         }
 
@@ -103,7 +109,8 @@ final class CpuMeter {
         }
         long childrenNs = broker == null ? -1
                 : ProcessHandle.current().descendants().mapToLong(CpuMeter::cpuNs).filter(ns -> ns > 0).sum();
-        return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), cpu, driver, brokerThreads,
+        long jitMs = compiler == null ? 0 : compiler.getTotalCompilationTime();
+        return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), jitMs, cpu, driver, brokerThreads,
                 redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs);
     }
 
@@ -122,10 +129,11 @@ final class CpuMeter {
             }
         }
         long jvmNs = to.jvmNs() - from.jvmNs();
+        double jitNs = Math.min(Math.max(0, jvmNs - javaNs), (to.jitMs() - from.jitMs()) * 1e6);
         double broker = to.brokerNs() < 0 ? -1
                 : (brokerThreadNs + Math.max(0, to.brokerNs() - from.brokerNs())) / wall;
         return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
-                Math.max(0, jvmNs - javaNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
+                jitNs / wall, Math.max(0, jvmNs - javaNs - jitNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
                 cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker);
     }
 
