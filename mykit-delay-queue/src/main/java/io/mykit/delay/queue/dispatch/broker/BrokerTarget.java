@@ -8,35 +8,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A target that sends to a broker on a pool of sender threads, so a slow broker call holds one sender, not a
- * bucket timer. Each pumped batch is sent in due order by one sender and settled in one go. At most
- * {@code maxPending} jobs wait for senders; beyond that the timer handing them over waits (back-pressure).
+ * A target that sends to a broker from its own sender threads, so a slow broker call holds a sender, not a bucket
+ * timer. A free sender takes every hand-over queued at that moment (up to {@link #MAX_SEND_BATCH} jobs, from any
+ * buckets) and sends them in one go, each hand-over's jobs in due order; the outcome is settled per bucket. Taking
+ * all that waits is what keeps a broker that confirms slowly (a disk sync per commit) from falling behind a steady
+ * trickle of small hand-overs. At most {@code maxPending} jobs wait for senders; beyond that the timer handing them
+ * over waits (back-pressure).
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
+    /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
+    static final int MAX_SEND_BATCH = 1_000;
+
     protected final Logger log = LoggerFactory.getLogger(getClass());
-    private final ExecutorService senders;
+    private final LinkedBlockingQueue<Handover> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> senders = new ArrayList<>();
     private final Semaphore pending;
     private final int maxPending;
     private final DeliveryOutcomes outcomes;
+    private volatile boolean running = true;
+
+    /** Jobs one bucket timer handed over, and the back-pressure permits they hold. */
+    private record Handover(int bucket, List<Job> jobs, int permits) {
+    }
 
     protected BrokerTarget(String name, int senderThreads, int maxPending, DeliveryOutcomes outcomes) {
-        AtomicInteger n = new AtomicInteger();
-        this.senders = Executors.newFixedThreadPool(senderThreads, r -> {
-            Thread t = new Thread(r, "mykit-send-" + name + "-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        });
         this.maxPending = maxPending;
         this.pending = new Semaphore(maxPending);
         this.outcomes = outcomes;
+        for (int i = 0; i < senderThreads; i++) {
+            Thread sender = new Thread(this::sendLoop, "mykit-send-" + name + "-" + i);
+            sender.setDaemon(true);
+            senders.add(sender);
+            sender.start();
+        }
     }
 
     /** Sends the jobs in order; fills {@code delivered} with those the broker confirmed, {@code failed} with the rest. */
@@ -44,44 +57,90 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
 
     @Override
     public void deliver(int bucket, List<Job> jobs) {
+        if (!running) {
+            throw new IllegalStateException(getClass().getSimpleName() + " is closed");
+        }
         int permits = Math.min(jobs.size(), maxPending);
         pending.acquireUninterruptibly(permits);
-        try {
-            senders.execute(() -> sendAndSettle(bucket, jobs, permits));
-        } catch (RuntimeException e) {
-            pending.release(permits);
-            throw e;
+        queue.add(new Handover(bucket, jobs, permits));
+    }
+
+    private void sendLoop() {
+        List<Handover> group = new ArrayList<>();
+        while (running || !queue.isEmpty()) {
+            try {
+                Handover first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                group.add(first);
+                int jobs = first.jobs().size();
+                Handover next;
+                while (jobs < MAX_SEND_BATCH && (next = queue.poll()) != null) {
+                    group.add(next);
+                    jobs += next.jobs().size();
+                }
+                sendAndSettle(group, jobs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                group.forEach(handover -> pending.release(handover.permits()));
+                group.clear();
+            }
         }
     }
 
-    private void sendAndSettle(int bucket, List<Job> jobs, int permits) {
+    private void sendAndSettle(List<Handover> group, int jobCount) {
+        List<Job> all = new ArrayList<>(jobCount);
+        group.forEach(handover -> all.addAll(handover.jobs()));
+        List<Job> delivered = new ArrayList<>(jobCount);
+        List<SendFailure> failed = new ArrayList<>();
         try {
-            List<Job> delivered = new ArrayList<>(jobs.size());
-            List<SendFailure> failed = new ArrayList<>();
-            try {
-                send(jobs, delivered, failed);
-            } catch (RuntimeException e) {
-                // whatever was not confirmed counts as failed
-                jobs.stream().filter(j -> !delivered.contains(j) && failed.stream().noneMatch(f -> f.job().equals(j)))
-                        .forEach(j -> failed.add(new SendFailure(j, e.toString())));
-            }
-            outcomes.settle(bucket, delivered, failed);
-        } catch (Throwable e) {
-            log.warn("settling {} jobs of bucket {} failed; the sweeper returns them: {}", jobs.size(), bucket, e.toString());
-        } finally {
-            pending.release(permits);
+            send(all, delivered, failed);
+        } catch (RuntimeException e) {
+            // whatever was not confirmed counts as failed
+            Set<Job> settled = identitySet(delivered);
+            failed.forEach(failure -> settled.add(failure.job()));
+            all.stream().filter(job -> !settled.contains(job)).forEach(job -> failed.add(new SendFailure(job, e.toString())));
         }
+        Set<Job> confirmed = identitySet(delivered);
+        IdentityHashMap<Job, SendFailure> failures = new IdentityHashMap<>();
+        failed.forEach(failure -> failures.put(failure.job(), failure));
+        for (Handover handover : group) {
+            List<Job> bucketDelivered = new ArrayList<>(handover.jobs().size());
+            List<SendFailure> bucketFailed = new ArrayList<>();
+            for (Job job : handover.jobs()) {
+                if (confirmed.contains(job)) {
+                    bucketDelivered.add(job);
+                } else {
+                    bucketFailed.add(failures.getOrDefault(job, new SendFailure(job, "not confirmed by the broker")));
+                }
+            }
+            try {
+                outcomes.settle(handover.bucket(), bucketDelivered, bucketFailed);
+            } catch (Throwable e) {
+                log.warn("settling {} jobs of bucket {} failed; the sweeper returns them: {}", handover.jobs().size(),
+                        handover.bucket(), e.toString());
+            }
+        }
+    }
+
+    private static Set<Job> identitySet(List<Job> jobs) {
+        Set<Job> set = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(jobs);
+        return set;
     }
 
     @Override
     public void close() {
-        senders.shutdown();
-        try {
-            if (!senders.awaitTermination(5, TimeUnit.SECONDS)) {
-                senders.shutdownNow();
+        running = false;
+        for (Thread sender : senders) {
+            try {
+                sender.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         closeClient();
     }
