@@ -49,17 +49,19 @@ public class JobController {
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
     private Job readJob(HttpServletRequest request) {
-        ServletServerHttpRequest message = new ServletServerHttpRequest(request);
+        Job job;
         try {
             byte[] body = request.getInputStream().readAllBytes();
-            Job job = body.length == 0 ? null : jobReader.readValue(body);
-            if (job == null) {
-                throw new HttpMessageNotReadableException("Required request body is missing", message);
-            }
-            return job;
+            job = body.length == 0 ? null : jobReader.readValue(body);
         } catch (IOException e) {
-            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e, message);
+            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e,
+                    new ServletServerHttpRequest(request));
         }
+        if (job == null) {
+            throw new HttpMessageNotReadableException("Required request body is missing",
+                    new ServletServerHttpRequest(request));
+        }
+        return job;
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order

@@ -81,9 +81,13 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                     jobs += next.jobs().size();
                 }
                 sendAndSettle(group, jobs);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            } catch (Throwable e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                // a sender never dies: the jobs of this group stay in flight and the sweeper returns them
+                log.warn("sending {} hand-overs failed unexpectedly: {}", group.size(), e.toString());
             } finally {
                 group.forEach(handover -> pending.release(handover.permits()));
                 group.clear();
