@@ -4,6 +4,7 @@ import io.mykit.delay.test.brokers.TestRocketMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterAll;
@@ -62,13 +63,9 @@ class RocketMqDeliveryTest {
         consumer.setInstanceName(rocketTopic + "_reader");
         consumer.start();
         try {
-            Collection<MessageQueue> queues = consumer.fetchMessageQueues(rocketTopic);
-            consumer.assign(queues);
-            for (MessageQueue queue : queues) {
-                consumer.seekToBegin(queue);
-            }
-            Map<String, List<MessageExt>> byJob = new HashMap<>();
             long end = System.currentTimeMillis() + within.toMillis();
+            seekToBegin(consumer, rocketTopic, end);
+            Map<String, List<MessageExt>> byJob = new HashMap<>();
             while (byJob.size() < expected && System.currentTimeMillis() < end) {
                 for (MessageExt message : consumer.poll(200)) {
                     byJob.computeIfAbsent(message.getUserProperty("jobId"), k -> new java.util.ArrayList<>()).add(message);
@@ -77,6 +74,28 @@ class RocketMqDeliveryTest {
             return byJob;
         } finally {
             consumer.shutdown();
+        }
+    }
+
+    /**
+     * Points the reader at the first offset of every queue. A broker just restarted can refuse the first requests
+     * (CI saw "send request failed" on the offset lookup once); the reader tries again until {@code end}.
+     */
+    private static void seekToBegin(DefaultLitePullConsumer consumer, String rocketTopic, long end) throws Exception {
+        while (true) {
+            try {
+                Collection<MessageQueue> queues = consumer.fetchMessageQueues(rocketTopic);
+                consumer.assign(queues);
+                for (MessageQueue queue : queues) {
+                    consumer.seekToBegin(queue);
+                }
+                return;
+            } catch (MQClientException e) {
+                if (System.currentTimeMillis() > end) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
         }
     }
 
