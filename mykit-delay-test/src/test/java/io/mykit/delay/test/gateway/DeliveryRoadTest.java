@@ -152,11 +152,12 @@ class DeliveryRoadTest {
     void jobs_come_out_in_score_order_create_time_plus_delay_plus_priority() {
         String topic = topic();
         long base = System.currentTimeMillis();
-        // pushed in reverse; scores base+600+p with p = 400, 300, 200, 100, 0
+        // pushed in reverse; scores base+600+3p with p = 400, 300, 200, 100, 0: 300 ms apart, so each is handed over
+        // before the next falls due even on a loaded CI machine (100 ms apart failed once there)
         List<String> pushedIds = new ArrayList<>();
         for (int p = 400; p >= 0; p -= 100) {
             pushedIds.add(client.push("{\"topic\":\"" + topic + "\",\"createTime\":" + base
-                    + ",\"delay\":600,\"priority\":" + p + ",\"body\":\"p" + p + "\"}").data().asText());
+                    + ",\"delay\":600,\"priority\":" + (3 * p) + ",\"body\":\"p" + p + "\"}").data().asText());
         }
         List<String> bodies = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
