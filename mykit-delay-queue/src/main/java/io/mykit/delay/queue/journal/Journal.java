@@ -5,6 +5,7 @@ import io.mykit.delay.common.model.JobStatus;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -30,6 +31,9 @@ public interface Journal {
     boolean markDeleted(String jobId, String thread, long at);
 
     Optional<JournalEntry> find(String jobId);
+
+    /** {@link #find} for many jobs in one query: the entries of those that exist, by id. */
+    Map<String, JournalEntry> findAll(Collection<String> jobIds);
 
     /** Jobs in {@code status} last changed before {@code before}, keyset-paged by id. */
     List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit);

@@ -15,6 +15,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,6 +135,16 @@ public class MybatisJournal implements Journal {
     @Override
     public Optional<JournalEntry> find(String jobId) {
         return guarded(() -> Optional.ofNullable(jobs.selectById(jobId)).map(this::entry));
+    }
+
+    @Override
+    public Map<String, JournalEntry> findAll(Collection<String> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, JournalEntry> found = new HashMap<>();
+        guarded(() -> jobs.selectBatchIds(jobIds)).forEach(row -> found.put(row.getId(), entry(row)));
+        return found;
     }
 
     @Override

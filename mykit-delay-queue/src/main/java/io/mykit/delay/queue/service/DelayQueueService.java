@@ -185,6 +185,7 @@ public class DelayQueueService {
         List<String> finished = new ArrayList<>(ids.size());
         Map<String, String> refused = new LinkedHashMap<>();
         List<StateChange> changes = new ArrayList<>(ids.size());
+        List<String> absent = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             String id = ids.get(i);
             switch (results.get(i)) {
@@ -193,16 +194,19 @@ public class DelayQueueService {
                     changes.add(StateChange.of(id, JobStatus.Finish, now));
                 }
                 case NOT_DUE -> refused.put(id, "not due yet; delete it instead");
-                case ABSENT -> {
-                    Optional<JournalEntry> entry = journal.find(id);
-                    if (entry.isEmpty()) {
-                        refused.put(id, "no such job");
-                    } else if (entry.get().status() == JobStatus.Finish) {
-                        finished.add(id);
-                    } else {
-                        refused.put(id, "not reserved (" + entry.get().status() + ")");
-                    }
-                }
+                case ABSENT -> absent.add(id);
+            }
+        }
+        // ids Redis no longer holds: one journal query tells finished ones from unknown or unreserved ones
+        Map<String, JournalEntry> journaled = journal.findAll(absent);
+        for (String id : absent) {
+            JournalEntry entry = journaled.get(id);
+            if (entry == null) {
+                refused.put(id, "no such job");
+            } else if (entry.status() == JobStatus.Finish) {
+                finished.add(id);
+            } else {
+                refused.put(id, "not reserved (" + entry.status() + ")");
             }
         }
         states.submitAll(changes);
