@@ -24,6 +24,8 @@ public final class Bench {
 
     private static final long JOURNAL_DRAIN_MAX_MS = 120_000;
     private static final long DELIVERY_GRACE_MS = 30_000;
+    /** Least unmeasured load before a lateness measurement, however quiet the JIT already is. */
+    static final int WARMUP_MIN_SECONDS = 30;
 
     private final BenchSettings settings;
     private final CpuMeter cpu;
@@ -37,9 +39,27 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (!BenchJvm.isBenchJvm()) {
+            int exit = BenchJvm.runInChild(Bench.class, args);
+            if (exit != 0) {
+                throw new IllegalStateException("the bench JVM exited with " + exit);
+            }
+            return;
+        }
         // WARN as in the gateways (BenchGateway), already for the brokers that start before one (scenarios 5-7)
         LoggingSystem.get(Bench.class.getClassLoader()).setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.WARN);
-        new Bench(BenchSettings.fromSystemProperties()).run();
+        if (!Boolean.getBoolean(BenchJvm.CHILD_PROPERTY)) {
+            new Bench(BenchSettings.fromSystemProperties()).run();
+            return;
+        }
+        // the child JVM's own exit: client libraries leave non-daemon threads behind that would keep it alive
+        try {
+            new Bench(BenchSettings.fromSystemProperties()).run();
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
     }
 
     private void run() throws Exception {
@@ -84,8 +104,9 @@ public final class Bench {
         System.out.println("servers: Redis " + BenchGateway.redisVersion(s) + " at " + s.redisHost() + ":"
                 + s.redisPort() + "; MariaDB " + BenchGateway.mariaDbDescription(s) + " at " + s.mysqlHost() + ":"
                 + s.mysqlPort() + "/" + s.database());
-        System.out.println("gateway: in this JVM, " + gatewaySetup);
-        System.out.println("load: JDK HttpClient, HTTP/1.1 keep-alive, " + s.bodyBytes()
+        System.out.println("gateway: in this JVM (" + String.join(" ", ManagementFactory.getRuntimeMXBean()
+                .getInputArguments().stream().filter(arg -> arg.startsWith("-X")).toList()) + "), " + gatewaySetup);
+        System.out.println("load: one blocking HTTP/1.1 keep-alive connection per driver thread (PlainHttp), " + s.bodyBytes()
                 + "-byte bodies, no id or createTime in the jobs (the gateway assigns them)");
         System.out.println();
         System.out.print(table.render());
@@ -127,20 +148,20 @@ public final class Bench {
 
     private void lateness() throws Exception {
         BenchSettings s = settings;
-        progress(String.format("3/3 lateness: %,d pending, %d s warm-up, then %d jobs/s for %d s due %d-%d ms later,"
-                        + " %d pullers taking up to %d jobs per GET", s.latePending(), s.lateWarmupSeconds(),
-                s.lateRate(), s.lateSeconds(), s.lateMinDelayMs(), s.lateMaxDelayMs(), s.latePullers(),
-                s.latePullBatch()));
+        Warmup.Limits warmupLimits = Warmup.Limits.fromSystemProperties(WARMUP_MIN_SECONDS);
+        progress(String.format("3/3 lateness: %,d pending, warm-up until the JIT settles (%d-%d s), then %d jobs/s"
+                        + " for %d s due %d-%d ms later, %d pullers taking up to %d jobs per GET", s.latePending(),
+                warmupLimits.minSeconds(), warmupLimits.maxSeconds(), s.lateRate(), s.lateSeconds(),
+                s.lateMinDelayMs(), s.lateMaxDelayMs(), s.latePullers(), s.latePullBatch()));
         try (BenchGateway gateway = startGateway()) {
             LoadDriver driver = new LoadDriver(gateway.baseUrl(), s.bodyBytes(), cpu);
             double prefillRate = s.latePending() == 0 ? 0
                     : driver.prefill("bench-pending", s.latePending(), s.batchClients());
             long prefillDrainMs = gateway.awaitJournalDrained(JOURNAL_DRAIN_MAX_MS);
-            // the same load, unmeasured, first: a fresh JVM spent most of a core compiling through the first 30-40 s
-            if (s.lateWarmupSeconds() > 0) {
-                driver.steadyDelivery("bench-late-warmup", s.lateRate(), s.lateWarmupSeconds(), s.latePushers(),
-                        s.latePullers(), s.latePullBatch(), s.lateMinDelayMs(), s.lateMaxDelayMs(), DELIVERY_GRACE_MS);
-            }
+            Warmup.Result warmup = Warmup.untilJitSettles(cpu, warmupLimits, seconds ->
+                    driver.steadyDelivery("bench-late-warmup", s.lateRate(), seconds, s.latePushers(),
+                            s.latePullers(), s.latePullBatch(), s.lateMinDelayMs(), s.lateMaxDelayMs(),
+                            DELIVERY_GRACE_MS));
             LoadDriver.Lateness l = driver.steadyDelivery("bench-late", s.lateRate(), s.lateSeconds(),
                     s.latePushers(), s.latePullers(), s.latePullBatch(), s.lateMinDelayMs(), s.lateMaxDelayMs(),
                     DELIVERY_GRACE_MS);
@@ -176,6 +197,7 @@ public final class Bench {
             table.row("", "prefill (batch)", String.format("%s jobs at %s jobs/s; journal caught up %s",
                     ReportTable.count(s.latePending()), ReportTable.count(prefillRate), drained(prefillDrainMs)),
                     "", "");
+            table.row("", "warm-up before measuring", warmup.describe(warmupLimits), "", "");
             table.row("", "CPU (cores)", l.cpu().cores(), "", "");
             table.row("", "CPU per delivered job", l.cpu().perJob(l.received()), "", "");
             journalRow(gateway);

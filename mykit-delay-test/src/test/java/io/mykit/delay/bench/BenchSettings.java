@@ -13,7 +13,7 @@ record BenchSettings(
         String scenarios, int bodyBytes,
         int pushClients, int pushWarmupSeconds, int pushWindowSeconds, int pushWindows,
         int batchClients, int batchSize, int batchWarmupSeconds, int batchWindowSeconds, int batchWindows,
-        int latePending, int lateRate, int lateSeconds, int latePushers, int latePullers, int latePullBatch, int lateWarmupSeconds,
+        int latePending, int lateRate, int lateSeconds, int latePushers, int latePullers, int latePullBatch,
         int lateMinDelayMs, int lateMaxDelayMs) {
 
     static BenchSettings fromSystemProperties() {
@@ -30,7 +30,6 @@ record BenchSettings(
                 number("bench.late.pending", 100_000), number("bench.late.rate", 800),
                 number("bench.late.seconds", 30), number("bench.late.pushers", 32),
                 number("bench.late.pullers", 8), number("bench.late.pull-batch", 100),
-                number("bench.late.warmup", 20),
                 number("bench.late.min-delay", 1000), number("bench.late.max-delay", 2000));
         s.validate();
         return s;

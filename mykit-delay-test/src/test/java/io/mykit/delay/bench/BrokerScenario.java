@@ -132,8 +132,17 @@ final class BrokerScenario {
             if (!probe(number, scenario, LATE_TOPIC, driver, receipts)) {
                 return;
             }
+            Warmup.Limits warmupLimits = Warmup.Limits.fromSystemProperties(Bench.WARMUP_MIN_SECONDS);
             progress(number + " broker lateness: " + broker.name() + " up, " + ReportTable.count(z.pending)
-                    + " pending; pushing");
+                    + " pending; warming up until the JIT settles");
+            Warmup.Result warmup = Warmup.untilJitSettles(meter, warmupLimits, seconds -> {
+                LoadDriver.SteadyPush round = driver.steadyPush(LATE_TOPIC, z.rate, seconds, z.pushers,
+                        z.minDelayMs, z.maxDelayMs);
+                awaitReceived(receipts, round.ids().size(),
+                        System.currentTimeMillis() + z.maxDelayMs + DELIVERY_GRACE_MS);
+                receipts.clear();
+            });
+            progress(number + " broker lateness: pushing");
 
             CpuMeter.Sample cpuStart = meter.sample();
             LoadDriver.SteadyPush push = driver.steadyPush(LATE_TOPIC, z.rate, z.seconds, z.pushers, z.minDelayMs,
@@ -161,6 +170,7 @@ final class BrokerScenario {
             table.row("", "prefill (batch)", String.format("%s jobs at %s jobs/s; journal caught up %s",
                     ReportTable.count(z.pending), ReportTable.count(prefillRate), drained(prefillDrainMs)), "", "");
             table.row("", "route", route(gateway.properties(), broker), "", "");
+            table.row("", "warm-up before measuring", warmup.describe(warmupLimits), "", "");
             table.row("", "CPU (cores)", used.cores(), "", "");
             table.row("", "CPU per delivered job", used.perJob(receipts.jobs()), "", "");
             table.row("", "journal lag at end", "caught up " + drained(journalMs) + " after the last receipt", "", "");

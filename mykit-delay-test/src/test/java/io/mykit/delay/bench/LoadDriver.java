@@ -5,15 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.stream.Collectors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Drives the gateway over real HTTP/1.1 (keep-alive) with the JDK client, as any service would, and measures
- * what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again) run a warm-up
+ * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp})
+ * and measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again) run a warm-up
  * and then consecutive measurement windows, so one run yields several samples to take the median of.
  */
 final class LoadDriver {
@@ -32,13 +30,12 @@ final class LoadDriver {
     static final long FAR_DELAY_MS = Duration.ofDays(30).toMillis();
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** Threads that send the pullers' finishes, so a puller goes back to its GET at once. */
+    private static final int FINISHERS = 4;
 
-    private final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
-    private final String base;
+    /** Each driver thread's own connection; closed when the thread's work ends (see {@link #started}). */
+    private final ThreadLocal<PlainHttp> connection;
+    private final URI base;
     private final String body;
     private final CpuMeter cpu;
 
@@ -79,21 +76,22 @@ final class LoadDriver {
     }
 
     LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
-        this.base = base;
+        this.base = URI.create(base);
+        this.connection = ThreadLocal.withInitial(() -> new PlainHttp(this.base));
         this.body = "x".repeat(bodyBytes);
         this.cpu = cpu;
     }
 
     /** Scenario 1: {@code clients} threads each POST /push one job at a time. */
     Throughput singlePush(int clients, int warmupSeconds, int windowSeconds, int windows) throws InterruptedException {
-        HttpRequest push = post("/push", job("bench-single", FAR_DELAY_MS));
+        PlainHttp.Request push = post("/push", job("bench-single", FAR_DELAY_MS));
         return closedLoop("single", clients, warmupSeconds, windowSeconds, windows, push, 1);
     }
 
     /** Scenario 2: {@code clients} threads each POST /push/batch with {@code size} jobs per call. */
     Throughput batchPush(int clients, int size, int warmupSeconds, int windowSeconds, int windows)
             throws InterruptedException {
-        HttpRequest batch = post("/push/batch", jobArray(job("bench-batch", FAR_DELAY_MS), size));
+        PlainHttp.Request batch = post("/push/batch", jobArray(job("bench-batch", FAR_DELAY_MS), size));
         return closedLoop("batch", clients, warmupSeconds, windowSeconds, windows, batch, size);
     }
 
@@ -148,8 +146,12 @@ final class LoadDriver {
                             int minDelayMs, int maxDelayMs, long graceMs) throws InterruptedException {
         Delivery run = new Delivery();
         // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
-        HttpRequest get = request(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
-                : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000").GET().build();
+        PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
+                : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000");
+        List<Thread> finishers = new ArrayList<>();
+        for (int f = 0; f < FINISHERS; f++) {
+            finishers.add(started("bench-finisher-" + f, new Finisher(run)));
+        }
         List<Puller> pullerStats = new ArrayList<>();
         List<Thread> pullThreads = new ArrayList<>();
         for (int p = 0; p < pullers; p++) {
@@ -171,6 +173,8 @@ final class LoadDriver {
         while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
             pause(20);
         }
+        run.finishersStop.set(true);
+        joinAll(finishers);
 
         Set<String> missing = new HashSet<>(push.ids());
         missing.removeAll(run.received);
@@ -229,7 +233,7 @@ final class LoadDriver {
     }
 
     /** POSTs one job due {@code delayMs} from now; returns the id the gateway gave it. */
-    String push(String topic, long delayMs) throws IOException, InterruptedException {
+    String push(String topic, long delayMs) throws IOException {
         return JSON.readTree(send(post("/push", job(topic, delayMs)))).path("data").asText();
     }
 
@@ -242,6 +246,8 @@ final class LoadDriver {
         final AtomicLong finishesInFlight = new AtomicLong();
         final AtomicReference<String> firstError = new AtomicReference<>();
         final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicBoolean finishersStop = new AtomicBoolean();
+        final LinkedBlockingQueue<PlainHttp.Request> finishes = new LinkedBlockingQueue<>();
 
         void failed(AtomicLong counter, String error) {
             counter.incrementAndGet();
@@ -249,16 +255,53 @@ final class LoadDriver {
         }
     }
 
-    /** One consumer: long-polls, records how late each job came, finishes it without waiting for the answer. */
+    /** Sends queued finishes one after the other on its own connection. */
+    private final class Finisher implements Runnable {
+        private final Delivery run;
+
+        Finisher(Delivery run) {
+            this.run = run;
+        }
+
+        @Override
+        public void run() {
+            while (!run.finishersStop.get()) {
+                PlainHttp.Request request;
+                try {
+                    request = run.finishes.poll(50, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (request == null) {
+                    continue;
+                }
+                try {
+                    PlainHttp.Reply reply = connection.get().exchange(request);
+                    if (reply.status() != 200) {
+                        run.failed(run.finishErrors, "finish: HTTP " + reply.status() + " " + reply.body());
+                    } else if (reply.body().contains("\"refused\":{\"")) {
+                        run.failed(run.finishErrors, "finish refused: " + reply.body());
+                    }
+                } catch (IOException e) {
+                    run.failed(run.finishErrors, "finish: " + e);
+                } finally {
+                    run.finishesInFlight.decrementAndGet();
+                }
+            }
+        }
+    }
+
+    /** One consumer: long-polls, records how late each job came, hands the finish to a finisher thread. */
     private final class Puller implements Runnable {
         private final Delivery run;
-        private final HttpRequest get;
+        private final PlainHttp.Request get;
         final Histogram lateness = new Histogram();
         final Histogram waitingLateness = new Histogram();
         long gets;
         long empty;
 
-        Puller(Delivery run, HttpRequest get) {
+        Puller(Delivery run, PlainHttp.Request get) {
             this.run = run;
             this.get = get;
         }
@@ -310,24 +353,15 @@ final class LoadDriver {
         /** Acks without waiting for the answer: GET /finish for a single pull, one POST /finish/batch for a batch. */
         private void finish(List<String> ids, boolean batch) {
             run.finishesInFlight.incrementAndGet();
-            HttpRequest request = batch
+            run.finishes.add(batch
                     ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")))
-                    : request("/finish?jobId=" + ids.get(0)).GET().build();
-            http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                    .whenComplete((reply, failure) -> {
-                        if (failure != null || reply.statusCode() != 200) {
-                            run.failed(run.finishErrors, "finish: " + (failure != null ? failure : reply.body()));
-                        } else if (batch && reply.body().contains("\"refused\":{\"")) {
-                            run.failed(run.finishErrors, "finish refused: " + reply.body());
-                        }
-                        run.finishesInFlight.decrementAndGet();
-                    });
+                    : get("/finish?jobId=" + ids.get(0)));
         }
     }
 
     /** Each client sends {@code request} until the measurement ends; a call counts in the window it completes in. */
     private Throughput closedLoop(String name, int clients, int warmupSeconds, int windowSeconds, int windows,
-                                  HttpRequest request, int jobsPerCall) throws InterruptedException {
+                                  PlainHttp.Request request, int jobsPerCall) throws InterruptedException {
         long windowNs = TimeUnit.SECONDS.toNanos(windowSeconds);
         long measureStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
         long measureEnd = measureStart + windows * windowNs;
@@ -396,23 +430,32 @@ final class LoadDriver {
         }
     }
 
-    /** Sends one request; returns the body of a 200 {"success":true...} reply and throws on anything else. */
-    private String send(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (reply.statusCode() != 200 || !reply.body().contains("\"success\":true")) {
+    /**
+     * Sends one request on this thread's connection (a fresh one, closed after, on threads the driver did not
+     * start); returns the body of a 200 {"success":true...} reply and throws on anything else.
+     */
+    private String send(PlainHttp.Request request) throws IOException {
+        PlainHttp.Reply reply;
+        if (Thread.currentThread().getName().startsWith("bench-")) {
+            reply = connection.get().exchange(request);
+        } else {
+            try (PlainHttp once = new PlainHttp(base)) {
+                reply = once.exchange(request);
+            }
+        }
+        if (reply.status() != 200 || !reply.body().contains("\"success\":true")) {
             String text = reply.body();
-            throw new IOException("HTTP " + reply.statusCode() + " " + text.substring(0, Math.min(200, text.length())));
+            throw new IOException("HTTP " + reply.status() + " " + text.substring(0, Math.min(200, text.length())));
         }
         return reply.body();
     }
 
-    private HttpRequest post(String path, String json) {
-        return request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    private PlainHttp.Request post(String path, String json) {
+        return PlainHttp.Request.postJson(base, path, json);
     }
 
-    private HttpRequest.Builder request(String pathAndQuery) {
-        return HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(REQUEST_TIMEOUT);
+    private PlainHttp.Request get(String pathAndQuery) {
+        return PlainHttp.Request.get(base, pathAndQuery);
     }
 
     /** A job with no id and no createTime: the gateway assigns both, as for most real callers. */
@@ -428,8 +471,16 @@ final class LoadDriver {
         return json.append(']').toString();
     }
 
-    private static Thread started(String name, Runnable work) {
-        Thread thread = new Thread(work, name);
+    /** Starts a driver thread ({@code name} starts with "bench-"); its connection is closed when its work ends. */
+    private Thread started(String name, Runnable work) {
+        Thread thread = new Thread(() -> {
+            try {
+                work.run();
+            } finally {
+                connection.get().close();
+                connection.remove();
+            }
+        }, name);
         thread.start();
         return thread;
     }
