@@ -76,7 +76,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public StateChangeWriter stateChangeWriter(Journal journal, DelayProperties properties) {
-        return new StateChangeWriter(journal, properties.getJournal().getBatchSize());
+        return new StateChangeWriter(journal, properties.getJournal().getBatchSize(),
+                properties.getJournal().getStateLinger().toMillis());
     }
 
     @Bean

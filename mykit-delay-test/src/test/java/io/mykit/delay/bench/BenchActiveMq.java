@@ -38,13 +38,16 @@ final class BenchActiveMq implements BenchBroker {
         this.broker = broker;
     }
 
+    /** {@code -Dbench.activemq.disk-sync=false}: a broker that does not sync its journal per write, as in the tests. */
+    private static final boolean DISK_SYNC = Boolean.parseBoolean(System.getProperty("bench.activemq.disk-sync", "true"));
+
     static BenchActiveMq start() {
-        return new BenchActiveMq(TestActiveMq.startWithDiskSync());
+        return new BenchActiveMq(DISK_SYNC ? TestActiveMq.startWithDiskSync() : TestActiveMq.start());
     }
 
     @Override
     public String name() {
-        return "ActiveMQ";
+        return DISK_SYNC ? "ActiveMQ" : "ActiveMQ (no disk sync)";
     }
 
     @Override

@@ -117,7 +117,9 @@ class EmbeddedDefaultJarTest {
         int port = TestServers.freePort();
         Path log = tempDir.resolve("gateway-" + gateways.size() + ".log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(java.toString(), "-jar", JAR.toAbsolutePath().normalize().toString(),
+        // as the README's first command starts it
+        Process process = new ProcessBuilder(java.toString(), "-XX:MaxGCPauseMillis=10", "-jar",
+                JAR.toAbsolutePath().normalize().toString(),
                 "--server.port=" + port, "--mykit.delay.embedded.data-dir=" + dataDir)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())

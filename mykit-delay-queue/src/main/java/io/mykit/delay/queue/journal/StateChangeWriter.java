@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that
  * fails (database down) is kept and retried with backoff until it is written: a change is never dropped.
+ * After the first change of a batch it waits {@code lingerMs} for more, so that the steps of a job that follow
+ * each other closely (Ready, then Finish a few ms later) land in one flush and the job row is updated once.
  */
 public class StateChangeWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StateChangeWriter.class);
@@ -19,15 +21,17 @@ public class StateChangeWriter implements AutoCloseable {
 
     private final Journal journal;
     private final int batchSize;
+    private final long lingerMs;
     private final LinkedBlockingQueue<StateChange> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private volatile boolean running = true;
 
-    public StateChangeWriter(Journal journal, int batchSize) {
+    public StateChangeWriter(Journal journal, int batchSize, long lingerMs) {
         this.journal = journal;
         this.batchSize = batchSize;
+        this.lingerMs = lingerMs;
         this.thread = new Thread(this::run, "mykit-journal-states");
         this.thread.setDaemon(true);
     }
@@ -72,6 +76,9 @@ public class StateChangeWriter implements AutoCloseable {
                         continue;
                     }
                     batch.add(first);
+                    if (lingerMs > 0 && running && queue.size() < batchSize - 1) {
+                        Thread.sleep(lingerMs);
+                    }
                     queue.drainTo(batch, batchSize - 1);
                 }
                 journal.apply(batch);

@@ -1,0 +1,98 @@
+package io.mykit.delay.queue.journal;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The writer's batching, against a journal that only records what it was asked to apply. */
+class StateChangeWriterTest {
+
+    @Test
+    void changes_made_within_the_linger_share_one_flush() throws Exception {
+        RecordingJournal journal = new RecordingJournal();
+        try (StateChangeWriter writer = new StateChangeWriter(journal, 1000, 500)) {
+            writer.start();
+            writer.submit(StateChange.of("a", JobStatus.Ready, 1));
+            Thread.sleep(30);
+            writer.submit(StateChange.of("a", JobStatus.Finish, 2));
+            assertThat(writer.flush(5_000)).isTrue();
+        }
+        assertThat(journal.applied).singleElement().satisfies(batch ->
+                assertThat(batch).extracting(StateChange::status).containsExactly(JobStatus.Ready, JobStatus.Finish));
+    }
+
+    /** Keeps each batch given to {@link #apply}; nothing else is called by the writer. */
+    private static final class RecordingJournal implements Journal {
+        final List<List<StateChange>> applied = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void apply(List<StateChange> changes) {
+            applied.add(List.copyOf(changes));
+        }
+
+        @Override
+        public Set<String> existingIds(Collection<String> ids) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void insertWaitPut(List<Job> jobs, String thread, long at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void log(List<StateChange> events) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean markDeleted(String jobId, String thread, long at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<JournalEntry> find(String jobId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Map<String, JournalEntry> findAll(Collection<String> jobIds) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<JobLogRow> history(String jobId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId,
+                                              Collection<String> onlyIds, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<JournalEntry> findPendingAfter(String afterId, int limit) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
