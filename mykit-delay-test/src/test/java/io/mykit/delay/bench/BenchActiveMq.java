@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The test harness's embedded ActiveMQ Classic broker (KahaDB in a temp dir) and a consumer of one queue: a few
@@ -125,6 +126,41 @@ final class BenchActiveMq implements BenchBroker {
         } finally {
             producers.close();
         }
+    }
+
+    /**
+     * The broker alone at a steady rate: one producer sends {@code rate} messages/s for {@code seconds}, each in a
+     * transaction of its own, as the gateway's hand-overs at such a rate mostly are. Returns how late each commit
+     * was confirmed, in ms after its slot in the schedule, so a broker stall counts for every message it held up.
+     */
+    Histogram pacedCommitLateness(String queue, int rate, int seconds, String body) throws JMSException {
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(broker.brokerUrl());
+        Connection connection = factory.createConnection();
+        Histogram lateness = new Histogram();
+        try {
+            connection.start();
+            Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
+            MessageProducer producer = session.createProducer(session.createQueue(queue));
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            long start = System.nanoTime();
+            long total = (long) rate * seconds;
+            for (long i = 0; i < total; i++) {
+                long slot = start + i * 1_000_000_000L / rate;
+                long wait;
+                while ((wait = slot - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                TextMessage message = session.createTextMessage(body);
+                message.setStringProperty("jobId", "paced-" + i);
+                producer.send(message);
+                session.commit();
+                lateness.record((System.nanoTime() - slot) / 1_000_000);
+            }
+            session.close();
+        } finally {
+            connection.close();
+        }
+        return lateness;
     }
 
     private static void produce(Connection connection, String queue, int messages, int perCommit, String body,

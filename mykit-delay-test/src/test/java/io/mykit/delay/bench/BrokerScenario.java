@@ -34,6 +34,9 @@ final class BrokerScenario {
     private static final String PENDING_TOPIC = "bench-broker-pending";
     private static final String LATE_TOPIC = "bench-broker-late";
     private static final String DRAIN_TOPIC = "bench-broker-drain";
+    /** Queue and duration of scenario 5's broker-alone comparison. */
+    private static final String PACED_QUEUE = "bench-broker-paced";
+    private static final int PACED_SECONDS = 20;
     /** Time from the warm-up drain's push to its due instant: enough to push its jobs first. */
     private static final long WARMUP_LEAD_MS = 12_000;
     private static final long PROBE_WAIT_MS = 60_000;
@@ -174,6 +177,13 @@ final class BrokerScenario {
             table.row("", "CPU (cores)", used.cores(), "", "");
             table.row("", "CPU per delivered job", used.perJob(receipts.jobs()), "", "");
             table.row("", "journal lag at end", "caught up " + drained(journalMs) + " after the last receipt", "", "");
+            if (broker instanceof BenchActiveMq activeMq) {
+                // the same broker without the gateway, at the same rate: the tail the broker itself has
+                Histogram alone = activeMq.pacedCommitLateness(PACED_QUEUE, z.rate, PACED_SECONDS,
+                        "x".repeat(settings.bodyBytes()));
+                table.row("", "ActiveMQ alone, " + z.rate + "/s, commit per message",
+                        "commit lateness p50 / p99 / max " + latenessText(alone), "", "");
+            }
             explain();
         }
     }
