@@ -67,7 +67,7 @@ public final class Bench {
         Instant started = Instant.now();
         double loadBefore = loadAverage();
         progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
-                + "/" + s.database() + "; scenarios 1,2,3 by default, about four minutes; 4 (restore), 5 and 6"
+                + "/" + s.database() + "; scenarios 1,2,3 by default, about six minutes; 4 (restore), 5 and 6"
                 + " (ActiveMQ, RocketMQ lateness) and 7 (ActiveMQ drain) only when named in -Dbench.scenarios");
         if (s.runs(1)) {
             singlePush();
@@ -106,8 +106,8 @@ public final class Bench {
                 + s.mysqlPort() + "/" + s.database());
         System.out.println("gateway: in this JVM (" + String.join(" ", ManagementFactory.getRuntimeMXBean()
                 .getInputArguments().stream().filter(arg -> arg.startsWith("-X")).toList()) + "), " + gatewaySetup);
-        System.out.println("load: one blocking HTTP/1.1 keep-alive connection per driver thread (PlainHttp), " + s.bodyBytes()
-                + "-byte bodies, no id or createTime in the jobs (the gateway assigns them)");
+        System.out.println("load: one blocking HTTP/1.1 keep-alive connection per driver thread (PlainHttp), "
+                + s.bodyBytes() + "-byte bodies, no id or createTime in the jobs (the gateway assigns them)");
         System.out.println();
         System.out.print(table.render());
         System.out.println();

@@ -40,7 +40,8 @@ final class BenchActiveMq implements BenchBroker {
     }
 
     /** {@code -Dbench.activemq.disk-sync=false}: a broker that does not sync its journal per write, as in the tests. */
-    private static final boolean DISK_SYNC = Boolean.parseBoolean(System.getProperty("bench.activemq.disk-sync", "true"));
+    private static final boolean DISK_SYNC =
+            Boolean.parseBoolean(System.getProperty("bench.activemq.disk-sync", "true"));
 
     static BenchActiveMq start() {
         return new BenchActiveMq(DISK_SYNC ? TestActiveMq.startWithDiskSync() : TestActiveMq.start());

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * What the bench runs against and how big each scenario is, from {@code -Dbench.*} system properties. The defaults
- * make the default bench take about four minutes on a 2-core machine. Gateway settings ({@code -Dmykit.delay.*},
+ * make the default bench take about six minutes on a 2-core machine. Gateway settings ({@code -Dmykit.delay.*},
  * e.g. {@code -Dmykit.delay.buckets=32}) reach the in-process gateway unchanged.
  */
 record BenchSettings(

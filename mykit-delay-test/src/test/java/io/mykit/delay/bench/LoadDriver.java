@@ -22,8 +22,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp})
- * and measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again) run a warm-up
- * and then consecutive measurement windows, so one run yields several samples to take the median of.
+ * and measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again)
+ * run a warm-up and then consecutive measurement windows, so one run yields several samples to take the median of.
  */
 final class LoadDriver {
     /** Far enough that nothing pushed by the throughput scenarios falls due while the bench runs. */
@@ -354,7 +354,8 @@ final class LoadDriver {
         private void finish(List<String> ids, boolean batch) {
             run.finishesInFlight.incrementAndGet();
             run.finishes.add(batch
-                    ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")))
+                    ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"")
+                            .collect(Collectors.joining(",", "[", "]")))
                     : get("/finish?jobId=" + ids.get(0)));
         }
     }
