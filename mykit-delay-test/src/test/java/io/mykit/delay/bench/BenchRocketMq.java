@@ -11,7 +11,8 @@ import org.apache.rocketmq.common.message.MessageExt;
 import java.util.List;
 
 /**
- * The test harness's RocketMQ name server and broker (child JVMs, store in a temp dir) and a push consumer of one
+ * The test harness's RocketMQ name server and broker (child JVMs with full JIT and G1, as a broker runs in
+ * production; store in a temp dir) and a push consumer of one
  * topic in this JVM, reading from the topic's first offset.
  */
 final class BenchRocketMq implements BenchBroker {
@@ -26,7 +27,7 @@ final class BenchRocketMq implements BenchBroker {
     }
 
     static BenchRocketMq start() {
-        return new BenchRocketMq(TestRocketMq.start());
+        return new BenchRocketMq(TestRocketMq.start(TestRocketMq.JvmProfile.SERVER));
     }
 
     @Override

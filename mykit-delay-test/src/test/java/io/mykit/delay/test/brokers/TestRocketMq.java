@@ -49,8 +49,6 @@ public final class TestRocketMq {
     private static final long ADMIN_TIMEOUT_MS = 5_000;
 
     private static final List<String> COMMON_JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
             "-Xss512k",
             // TLS "permissive" mode would generate self-signed RSA certificates: seconds of start-up
             "-Dtls.server.mode=disabled",
@@ -65,6 +63,23 @@ public final class TestRocketMq {
     private static final String REBALANCE_INTERVAL = "rocketmq.client.rebalance.waitInterval";
 
     private static TestRocketMq shared;
+
+    /** How the name server and broker JVMs compile and collect. */
+    public enum JvmProfile {
+        /** C1 only and the serial collector: up in seconds, for tests. */
+        FAST_START(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")),
+        /**
+         * Full tiered compilation and G1 with a 10 ms pause goal, as a broker runs in production: for the bench,
+         * where C1-only code costs the shared cores more CPU per message.
+         */
+        SERVER(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
+
+        private final List<String> options;
+
+        JvmProfile(List<String> options) {
+            this.options = options;
+        }
+    }
 
     static {
         // RocketMQ's logging picks the first rmq.*.logback.xml on the classpath, here the broker's,
@@ -87,6 +102,7 @@ public final class TestRocketMq {
     }
 
     private final Path home;
+    private final JvmProfile profile;
     private final int namesrvPort;
     private final int brokerPort;
     private ChildJvm namesrv;
@@ -94,8 +110,9 @@ public final class TestRocketMq {
     private DefaultMQAdminExt admin;
     private boolean stopped;
 
-    private TestRocketMq(Path home, int namesrvPort, int brokerPort) {
+    private TestRocketMq(Path home, int namesrvPort, int brokerPort, JvmProfile profile) {
         this.home = home;
+        this.profile = profile;
         this.namesrvPort = namesrvPort;
         this.brokerPort = brokerPort;
     }
@@ -105,14 +122,23 @@ public final class TestRocketMq {
      * {@link #stop()}); also starts the broker again if a test left it stopped. Fails if either
      * does not come up.
      */
-    public static synchronized TestRocketMq start() {
+    public static TestRocketMq start() {
+        return start(JvmProfile.FAST_START);
+    }
+
+    /**
+     * As {@link #start()}, with the given JVM profile for a name server and broker started now; one already running
+     * keeps its own.
+     */
+    public static synchronized TestRocketMq start(JvmProfile profile) {
         if (shared == null) {
             int brokerPort = FreePorts.freePortWithNeighbours(2, 1);
             int namesrvPort = FreePorts.freePort();
             while (namesrvPort >= brokerPort - 2 && namesrvPort <= brokerPort + 1) {
                 namesrvPort = FreePorts.freePort();
             }
-            TestRocketMq rocketMq = new TestRocketMq(TempDirs.create("mykit-rocketmq-"), namesrvPort, brokerPort);
+            TestRocketMq rocketMq = new TestRocketMq(TempDirs.create("mykit-rocketmq-"), namesrvPort, brokerPort,
+                    profile);
             Runtime.getRuntime().addShutdownHook(new Thread(rocketMq::stop, "rocketmq-test-shutdown"));
             rocketMq.startAll();
             shared = rocketMq;
@@ -294,7 +320,8 @@ public final class TestRocketMq {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + dir, e);
         }
-        List<String> options = new ArrayList<>(COMMON_JVM_OPTIONS);
+        List<String> options = new ArrayList<>(profile.options);
+        options.addAll(COMMON_JVM_OPTIONS);
         options.addAll(heap);
         // RocketMQ writes its logs (and RocksDB its files) under user.home and rocketmq.log.root
         options.add("-Duser.home=" + dir);

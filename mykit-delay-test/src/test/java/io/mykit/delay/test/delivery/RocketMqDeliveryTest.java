@@ -117,6 +117,33 @@ class RocketMqDeliveryTest {
                 assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
     }
 
+    /** Jobs due at one instant leave in one pumped batch: the asynchronous, all-at-once path of the sender. */
+    @Test
+    void jobs_due_at_one_instant_all_arrive_with_their_properties() throws Exception {
+        String[] t = topics();
+        long due = System.currentTimeMillis() + 1_500;
+        StringBuilder batch = new StringBuilder("[");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String id = "rmq-batch-" + UUID.randomUUID();
+            ids.add(id);
+            batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(t[0]).append("\",\"id\":\"").append(id)
+                    .append("\",\"subtopic\":\"tag").append(i % 3).append("\",\"createTime\":").append(due)
+                    .append(",\"delay\":0,\"body\":\"body ").append(i).append("\"}");
+        }
+        assertThat(client.pushBatch(batch.append("]").toString()).success()).isTrue();
+        Map<String, List<MessageExt>> got = read(t[1], ids.size(), Duration.ofSeconds(30));
+        assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        for (int i = 0; i < ids.size(); i++) {
+            MessageExt message = got.get(ids.get(i)).get(0);
+            assertThat(message.getTags()).isEqualTo("tag" + i % 3);
+            assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).isEqualTo("body " + i);
+            assertThat(message.getUserProperty("dueTime")).isEqualTo(Long.toString(due));
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> ids.forEach(id ->
+                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish")));
+    }
+
     @Test
     void broker_down_while_jobs_fall_due_loses_nothing() throws Exception {
         String[] t = topics();
