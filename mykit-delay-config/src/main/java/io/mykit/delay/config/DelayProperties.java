@@ -102,6 +102,9 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(dispatch.retryBase), "mykit.delay.dispatch.retry-base must be > 0");
         check(errors, positive(dispatch.retryCap), "mykit.delay.dispatch.retry-cap must be > 0");
         check(errors, dispatch.senders >= 1, "mykit.delay.dispatch.senders must be >= 1");
+        check(errors, dispatch.backlog >= 1, "mykit.delay.dispatch.backlog must be >= 1");
+        check(errors, dispatch.backlogWait != null && !dispatch.backlogWait.isNegative()
+                && dispatch.backlogWait.toMillis() <= 60_000, "mykit.delay.dispatch.backlog-wait must be 0..60s");
         if (used.contains(Dispatch.ACTIVEMQ)) {
             check(errors, activemq.brokerUrl != null && !activemq.brokerUrl.isBlank(),
                     "mykit.delay.activemq.broker-url must be set: a route uses the activemq target");
@@ -270,6 +273,14 @@ public class DelayProperties implements InitializingBean {
         private Duration retryCap = Duration.ofMinutes(5);
         /** Threads sending to brokers in parallel (a slow send holds one of them, not a bucket). */
         private int senders = 8;
+        /** Most jobs a broker target holds waiting for its senders. */
+        private int backlog = 10_000;
+        /**
+         * How long a bucket timer waits for room in a full backlog before that hand-over counts as a failed send
+         * (retried with backoff); a target that stays full fails hand-overs at once, so a hung broker never holds
+         * the timers other topics share.
+         */
+        private Duration backlogWait = Duration.ofMillis(500);
 
         public String getDefaultTarget() { return defaultTarget; }
         public void setDefaultTarget(String defaultTarget) { this.defaultTarget = defaultTarget; }
@@ -281,6 +292,10 @@ public class DelayProperties implements InitializingBean {
         public void setRetryCap(Duration retryCap) { this.retryCap = retryCap; }
         public int getSenders() { return senders; }
         public void setSenders(int senders) { this.senders = senders; }
+        public int getBacklog() { return backlog; }
+        public void setBacklog(int backlog) { this.backlog = backlog; }
+        public Duration getBacklogWait() { return backlogWait; }
+        public void setBacklogWait(Duration backlogWait) { this.backlogWait = backlogWait; }
     }
 
     public static class ActiveMq {

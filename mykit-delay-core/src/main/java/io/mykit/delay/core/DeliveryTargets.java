@@ -30,9 +30,9 @@ public class DeliveryTargets implements AutoCloseable {
                 case PullTarget.NAME -> { }
                 case LogTarget.NAME -> targets.put(name, new LogTarget(outcomes));
                 case ActiveMqTarget.NAME -> targets.put(name,
-                        new ActiveMqTarget(properties.getActivemq(), dispatch.getSenders(), outcomes));
+                        new ActiveMqTarget(properties.getActivemq(), dispatch, outcomes));
                 case RocketMqTarget.NAME -> targets.put(name,
-                        new RocketMqTarget(properties.getRocketmq(), dispatch.getSenders(), outcomes));
+                        new RocketMqTarget(properties.getRocketmq(), dispatch, outcomes));
                 default -> throw new IllegalStateException("mykit.delay.dispatch: unknown target '" + name + "'");
             }
         }

@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Routes each due job to its topic's delivery target. */
+/**
+ * Routes each due job to its topic's delivery target. Every target gets its share even if another one throws (its
+ * jobs stay in flight for the sweeper); the first error is thrown afterwards so the timer backs off.
+ */
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
 
@@ -19,6 +22,20 @@ public class Dispatcher {
     public void dispatch(int bucket, List<Job> jobs) {
         Map<DeliveryTarget, List<Job>> byTarget = jobs.stream().collect(
                 Collectors.groupingBy(job -> routeOf.apply(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
-        byTarget.forEach((target, batch) -> target.deliver(bucket, batch));
+        RuntimeException first = null;
+        for (Map.Entry<DeliveryTarget, List<Job>> entry : byTarget.entrySet()) {
+            try {
+                entry.getKey().deliver(bucket, entry.getValue());
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

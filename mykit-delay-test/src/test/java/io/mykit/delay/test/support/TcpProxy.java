@@ -12,7 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A byte-forwarding TCP proxy in front of a real server, so a test can cut the network to it ({@link #cut()}:
- * refuse new connections and drop open ones) and heal it ({@link #heal()}) without stopping a shared server.
+ * refuse new connections and drop open ones) and heal it ({@link #heal()}), or make it hang ({@link #freeze()}:
+ * connections stay open but no byte moves, as with a stalled broker or a silent network) and resume
+ * ({@link #thaw()}), without stopping a shared server.
  */
 public final class TcpProxy implements AutoCloseable {
     private final int port;
@@ -20,6 +22,8 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
+    private final Object frozenLock = new Object();
+    private boolean frozen;
 
     public TcpProxy(String targetHost, int targetPort) {
         this.port = TestServers.freePort();
@@ -58,6 +62,34 @@ public final class TcpProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** Holds every byte in both directions (and on new connections) until {@link #thaw()}; nothing is dropped. */
+    public void freeze() {
+        synchronized (frozenLock) {
+            frozen = true;
+        }
+    }
+
+    /** Forwards the held bytes and everything after them. */
+    public void thaw() {
+        synchronized (frozenLock) {
+            frozen = false;
+            frozenLock.notifyAll();
+        }
+    }
+
+    private void awaitThawed() throws IOException {
+        synchronized (frozenLock) {
+            while (frozen) {
+                try {
+                    frozenLock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while frozen", e);
+                }
+            }
+        }
+    }
+
     private void acceptLoop(ServerSocket listening) {
         while (!listening.isClosed()) {
             try {
@@ -89,6 +121,7 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    awaitThawed();
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -117,6 +150,7 @@ public final class TcpProxy implements AutoCloseable {
 
     @Override
     public void close() {
+        thaw();
         cut();
     }
 }

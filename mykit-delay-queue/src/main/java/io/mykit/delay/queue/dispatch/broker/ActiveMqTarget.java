@@ -35,8 +35,8 @@ public class ActiveMqTarget extends BrokerTarget {
     private record SenderSession(long generation, Session session, MessageProducer producer) {
     }
 
-    public ActiveMqTarget(DelayProperties.ActiveMq config, int senderThreads, DeliveryOutcomes outcomes) {
-        super(NAME, senderThreads, 10_000, outcomes);
+    public ActiveMqTarget(DelayProperties.ActiveMq config, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
+        super(NAME, dispatch, outcomes);
         this.config = config;
         this.factory = new ActiveMQConnectionFactory(config.getBrokerUrl());
         if (config.getUsername() != null) {

@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch.broker;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.SendFailure;
@@ -21,8 +22,11 @@ import java.util.concurrent.TimeUnit;
  * timer. A free sender takes every hand-over queued at that moment (up to {@link #MAX_SEND_BATCH} jobs, from any
  * buckets) and sends them in one go, each hand-over's jobs in due order; the outcome is settled per bucket. Taking
  * all that waits is what keeps a broker that confirms slowly (a disk sync per commit) from falling behind a steady
- * trickle of small hand-overs. At most {@code maxPending} jobs wait for senders; beyond that the timer handing them
- * over waits (back-pressure).
+ * trickle of small hand-overs. At most {@code backlog} jobs wait for senders; beyond that the timer handing them
+ * over waits up to {@code backlog-wait} for room (back-pressure, as in a drain). If no room comes, the broker is
+ * hung rather than slow: that hand-over counts as a failed send (retried with backoff, a try counted) and so does
+ * every later one until a sender finishes a batch, so a hung broker never holds the bucket timers that other
+ * topics and targets share.
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
@@ -31,20 +35,26 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     protected final Logger log = LoggerFactory.getLogger(getClass());
     private final LinkedBlockingQueue<Handover> queue = new LinkedBlockingQueue<>();
     private final List<Thread> senders = new ArrayList<>();
+    private final String name;
     private final Semaphore pending;
     private final int maxPending;
+    private final long backlogWaitMs;
     private final DeliveryOutcomes outcomes;
     private volatile boolean running = true;
+    /** A hand-over found the backlog full for the whole wait, and no sender has finished a batch since. */
+    private volatile boolean stalled;
 
     /** Jobs one bucket timer handed over, and the back-pressure permits they hold. */
     private record Handover(int bucket, List<Job> jobs, int permits) {
     }
 
-    protected BrokerTarget(String name, int senderThreads, int maxPending, DeliveryOutcomes outcomes) {
-        this.maxPending = maxPending;
+    protected BrokerTarget(String name, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
+        this.name = name;
+        this.maxPending = dispatch.getBacklog();
         this.pending = new Semaphore(maxPending);
+        this.backlogWaitMs = dispatch.getBacklogWait().toMillis();
         this.outcomes = outcomes;
-        for (int i = 0; i < senderThreads; i++) {
+        for (int i = 0; i < dispatch.getSenders(); i++) {
             Thread sender = new Thread(this::sendLoop, "mykit-send-" + name + "-" + i);
             sender.setDaemon(true);
             senders.add(sender);
@@ -61,8 +71,37 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             throw new IllegalStateException(getClass().getSimpleName() + " is closed");
         }
         int permits = Math.min(jobs.size(), maxPending);
-        pending.acquireUninterruptibly(permits);
+        if (!reserveRoom(permits)) {
+            String reason = name + " backlog full (" + maxPending + " jobs) and no send finished for "
+                    + backlogWaitMs + " ms";
+            outcomes.settle(bucket, List.of(), jobs.stream().map(job -> new SendFailure(job, reason)).toList());
+            return;
+        }
         queue.add(new Handover(bucket, jobs, permits));
+    }
+
+    /** Room for {@code permits} jobs: at once, or within the backlog wait unless the target is already stalled. */
+    private boolean reserveRoom(int permits) {
+        if (pending.tryAcquire(permits)) {
+            return true;
+        }
+        if (stalled) {
+            return false;
+        }
+        try {
+            if (pending.tryAcquire(permits, backlogWaitMs, TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        if (!stalled) {
+            stalled = true;
+            log.warn("{} backlog full ({} jobs) and no send finished for {} ms: hand-overs fail (retried with"
+                    + " backoff) until one does", name, maxPending, backlogWaitMs);
+        }
+        return false;
     }
 
     private void sendLoop() {
@@ -90,6 +129,10 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                 log.warn("sending {} hand-overs failed unexpectedly: {}", group.size(), e.toString());
             } finally {
                 group.forEach(handover -> pending.release(handover.permits()));
+                if (!group.isEmpty() && stalled) {
+                    stalled = false;
+                    log.info("{} sent a batch again: hand-overs wait for room again", name);
+                }
                 group.clear();
             }
         }

@@ -30,8 +30,8 @@ public class RocketMqTarget extends BrokerTarget {
     private final DelayProperties.RocketMq config;
     private final DefaultMQProducer producer;
 
-    public RocketMqTarget(DelayProperties.RocketMq config, int senderThreads, DeliveryOutcomes outcomes) {
-        super(NAME, senderThreads, 10_000, outcomes);
+    public RocketMqTarget(DelayProperties.RocketMq config, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
+        super(NAME, dispatch, outcomes);
         this.config = config;
         this.producer = new DefaultMQProducer(config.getProducerGroup());
         producer.setNamesrvAddr(config.getNamesrvAddr());

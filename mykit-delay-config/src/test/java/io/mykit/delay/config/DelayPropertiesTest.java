@@ -1,0 +1,47 @@
+package io.mykit.delay.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DelayPropertiesTest {
+
+    /** The defaults plus the Redis host, which the embedded default or the operator supplies. */
+    private static DelayProperties valid() {
+        DelayProperties properties = new DelayProperties();
+        properties.getRedis().setHost("127.0.0.1");
+        return properties;
+    }
+
+    @Test
+    void the_defaults_are_valid() {
+        assertThatCode(() -> valid().validate()).doesNotThrowAnyException();
+        DelayProperties.Dispatch dispatch = new DelayProperties().getDispatch();
+        assertThat(dispatch.getBacklog()).isEqualTo(10_000);
+        assertThat(dispatch.getBacklogWait()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void every_bad_value_is_named_in_one_start_up_error() {
+        DelayProperties properties = valid();
+        properties.getDispatch().setBacklog(0);
+        properties.getDispatch().setBacklogWait(Duration.ofMillis(-1));
+        properties.getDispatch().getRoutes().put("orders-*", "kafka");
+        assertThatThrownBy(properties::validate)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("mykit.delay.dispatch.backlog must be >= 1")
+                .hasMessageContaining("mykit.delay.dispatch.backlog-wait must be 0..60s")
+                .hasMessageContaining("unknown target 'kafka'");
+    }
+
+    @Test
+    void a_route_to_a_broker_needs_that_broker_configured() {
+        DelayProperties properties = valid();
+        properties.getDispatch().setDefaultTarget("activemq");
+        assertThatThrownBy(properties::validate).hasMessageContaining("mykit.delay.activemq.broker-url must be set");
+    }
+}

@@ -1,0 +1,132 @@
+package io.mykit.delay.test.delivery;
+
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.JobLogRow;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.test.brokers.TestActiveMq;
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.TestGateway;
+import io.mykit.delay.test.support.TcpProxy;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A broker that hangs (its connections stay open, no byte comes back) behind a real TCP proxy in front of a real
+ * ActiveMQ. One bucket, one sender and a backlog of 5 make the hang fill the target quickly: the timer that pull
+ * topics share must keep handing over, and every job of the hung broker must arrive once it answers again.
+ */
+class HungBrokerTest {
+    private static final int BACKLOG = 5;
+
+    private static TestActiveMq broker;
+    private static TcpProxy proxy;
+    private static TestGateway gateway;
+    private static GatewayClient client;
+    private static Connection consumerConnection;
+
+    @BeforeAll
+    static void start() throws JMSException {
+        broker = TestActiveMq.start();
+        proxy = new TcpProxy("127.0.0.1", broker.port());
+        gateway = TestGateway.start(
+                "mykit.delay.buckets=1",
+                "mykit.delay.dispatch.routes[hung-*]=activemq",
+                "mykit.delay.activemq.broker-url=tcp://127.0.0.1:" + proxy.port(),
+                "mykit.delay.dispatch.senders=1",
+                "mykit.delay.dispatch.backlog=" + BACKLOG,
+                "mykit.delay.dispatch.backlog-wait=300ms",
+                "mykit.delay.dispatch.retry-base=200ms",
+                "mykit.delay.dispatch.retry-cap=1s");
+        client = gateway.client();
+        // straight to the broker, not through the proxy
+        consumerConnection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
+        consumerConnection.start();
+    }
+
+    @AfterAll
+    static void stop() throws JMSException {
+        consumerConnection.close();
+        gateway.close();
+        proxy.close();
+        broker.close();
+    }
+
+    @Test
+    void pull_topics_keep_flowing_while_the_broker_hangs_and_the_hung_jobs_arrive_afterwards() throws Exception {
+        String hungTopic = "hung-" + UUID.randomUUID().toString().substring(0, 8);
+        String pullTopic = "plain-" + UUID.randomUUID().toString().substring(0, 8);
+        String first = push(hungTopic);
+        assertThat(receive(hungTopic, List.of(first), Duration.ofSeconds(10))).containsKey(first);
+
+        List<String> ids = new ArrayList<>();
+        String pulled;
+        proxy.freeze();
+        try {
+            // one job held by the sender, BACKLOG waiting for it, the rest find the target full
+            for (int i = 0; i < BACKLOG + 7; i++) {
+                ids.add(push(hungTopic));
+                Thread.sleep(30);
+            }
+            String pullId = push(pullTopic);
+            GatewayClient.Reply reply = client.get(pullTopic, 30_000, 5_000);
+            pulled = reply.data().path("id").asText();
+            assertThat(pulled).as("pull job handed over while the broker hangs").isEqualTo(pullId);
+            String late = ids.get(ids.size() - 1);
+            assertThat(journal(late)).as("journal of " + late + ": a failed hand-over is a retry")
+                    .filteredOn(status -> status == JobStatus.Delay.code()).hasSizeGreaterThanOrEqualTo(2);
+        } finally {
+            proxy.thaw();
+        }
+        Map<String, Integer> received = receive(hungTopic, ids, Duration.ofSeconds(30));
+        assertThat(received.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        int duplicates = received.values().stream().mapToInt(times -> times - 1).sum();
+        System.out.println("hung broker: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
+    }
+
+    private static String push(String topic) {
+        GatewayClient.Reply reply = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b\"}");
+        assertThat(reply.success()).as(reply.toString()).isTrue();
+        return reply.data().asText();
+    }
+
+    /** Receives until every expected id arrived or the time is up; returns id -> times received. */
+    private static Map<String, Integer> receive(String queue, List<String> expected, Duration within)
+            throws JMSException {
+        Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
+            Map<String, Integer> seen = new HashMap<>();
+            long end = System.currentTimeMillis() + within.toMillis();
+            while (!seen.keySet().containsAll(expected) && System.currentTimeMillis() < end) {
+                TextMessage message = (TextMessage) consumer.receive(200);
+                if (message != null) {
+                    seen.merge(message.getStringProperty("jobId"), 1, Integer::sum);
+                }
+            }
+            return seen;
+        } finally {
+            session.close();
+        }
+    }
+
+    private static List<Integer> journal(String jobId) throws InterruptedException {
+        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        return gateway.bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
+    }
+}
