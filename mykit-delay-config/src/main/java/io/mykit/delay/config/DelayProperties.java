@@ -276,11 +276,11 @@ public class DelayProperties implements InitializingBean {
         /** Most jobs a broker target holds waiting for its senders. */
         private int backlog = 10_000;
         /**
-         * How long a bucket timer waits for room in a full backlog before that hand-over counts as a failed send
-         * (retried with backoff); a target that stays full fails hand-overs at once, so a hung broker never holds
-         * the timers other topics share.
+         * How long the broker may answer nothing at all while a target's backlog is full before the target counts as
+         * hung: hand-overs then fail at once (retried with backoff) until a batch finishes, instead of holding the
+         * bucket timers other topics share. While the broker answers, a timer waits for room (back-pressure).
          */
-        private Duration backlogWait = Duration.ofMillis(500);
+        private Duration backlogWait = Duration.ofSeconds(2);
 
         public String getDefaultTarget() { return defaultTarget; }
         public void setDefaultTarget(String defaultTarget) { this.defaultTarget = defaultTarget; }

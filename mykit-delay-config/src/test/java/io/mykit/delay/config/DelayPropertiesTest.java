@@ -22,7 +22,7 @@ class DelayPropertiesTest {
         assertThatCode(() -> valid().validate()).doesNotThrowAnyException();
         DelayProperties.Dispatch dispatch = new DelayProperties().getDispatch();
         assertThat(dispatch.getBacklog()).isEqualTo(10_000);
-        assertThat(dispatch.getBacklogWait()).isEqualTo(Duration.ofMillis(500));
+        assertThat(dispatch.getBacklogWait()).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test

@@ -28,9 +28,11 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A broker that hangs (its connections stay open, no byte comes back) behind a real TCP proxy in front of a real
- * ActiveMQ. One bucket, one sender and a backlog of 5 make the hang fill the target quickly: the timer that pull
- * topics share must keep handing over, and every job of the hung broker must arrive once it answers again.
+ * A broker that hangs (its connections stay open, no byte comes back) or answers slowly, behind a real TCP proxy in
+ * front of a real ActiveMQ. One bucket, one sender and a backlog of 5 fill the target quickly. A hung broker must not
+ * hold the timer that pull topics share, and its jobs must all arrive once it answers again; a slow broker that keeps
+ * answering must hold hand-overs back (back-pressure) without failing them. Every send is confirmed, so a batch
+ * that takes long still shows the broker answering.
  */
 class HungBrokerTest {
     private static final int BACKLOG = 5;
@@ -49,9 +51,10 @@ class HungBrokerTest {
                 "mykit.delay.buckets=1",
                 "mykit.delay.dispatch.routes[hung-*]=activemq",
                 "mykit.delay.activemq.broker-url=tcp://127.0.0.1:" + proxy.port(),
+                "mykit.delay.activemq.confirm-each-send=true",
                 "mykit.delay.dispatch.senders=1",
                 "mykit.delay.dispatch.backlog=" + BACKLOG,
-                "mykit.delay.dispatch.backlog-wait=300ms",
+                "mykit.delay.dispatch.backlog-wait=1s",
                 "mykit.delay.dispatch.retry-base=200ms",
                 "mykit.delay.dispatch.retry-cap=1s");
         client = gateway.client();
@@ -100,6 +103,41 @@ class HungBrokerTest {
         System.out.println("hung broker: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
     }
 
+    @Test
+    void a_slow_broker_that_keeps_answering_holds_hand_overs_back_without_failing_them() throws Exception {
+        String topic = "hung-slow-" + UUID.randomUUID().toString().substring(0, 8);
+        String warm = push(topic);
+        assertThat(receive(topic, List.of(warm), Duration.ofSeconds(10))).containsKey(warm);
+        proxy.delay(Duration.ofMillis(100));
+        try {
+            // ten jobs due at one instant: one batch of ten confirmed sends, about 200 ms each through the proxy,
+            // holding the whole backlog for two seconds or more (over the 1 s backlog wait); one more job falls due
+            // 300 ms into that batch
+            long due = System.currentTimeMillis() + 1_000;
+            List<String> ids = new ArrayList<>();
+            StringBuilder batch = new StringBuilder("[");
+            for (int i = 0; i <= 10; i++) {
+                String id = topic + "-" + i;
+                ids.add(id);
+                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"id\":\"")
+                        .append(id).append("\",\"createTime\":").append(i < 10 ? due : due + 300)
+                        .append(",\"delay\":0}");
+            }
+            GatewayClient.Reply pushed = client.pushBatch(batch.append("]").toString());
+            assertThat(pushed.success()).as(pushed.toString()).isTrue();
+            Map<String, Integer> attempts = receiveAttempts(topic, ids, Duration.ofSeconds(30));
+            assertThat(attempts.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(attempts).as("attempt of each job's first delivery: none failed for want of room")
+                    .allSatisfy((id, attempt) -> assertThat(attempt).isEqualTo(1));
+            String last = ids.get(10);
+            assertThat(journal(last).stream().filter(status -> status == JobStatus.Delay.code()).count())
+                    .as("Delay rows of " + last + ", which waited for room, against " + ids.get(0) + ", which did not")
+                    .isEqualTo(journal(ids.get(0)).stream().filter(status -> status == JobStatus.Delay.code()).count());
+        } finally {
+            proxy.delay(Duration.ZERO);
+        }
+    }
+
     private static String push(String topic) {
         GatewayClient.Reply reply = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b\"}");
         assertThat(reply.success()).as(reply.toString()).isTrue();
@@ -120,6 +158,25 @@ class HungBrokerTest {
                 }
             }
             return seen;
+        } finally {
+            session.close();
+        }
+    }
+
+    /** As {@link #receive}, keeping each job's {@code attempt} property of its first delivery. */
+    private static Map<String, Integer> receiveAttempts(String queue, List<String> expected, Duration within)
+            throws JMSException {
+        Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
+            Map<String, Integer> attempts = new HashMap<>();
+            long end = System.currentTimeMillis() + within.toMillis();
+            while (!attempts.keySet().containsAll(expected) && System.currentTimeMillis() < end) {
+                TextMessage message = (TextMessage) consumer.receive(200);
+                if (message != null) {
+                    attempts.putIfAbsent(message.getStringProperty("jobId"), message.getIntProperty("attempt"));
+                }
+            }
+            return attempts;
         } finally {
             session.close();
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A byte-forwarding TCP proxy in front of a real server, so a test can cut the network to it ({@link #cut()}:
  * refuse new connections and drop open ones) and heal it ({@link #heal()}), or make it hang ({@link #freeze()}:
  * connections stay open but no byte moves, as with a stalled broker or a silent network) and resume
- * ({@link #thaw()}), without stopping a shared server.
+ * ({@link #thaw()}), or slow ({@link #delay}: every chunk forwarded late), without stopping a shared server.
  */
 public final class TcpProxy implements AutoCloseable {
     private final int port;
@@ -24,6 +24,7 @@ public final class TcpProxy implements AutoCloseable {
     private volatile ServerSocket server;
     private final Object frozenLock = new Object();
     private boolean frozen;
+    private volatile long delayMs;
 
     public TcpProxy(String targetHost, int targetPort) {
         this.port = TestServers.freePort();
@@ -77,6 +78,11 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** Forwards every chunk, either way, {@code delay} after it was read; zero forwards at once again. */
+    public void delay(java.time.Duration delay) {
+        delayMs = delay.toMillis();
+    }
+
     private void awaitThawed() throws IOException {
         synchronized (frozenLock) {
             while (frozen) {
@@ -122,6 +128,10 @@ public final class TcpProxy implements AutoCloseable {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     awaitThawed();
+                    long delay = delayMs;
+                    if (delay > 0) {
+                        sleep(delay);
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -135,6 +145,15 @@ public final class TcpProxy implements AutoCloseable {
         }, "tcp-proxy-" + port);
         t.setDaemon(true);
         t.start();
+    }
+
+    private static void sleep(long ms) throws IOException {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while delaying", e);
+        }
     }
 
     private static void closeQuietly(java.io.Closeable c) {

@@ -75,6 +75,7 @@ public class ActiveMqTarget extends BrokerTarget {
         try {
             for (Job job : jobs) {
                 sender.producer().send(destination(session, job.getTopic()), message(session, job));
+                progressed();
             }
             // one commit makes the whole batch durable on the broker: one disk sync instead of one per message
             session.commit();

@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
  * buckets) and sends them in one go, each hand-over's jobs in due order; the outcome is settled per bucket. Taking
  * all that waits is what keeps a broker that confirms slowly (a disk sync per commit) from falling behind a steady
  * trickle of small hand-overs. At most {@code backlog} jobs wait for senders; beyond that the timer handing them
- * over waits up to {@code backlog-wait} for room (back-pressure, as in a drain). If no room comes, the broker is
- * hung rather than slow: that hand-over counts as a failed send (retried with backoff, a try counted) and so does
- * every later one until a sender finishes a batch, so a hung broker never holds the bucket timers that other
- * topics and targets share.
+ * over waits for room (back-pressure, as in a drain) as long as the broker keeps answering. When the broker has
+ * answered nothing for {@code backlog-wait}, it is hung rather than slow: that hand-over counts as a failed send
+ * (retried with backoff, a try counted) and so does every later one until a sender finishes a batch, so a hung
+ * broker never holds the bucket timers that other topics and targets share.
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
@@ -41,8 +41,10 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     private final long backlogWaitMs;
     private final DeliveryOutcomes outcomes;
     private volatile boolean running = true;
-    /** A hand-over found the backlog full for the whole wait, and no sender has finished a batch since. */
+    /** A hand-over found the backlog full and the broker silent for the whole wait; no batch has finished since. */
     private volatile boolean stalled;
+    /** When a sender last took a batch, finished one, or the broker answered a send. */
+    private volatile long lastProgressNanos = System.nanoTime();
 
     /** Jobs one bucket timer handed over, and the back-pressure permits they hold. */
     private record Handover(int bucket, List<Job> jobs, int permits) {
@@ -72,7 +74,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
         int permits = Math.min(jobs.size(), maxPending);
         if (!reserveRoom(permits)) {
-            String reason = name + " backlog full (" + maxPending + " jobs) and no send finished for "
+            String reason = name + " backlog full (" + maxPending + " jobs) and no answer from the broker for "
                     + backlogWaitMs + " ms";
             outcomes.settle(bucket, List.of(), jobs.stream().map(job -> new SendFailure(job, reason)).toList());
             return;
@@ -80,17 +82,20 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         queue.add(new Handover(bucket, jobs, permits));
     }
 
-    /** Room for {@code permits} jobs: at once, or within the backlog wait unless the target is already stalled. */
+    /**
+     * Room for {@code permits} jobs: at once, or as soon as a sender frees some, while the broker answered within the
+     * last backlog wait; never waits while the target is stalled.
+     */
     private boolean reserveRoom(int permits) {
         if (pending.tryAcquire(permits)) {
             return true;
         }
-        if (stalled) {
-            return false;
-        }
         try {
-            if (pending.tryAcquire(permits, backlogWaitMs, TimeUnit.MILLISECONDS)) {
-                return true;
+            long quietMs;
+            while (!stalled && (quietMs = (System.nanoTime() - lastProgressNanos) / 1_000_000) < backlogWaitMs) {
+                if (pending.tryAcquire(permits, backlogWaitMs - quietMs, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -98,10 +103,15 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
         if (!stalled) {
             stalled = true;
-            log.warn("{} backlog full ({} jobs) and no send finished for {} ms: hand-overs fail (retried with"
-                    + " backoff) until one does", name, maxPending, backlogWaitMs);
+            log.warn("{} backlog full ({} jobs) and no answer from the broker for {} ms: hand-overs fail (retried"
+                    + " with backoff) until a batch finishes", name, maxPending, backlogWaitMs);
         }
         return false;
+    }
+
+    /** The broker answered (a send, a commit, a callback): the target is slow at worst, not hung. */
+    protected final void progressed() {
+        lastProgressNanos = System.nanoTime();
     }
 
     private void sendLoop() {
@@ -112,6 +122,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                 if (first == null) {
                     continue;
                 }
+                progressed();
                 group.add(first);
                 int jobs = first.jobs().size();
                 Handover next;
@@ -129,6 +140,9 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                 log.warn("sending {} hand-overs failed unexpectedly: {}", group.size(), e.toString());
             } finally {
                 group.forEach(handover -> pending.release(handover.permits()));
+                if (!group.isEmpty()) {
+                    progressed();
+                }
                 if (!group.isEmpty() && stalled) {
                     stalled = false;
                     log.info("{} sent a batch again: hand-overs wait for room again", name);

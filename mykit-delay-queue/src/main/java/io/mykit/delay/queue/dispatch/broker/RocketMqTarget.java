@@ -91,6 +91,7 @@ public class RocketMqTarget extends BrokerTarget {
                 producer.send(toMessage(job), new SendCallback() {
                     @Override
                     public void onSuccess(SendResult result) {
+                        progressed();
                         if (result.getSendStatus() == SendStatus.SEND_OK) {
                             ok.add(job);
                         } else {
