@@ -42,12 +42,18 @@ final class ChildJvm {
      * {@code logFile}.
      */
     static ChildJvm launch(String name, List<String> jvmOptions, Class<?> mainClass, List<String> args, Path logFile) {
+        return launch(name, jvmOptions, classPath(mainClass), mainClass.getName(), args, logFile);
+    }
+
+    /** Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>}, appending its output to {@code logFile}. */
+    static ChildJvm launch(String name, List<String> jvmOptions, String classpath, String mainClass, List<String> args,
+                           Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(classPath(mainClass));
-        command.add(mainClass.getName());
+        command.add(classpath);
+        command.add(mainClass);
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)

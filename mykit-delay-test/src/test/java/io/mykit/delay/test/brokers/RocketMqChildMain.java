@@ -2,12 +2,9 @@ package io.mykit.delay.test.brokers;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Properties;
 
@@ -46,7 +43,7 @@ final class RocketMqChildMain {
 
     public static void main(String[] args) {
         try {
-            exitWhenParentExits();
+            ChildSide.haltWhenParentExits();
             // without it, requests carry version -1 and the name server keeps no topic routes
             System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
             Properties config = load(Path.of(args[1]));
@@ -55,7 +52,7 @@ final class RocketMqChildMain {
                 case BROKER -> startBroker(config);
                 default -> throw new IllegalArgumentException("unknown role " + args[0]);
             };
-            announce(Path.of(args[2]), address);
+            ChildSide.announce(Path.of(args[2]), address);
             System.out.println("READY " + args[0] + " " + address);
         } catch (Throwable e) {
             // the parent sees the exit and quotes this log in its failure
@@ -144,38 +141,11 @@ final class RocketMqChildMain {
         System.out.printf("%s in %d ms (JVM up %d ms)%n", step, millis, uptime);
     }
 
-    /** Halts this JVM when its stdin, a pipe from the test JVM, reaches end of file. */
-    private static void exitWhenParentExits() {
-        Thread watchdog = new Thread(() -> {
-            InputStream in = System.in;
-            try {
-                while (in.read() >= 0) {
-                    // the parent never writes; any byte is ignored
-                }
-            } catch (IOException e) {
-                e.printStackTrace();
-            }
-            Runtime.getRuntime().halt(0);
-        }, "parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-    }
-
     private static Properties load(Path file) throws IOException {
         Properties properties = new Properties();
         try (InputStream in = Files.newInputStream(file)) {
             properties.load(in);
         }
         return properties;
-    }
-
-    private static void announce(Path readyFile, String address) {
-        Path partial = readyFile.resolveSibling(readyFile.getFileName() + ".partial");
-        try {
-            Files.writeString(partial, address, StandardCharsets.UTF_8);
-            Files.move(partial, readyFile, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + readyFile, e);
-        }
     }
 }

@@ -10,12 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.common.constant.PermName;
-import org.apache.rocketmq.remoting.exception.RemotingException;
-import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
-import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,9 +38,6 @@ public final class TestRocketMq {
     private static final String LOCALHOST = "127.0.0.1";
     private static final int DEFAULT_QUEUES = 4;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(15);
-    private static final Duration ROUTE_POLL = Duration.ofMillis(50);
-    private static final long ADMIN_TIMEOUT_MS = 5_000;
 
     private static final List<String> COMMON_JVM_OPTIONS = List.of(
             "-Xss512k",
@@ -107,7 +98,7 @@ public final class TestRocketMq {
     private final int brokerPort;
     private ChildJvm namesrv;
     private ChildJvm broker;
-    private DefaultMQAdminExt admin;
+    private RocketMqAdmin admin;
     private boolean stopped;
 
     private TestRocketMq(Path home, int namesrvPort, int brokerPort, JvmProfile profile) {
@@ -183,13 +174,7 @@ public final class TestRocketMq {
     public synchronized void createTopic(String topic, int queues) {
         requireBroker();
         long begin = System.nanoTime();
-        TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
-        try {
-            admin().createAndUpdateTopicConfig(brokerAddr(), config);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create topic " + topic + " on " + brokerAddr(), e);
-        }
-        awaitRoute(topic);
+        admin().createTopic(brokerAddr(), topic, queues);
         log.info("RocketMQ topic {} ({} queues) routed in {} ms", topic, queues, millisSince(begin));
     }
 
@@ -234,7 +219,7 @@ public final class TestRocketMq {
                     shared = null;
                 }
                 if (admin != null) {
-                    admin.shutdown();
+                    admin.close();
                     admin = null;
                 }
                 stopBroker();
@@ -341,41 +326,9 @@ public final class TestRocketMq {
         }
     }
 
-    private void awaitRoute(String topic) {
-        long deadline = System.nanoTime() + ROUTE_TIMEOUT.toNanos();
-        while (true) {
-            MQClientException notRouted = null;
-            try {
-                TopicRouteData route = admin().examineTopicRouteInfo(topic);
-                if (route != null && !route.getQueueDatas().isEmpty()) {
-                    return;
-                }
-            } catch (MQClientException e) {
-                // TOPIC_NOT_EXIST until the broker's registration reaches the name server
-                notRouted = e;
-            } catch (RemotingException | InterruptedException e) {
-                throw new IllegalStateException("cannot read the route of " + topic + " from " + namesrvAddr(), e);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("name server " + namesrvAddr() + " has no route for " + topic
-                        + " after " + ROUTE_TIMEOUT, notRouted);
-            }
-            sleep(ROUTE_POLL);
-        }
-    }
-
-    private DefaultMQAdminExt admin() {
+    private RocketMqAdmin admin() {
         if (admin == null) {
-            DefaultMQAdminExt client = new DefaultMQAdminExt(ADMIN_TIMEOUT_MS);
-            client.setNamesrvAddr(namesrvAddr());
-            client.setInstanceName("mykit-test-admin-" + ProcessHandle.current().pid());
-            client.setAdminExtGroup("mykit_test_admin_" + System.nanoTime());
-            try {
-                client.start();
-            } catch (MQClientException e) {
-                throw new IllegalStateException("cannot start the RocketMQ admin client for " + namesrvAddr(), e);
-            }
-            admin = client;
+            admin = new RocketMqAdmin(namesrvAddr());
         }
         return admin;
     }
@@ -390,15 +343,6 @@ public final class TestRocketMq {
     private void requireNotStopped() {
         if (stopped) {
             throw new IllegalStateException("this TestRocketMq was stopped; call TestRocketMq.start()");
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -3,18 +3,13 @@ package io.mykit.delay.test.delivery;
 import io.mykit.delay.test.brokers.TestRocketMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,47 +51,8 @@ class RocketMqDeliveryTest {
         return new String[] {topic, rocketTopic};
     }
 
-    /** Reads the RocketMQ topic from its first offset until {@code expected} distinct job ids came; id -> messages. */
     private static Map<String, List<MessageExt>> read(String rocketTopic, int expected, Duration within) throws Exception {
-        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(rocketTopic + "_reader");
-        consumer.setNamesrvAddr(rocketMq.namesrvAddr());
-        consumer.setInstanceName(rocketTopic + "_reader");
-        consumer.start();
-        try {
-            long end = System.currentTimeMillis() + within.toMillis();
-            seekToBegin(consumer, rocketTopic, end);
-            Map<String, List<MessageExt>> byJob = new HashMap<>();
-            while (byJob.size() < expected && System.currentTimeMillis() < end) {
-                for (MessageExt message : consumer.poll(200)) {
-                    byJob.computeIfAbsent(message.getUserProperty("jobId"), k -> new java.util.ArrayList<>()).add(message);
-                }
-            }
-            return byJob;
-        } finally {
-            consumer.shutdown();
-        }
-    }
-
-    /**
-     * Points the reader at the first offset of every queue. A broker just restarted can refuse the first requests
-     * (CI saw "send request failed" on the offset lookup once); the reader tries again until {@code end}.
-     */
-    private static void seekToBegin(DefaultLitePullConsumer consumer, String rocketTopic, long end) throws Exception {
-        while (true) {
-            try {
-                Collection<MessageQueue> queues = consumer.fetchMessageQueues(rocketTopic);
-                consumer.assign(queues);
-                for (MessageQueue queue : queues) {
-                    consumer.seekToBegin(queue);
-                }
-                return;
-            } catch (MQClientException e) {
-                if (System.currentTimeMillis() > end) {
-                    throw e;
-                }
-                Thread.sleep(500);
-            }
-        }
+        return RocketMqReader.read(rocketMq.namesrvAddr(), rocketTopic, expected, within);
     }
 
     @Test
