@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A JVM started on this test JVM's classpath whose main class reports readiness by writing a file.
+ * A JVM started on this test JVM's classpath (or on another, for brokers of other versions) whose main class
+ * reports readiness by writing a file.
  *
  * <p>Its stdin is a pipe from this JVM and its main class halts it when the pipe closes (see
- * {@link RocketMqChildMain}), so a child never outlives the test JVM, even one killed with SIGKILL.
+ * {@link ChildSide}), so a child never outlives the test JVM, even one killed with SIGKILL.
  * Its stdout and stderr go to a log file whose tail is quoted when it fails to start.
  */
 final class ChildJvm {
