@@ -1,8 +1,5 @@
 package io.mykit.delay.test.delivery;
 
-import io.mykit.delay.queue.journal.JobLogRow;
-import io.mykit.delay.queue.journal.Journal;
-import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.brokers.TestActiveMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -18,7 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,25 +58,11 @@ class ActiveMqDeliveryTest {
 
     /** Receives until {@code expected} distinct job ids arrived or the time is up; returns id -> times received. */
     private static Map<String, Integer> receive(String queue, int expected, Duration within) throws JMSException {
-        Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
-            Map<String, Integer> seen = new HashMap<>();
-            long end = System.currentTimeMillis() + within.toMillis();
-            while (seen.size() < expected && System.currentTimeMillis() < end) {
-                TextMessage message = (TextMessage) consumer.receive(200);
-                if (message != null) {
-                    seen.merge(message.getStringProperty("jobId"), 1, Integer::sum);
-                }
-            }
-            return seen;
-        } finally {
-            session.close();
-        }
+        return JmsReceiver.counts(JmsReceiver.receive(consumerConnection, queue, expected, within));
     }
 
     private static List<Integer> journal(String jobId) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
-        return gateway.bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
+        return gateway.journalStatuses(jobId);
     }
 
     @Test

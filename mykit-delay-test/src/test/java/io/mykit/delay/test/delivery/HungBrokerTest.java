@@ -1,17 +1,12 @@
 package io.mykit.delay.test.delivery;
 
 import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.queue.journal.JobLogRow;
-import io.mykit.delay.queue.journal.Journal;
-import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.brokers.TestActiveMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TcpProxy;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
-import jakarta.jms.MessageConsumer;
-import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import org.apache.activemq.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -147,43 +142,21 @@ class HungBrokerTest {
     /** Receives until every expected id arrived or the time is up; returns id -> times received. */
     private static Map<String, Integer> receive(String queue, List<String> expected, Duration within)
             throws JMSException {
-        Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
-            Map<String, Integer> seen = new HashMap<>();
-            long end = System.currentTimeMillis() + within.toMillis();
-            while (!seen.keySet().containsAll(expected) && System.currentTimeMillis() < end) {
-                TextMessage message = (TextMessage) consumer.receive(200);
-                if (message != null) {
-                    seen.merge(message.getStringProperty("jobId"), 1, Integer::sum);
-                }
-            }
-            return seen;
-        } finally {
-            session.close();
-        }
+        return JmsReceiver.counts(JmsReceiver.receive(consumerConnection, queue, expected.size(), within));
     }
 
     /** As {@link #receive}, keeping each job's {@code attempt} property of its first delivery. */
     private static Map<String, Integer> receiveAttempts(String queue, List<String> expected, Duration within)
             throws JMSException {
-        Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
-            Map<String, Integer> attempts = new HashMap<>();
-            long end = System.currentTimeMillis() + within.toMillis();
-            while (!attempts.keySet().containsAll(expected) && System.currentTimeMillis() < end) {
-                TextMessage message = (TextMessage) consumer.receive(200);
-                if (message != null) {
-                    attempts.putIfAbsent(message.getStringProperty("jobId"), message.getIntProperty("attempt"));
-                }
-            }
-            return attempts;
-        } finally {
-            session.close();
+        Map<String, Integer> attempts = new HashMap<>();
+        for (Map.Entry<String, List<TextMessage>> job
+                : JmsReceiver.receive(consumerConnection, queue, expected.size(), within).entrySet()) {
+            attempts.put(job.getKey(), job.getValue().get(0).getIntProperty("attempt"));
         }
+        return attempts;
     }
 
     private static List<Integer> journal(String jobId) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
-        return gateway.bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
+        return gateway.journalStatuses(jobId);
     }
 }

@@ -1,8 +1,6 @@
 package io.mykit.delay.test.gateway;
 
-import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
-import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +39,7 @@ class DeliveryRoadTest {
     }
 
     private List<Integer> journalStatuses(String jobId) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
-        return gateway.bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
+        return gateway.journalStatuses(jobId);
     }
 
     @Test

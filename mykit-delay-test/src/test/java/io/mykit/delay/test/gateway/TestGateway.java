@@ -1,5 +1,8 @@
 package io.mykit.delay.test.gateway;
 
+import io.mykit.delay.queue.journal.JobLogRow;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.MykitDelayApplication;
 import io.mykit.delay.test.support.TestServers;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -77,6 +80,14 @@ public final class TestGateway implements AutoCloseable {
 
     public <T> T bean(Class<T> type) {
         return context.getBean(type);
+    }
+
+    /** The journal log's statuses of a job, oldest first, after the state writer flushed what it had queued. */
+    public List<Integer> journalStatuses(String jobId) throws InterruptedException {
+        if (!bean(StateChangeWriter.class).flush(5_000)) {
+            throw new IllegalStateException("journal state changes not flushed within 5 s");
+        }
+        return bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
     }
 
     public String database() {
