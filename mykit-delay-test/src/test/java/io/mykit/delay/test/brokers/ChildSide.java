@@ -17,11 +17,32 @@ final class ChildSide {
     private ChildSide() {
     }
 
+    /** Starts what a child main runs and returns the address it serves on. */
+    interface Server {
+        String start() throws Exception;
+    }
+
+    /**
+     * The whole life of a child main: halt with the parent, start the server, announce its address in the ready
+     * file; on any failure print it (the parent quotes the child's log) and halt with code 1.
+     */
+    static void serve(String what, Path readyFile, Server server) {
+        try {
+            haltWhenParentExits();
+            String address = server.start();
+            announce(readyFile, address);
+            System.out.println("READY " + what + " " + address);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
     /**
      * Halts this JVM when its stdin, a pipe from the test JVM, reaches end of file, so a child never outlives the
      * test JVM, even one killed with SIGKILL.
      */
-    static void haltWhenParentExits() {
+    private static void haltWhenParentExits() {
         Thread watchdog = new Thread(() -> {
             InputStream in = System.in;
             try {
@@ -38,7 +59,7 @@ final class ChildSide {
     }
 
     /** Writes {@code address} to the ready file in one move, so the parent never reads half of it. */
-    static void announce(Path readyFile, String address) {
+    private static void announce(Path readyFile, String address) {
         Path partial = readyFile.resolveSibling(readyFile.getFileName() + ".partial");
         try {
             Files.writeString(partial, address, StandardCharsets.UTF_8);

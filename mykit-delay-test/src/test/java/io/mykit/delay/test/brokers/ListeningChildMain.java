@@ -20,20 +20,13 @@ final class ListeningChildMain {
     }
 
     public static void main(String[] args) {
-        try {
-            ChildSide.haltWhenParentExits();
-            Path readyFile = Path.of(args[0]);
+        ChildSide.serve(args[2], Path.of(args[0]), () -> {
             int port = Integer.parseInt(args[1]);
             String[] programArgs = Arrays.copyOfRange(args, 3, args.length);
             Class.forName(args[2]).getMethod("main", String[].class).invoke(null, (Object) programArgs);
             awaitListening(port);
-            ChildSide.announce(readyFile, "127.0.0.1:" + port);
-            System.out.println("READY " + args[2] + " on " + port);
-        } catch (Throwable e) {
-            // the parent sees the exit and quotes this log in its failure
-            e.printStackTrace();
-            Runtime.getRuntime().halt(1);
-        }
+            return "127.0.0.1:" + port;
+        });
     }
 
     private static void awaitListening(int port) throws InterruptedException {

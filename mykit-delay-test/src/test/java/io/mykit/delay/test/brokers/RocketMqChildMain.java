@@ -42,23 +42,16 @@ final class RocketMqChildMain {
     }
 
     public static void main(String[] args) {
-        try {
-            ChildSide.haltWhenParentExits();
+        ChildSide.serve(args[0], Path.of(args[2]), () -> {
             // without it, requests carry version -1 and the name server keeps no topic routes
             System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
             Properties config = load(Path.of(args[1]));
-            String address = switch (args[0]) {
+            return switch (args[0]) {
                 case NAMESRV -> startNameServer(config);
                 case BROKER -> startBroker(config);
                 default -> throw new IllegalArgumentException("unknown role " + args[0]);
             };
-            ChildSide.announce(Path.of(args[2]), address);
-            System.out.println("READY " + args[0] + " " + address);
-        } catch (Throwable e) {
-            // the parent sees the exit and quotes this log in its failure
-            e.printStackTrace();
-            Runtime.getRuntime().halt(1);
-        }
+        });
     }
 
     private static String startNameServer(Properties config) throws Exception {
