@@ -36,12 +36,23 @@ final class RocketMqAdmin implements AutoCloseable {
         awaitRoute(topic);
     }
 
-    /** The version the broker reports of itself, e.g. {@code V4_9_7}. */
+    /**
+     * The version the broker reports of itself, e.g. {@code V4_9_7}. A broker started moments ago answers the stats
+     * request with an error until its first stats sample is taken (4.9.7: NoSuchElementException), so it is asked
+     * again until {@link #ROUTE_TIMEOUT}.
+     */
     synchronized String brokerVersion(String brokerAddr) {
-        try {
-            return client().fetchBrokerRuntimeStats(brokerAddr).getTable().get("brokerVersionDesc");
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the runtime stats of " + brokerAddr, e);
+        long deadline = System.nanoTime() + ROUTE_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return client().fetchBrokerRuntimeStats(brokerAddr).getTable().get("brokerVersionDesc");
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot read the runtime stats of " + brokerAddr + " within "
+                            + ROUTE_TIMEOUT, e);
+                }
+            }
+            pause("the runtime stats of " + brokerAddr);
         }
     }
 
@@ -64,12 +75,16 @@ final class RocketMqAdmin implements AutoCloseable {
                 throw new IllegalStateException("name server " + namesrvAddr + " has no route for " + topic
                         + " after " + ROUTE_TIMEOUT, notRouted);
             }
-            try {
-                Thread.sleep(ROUTE_POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the route of " + topic, e);
-            }
+            pause("the route of " + topic);
+        }
+    }
+
+    private static void pause(String awaited) {
+        try {
+            Thread.sleep(ROUTE_POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + awaited, e);
         }
     }
 

@@ -73,6 +73,10 @@ public final class TestRocketMq4 implements AutoCloseable {
                     rocketMq.namesrvConfig(), classpath);
             rocketMq.launch("broker", "org.apache.rocketmq.broker.BrokerStartup", rocketMq.brokerPort,
                     rocketMq.brokerConfig(), classpath);
+            String reported = rocketMq.brokerVersion();
+            if (!("V" + VERSION.replace('.', '_')).equals(reported)) {
+                throw new IllegalStateException("the broker on the " + VERSION + " jars reports " + reported);
+            }
         } catch (RuntimeException e) {
             rocketMq.close();
             throw e;
