@@ -2,16 +2,31 @@
 -- KEYS[1] delay ZSET of the bucket
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
+-- KEYS[5] restore marker of the bucket: while it exists, every end leaves a tombstone
+-- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- ARGV    job ids
 -- Returns the number of jobs that were still in the pool.
 local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
+local reserved = KEYS[4]
+local restoring = redis.call('EXISTS', KEYS[5]) == 1
+local ended = KEYS[6]
 
+local now
+if restoring then
+    local t = redis.call('TIME')
+    now = t[1] * 1000 + math.floor(t[2] / 1000)
+end
 local dropped = 0
 for _, id in ipairs(ARGV) do
     redis.call('ZREM', delay, id)
     redis.call('ZREM', inflight, id)
+    redis.call('HDEL', reserved, id)
     dropped = dropped + redis.call('HDEL', pool, id)
+    if restoring then
+        redis.call('ZADD', ended, now, id)
+    end
 end
 return dropped

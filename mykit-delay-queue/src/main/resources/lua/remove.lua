@@ -1,19 +1,31 @@
--- Removes a job from its bucket, in-flight set and pool (finish or cancel). A stale ready-list
--- entry is skipped by reserve.lua later, which keeps this script inside one bucket's keys.
+-- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A stale ready-list entry is
+-- skipped by reserve.lua later, which keeps this script inside one bucket's keys. A cancel refuses a job that is
+-- in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
 -- KEYS[1] delay ZSET of the bucket
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
+-- KEYS[5] restore marker of the bucket: while it exists, every end leaves a tombstone
+-- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- ARGV[1] job id
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
--- Returns 1 removed, 0 not in Redis, -1 refused because not due.
+-- ARGV[3] 'cancel' or 'finish'
+-- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (cancel only).
 local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
+local reserved = KEYS[4]
+local restoring = redis.call('EXISTS', KEYS[5]) == 1
+local ended = KEYS[6]
 local id = ARGV[1]
 local latest = tonumber(ARGV[2])
+local cancel = ARGV[3] == 'cancel'
 
 if redis.call('HEXISTS', pool, id) == 0 then
     return 0
+end
+if cancel and redis.call('ZSCORE', inflight, id) then
+    return -2
 end
 local score = redis.call('ZSCORE', delay, id)
 if score and tonumber(score) > latest then
@@ -22,4 +34,9 @@ end
 redis.call('ZREM', delay, id)
 redis.call('ZREM', inflight, id)
 redis.call('HDEL', pool, id)
+redis.call('HDEL', reserved, id)
+if restoring then
+    local t = redis.call('TIME')
+    redis.call('ZADD', ended, t[1] * 1000 + math.floor(t[2] / 1000), id)
+end
 return 1

@@ -1,18 +1,20 @@
--- Reserves up to ARGV[2] live jobs of a ready list for a puller until the deadline.
+-- Reserves up to ARGV[2] live jobs of a ready list for a puller until the deadline, counting each reservation.
 -- KEYS[1] ready LIST of the topic in one bucket
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
 -- ARGV[1] reservation deadline (now + ttr), ms
 -- ARGV[2] most jobs to reserve (>= 1)
--- Returns { id1, record1, id2, record2, ... }, empty when the list holds no live job.
+-- Returns { id1, record1, reservations1, id2, record2, reservations2, ... }, empty when the list holds no live job.
 local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
+local reserved = KEYS[4]
 local deadline = ARGV[1]
 local wanted = tonumber(ARGV[2])
 
 local out = {}
-while #out < 2 * wanted do
+while #out < 3 * wanted do
     local id = redis.call('LPOP', ready)
     if not id then
         break
@@ -23,6 +25,7 @@ while #out < 2 * wanted do
         redis.call('ZADD', inflight, deadline, id)
         out[#out + 1] = id
         out[#out + 1] = record
+        out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
     end
 end
 return out

@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.util.List;
+import java.util.Map;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
@@ -42,6 +43,23 @@ public class PullController {
     @PostMapping("/finish/batch")
     public ApiResponse<DelayQueueService.FinishReport> finishBatch(@RequestBody List<String> jobIds) {
         return ApiResponse.ok(queue.finishAll(jobIds));
+    }
+
+    // POST /release?jobId=&delay=<ms>  gives a reserved job back, due again after delay (default 0); counts as a try,
+    // so a job out of tries or ttl is buried as dead instead -> {"jobId":..,"dead":true|false}
+    @PostMapping("/release")
+    public ApiResponse<Map<String, Object>> release(@RequestParam("jobId") String jobId,
+                                                    @RequestParam(value = "delay", required = false) Long delay) {
+        boolean dead = queue.release(jobId, delay);
+        return ApiResponse.ok(Map.of("jobId", jobId, "dead", dead));
+    }
+
+    // POST /touch?jobId=&ttr=<ms>  extends a reservation to ttr from now (default pull.default-ttr)
+    @PostMapping("/touch")
+    public ApiResponse<String> touch(@RequestParam("jobId") String jobId,
+                                     @RequestParam(value = "ttr", required = false) Long ttr) {
+        queue.touch(jobId, ttr);
+        return ApiResponse.ok(jobId);
     }
 
     // GET /finish?jobId=  acknowledges a reserved job

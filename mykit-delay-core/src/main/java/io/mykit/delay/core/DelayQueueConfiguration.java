@@ -107,7 +107,7 @@ public class DelayQueueConfiguration {
 
     @Bean
     public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
-                                 Clock clock, DelayProperties properties) {
+                                 DeliveryOutcomes outcomes, Clock clock, DelayProperties properties) {
         DelayProperties.Timer timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
@@ -115,7 +115,8 @@ public class DelayQueueConfiguration {
                     timer.getMaxIdle().toMillis(), timer.getDispatchTimeout().toMillis()));
         }
         TimerGroup group = new TimerGroup(timers);
-        group.addHelper(new InflightSweeper(store, states, group::wake, clock, timer.getSweepInterval().toMillis()));
+        group.addHelper(new InflightSweeper(store, states, outcomes, group::wake, clock,
+                timer.getSweepInterval().toMillis(), properties.getLimits().getDefaultTries()));
         group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
                 properties.getJournal().getRepairAfter().toMillis()));
         return group;
@@ -130,9 +131,10 @@ public class DelayQueueConfiguration {
 
     @Bean
     public DelayQueueService delayQueueService(DelayProperties properties, PushPipeline pushes, RedisDelayStore store,
-                                               Journal journal, StateChangeWriter states, PullTarget pull, Clock clock) {
+                                               Journal journal, StateChangeWriter states, PullTarget pull,
+                                               DeliveryOutcomes outcomes, TimerGroup timers, Clock clock) {
         return new DelayQueueService(properties, new JobIdGenerator(clock::millis), pushes, store, journal, states,
-                pull, clock);
+                pull, outcomes, timers::wake, clock);
     }
 
     @Bean
@@ -149,12 +151,18 @@ public class DelayQueueConfiguration {
 
     @Bean
     public GatewayLifecycle gatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
-                                             TimerGroup timers, Journal journal, RecoveryService recovery, Clock clock,
+                                             DeliveryTargets targets) {
+        return new GatewayLifecycle(store, states, pushes, targets);
+    }
+
+    @Bean
+    public DueRoadLifecycle dueRoadLifecycle(RedisDelayStore store, TimerGroup timers, Journal journal,
+                                             RecoveryService recovery, PullTarget pull, Clock clock,
                                              DelayProperties properties) {
         RedisLossWatch watch = properties.getRecovery().isAuto()
                 ? new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis())
                 : null;
-        return new GatewayLifecycle(store, states, pushes, timers, watch, properties.getTimer().isEnabled());
+        return new DueRoadLifecycle(timers, watch, pull, properties.getTimer().isEnabled());
     }
 
     private static String hostName() {

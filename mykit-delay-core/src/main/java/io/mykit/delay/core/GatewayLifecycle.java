@@ -2,35 +2,35 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
-import io.mykit.delay.queue.timer.TimerGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
-/** Starts the journal writer, push writers and timers in dependency order, and stops them in reverse. */
+/**
+ * The engine's writers: the journal state writer, the push writers and the broker senders. Its phase is below the
+ * web server's, so it starts before the first request and stops after the web server drained: the finishes and
+ * deliveries of a graceful stop are journaled. Stop order: broker senders finish (or leave jobs in flight), push
+ * writers drain, the journal writer flushes last. The due road stops earlier, in {@link DueRoadLifecycle}.
+ */
 public class GatewayLifecycle implements SmartLifecycle {
+    /** Below the web server's graceful-shutdown (DEFAULT_PHASE - 1024) and start/stop (DEFAULT_PHASE - 2048) phases. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
     private static final Logger log = LoggerFactory.getLogger(GatewayLifecycle.class);
 
     private final RedisDelayStore store;
     private final StateChangeWriter states;
     private final PushPipeline pushes;
-    private final TimerGroup timers;
-    private final RedisLossWatch lossWatch;
-    private final boolean timersEnabled;
+    private final DeliveryTargets targets;
     private volatile boolean running;
 
-    /** {@code lossWatch} may be null (auto-recovery off). */
-    public GatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes, TimerGroup timers,
-                            RedisLossWatch lossWatch, boolean timersEnabled) {
+    public GatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
+                            DeliveryTargets targets) {
         this.store = store;
         this.states = states;
         this.pushes = pushes;
-        this.timers = timers;
-        this.lossWatch = lossWatch;
-        this.timersEnabled = timersEnabled;
+        this.targets = targets;
     }
 
     @Override
@@ -38,27 +38,18 @@ public class GatewayLifecycle implements SmartLifecycle {
         try {
             store.loadScripts();
         } catch (StoreUnavailableException e) {
-            // the gateway still starts: pushes answer 503 and the timers retry until Redis answers
+            // the gateway still starts: the repairer stores what pushes journal and the timers retry until Redis answers
             log.warn("Redis not reachable at start-up: {}", e.getMessage());
         }
         states.start();
         pushes.start();
-        if (lossWatch != null) {
-            lossWatch.start();
-        }
-        if (timersEnabled) {
-            timers.start();
-        }
         running = true;
     }
 
     @Override
     public void stop() {
         running = false;
-        timers.stop();
-        if (lossWatch != null) {
-            lossWatch.stop();
-        }
+        targets.close();
         pushes.close();
         states.close();
     }
@@ -66,5 +57,10 @@ public class GatewayLifecycle implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
     }
 }

@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish;
- * failed ones go back to their bucket with a backoff (journaled Delay, attempts+1) or, out of tries or ttl, are
- * journaled Dead (synchronously, before Redis drops them, so a crash in between cannot leave a job pending in the
- * journal and absent from Redis). If settling itself fails the jobs stay in flight and the sweeper returns them.
+ * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish
+ * first, so nothing after can lose that; failed ones go back to their bucket with a backoff (journaled Delay,
+ * attempts+1) or, out of tries or ttl, are buried ({@link #bury}). If settling itself fails the jobs left stay in
+ * flight and the sweeper returns them.
  */
 public class DeliveryOutcomes {
     private static final Logger log = LoggerFactory.getLogger(DeliveryOutcomes.class);
@@ -42,14 +42,15 @@ public class DeliveryOutcomes {
 
     public void settle(int bucket, List<Job> delivered, List<SendFailure> failed) {
         long now = clock.millis();
-        List<StateChange> changes = new ArrayList<>(delivered.size() + failed.size());
-        List<String> gone = new ArrayList<>(delivered.size());
-        delivered.forEach(job -> {
-            gone.add(job.getId());
-            changes.add(StateChange.of(job.getId(), JobStatus.Finish, now));
-        });
-        List<StateChange> buried = new ArrayList<>();
-        List<String> dead = new ArrayList<>();
+        if (!delivered.isEmpty()) {
+            List<String> gone = delivered.stream().map(Job::getId).toList();
+            try (StateChangeWriter.Ending ending = states.beginEnding()) {
+                store.forget(bucket, gone);
+                // submitted at once: a failure below (a Dead write) must not leave delivered jobs pending in the journal
+                states.submitAll(gone.stream().map(id -> StateChange.of(id, JobStatus.Finish, now)).toList());
+            }
+        }
+        List<Job> dead = new ArrayList<>();
         List<Job> retries = new ArrayList<>();
         List<Long> retryAt = new ArrayList<>();
         for (SendFailure failure : failed) {
@@ -60,27 +61,31 @@ public class DeliveryOutcomes {
                 job.setAttempts(attempts);
                 retries.add(job);
                 retryAt.add(decision.retryAt());
-                changes.add(StateChange.of(job.getId(), JobStatus.Delay, now));
             } else {
                 log.warn("job {} of topic {} is dead ({}, {} attempts): {}", job.getId(), job.getTopic(),
                         decision.verdict(), attempts, failure.reason());
-                dead.add(job.getId());
-                buried.add(StateChange.of(job.getId(), JobStatus.Dead, now));
+                dead.add(job);
             }
-        }
-        store.forget(bucket, gone);
-        if (!dead.isEmpty()) {
-            // a journal failure here leaves them in flight: the sweeper brings them back, nothing is dropped unrecorded
-            journal.apply(buried);
-            store.forget(bucket, dead);
         }
         if (!retries.isEmpty()) {
             store.retry(bucket, retries, retryAt);
-        }
-        // journaled before the timer is woken, so the log keeps the real order
-        states.submitAll(changes);
-        if (!retries.isEmpty()) {
+            // journaled before the timer is woken, so the log keeps the real order
+            states.submitAll(retries.stream().map(job -> StateChange.of(job.getId(), JobStatus.Delay, now)).toList());
             wakeBucket.accept(bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
         }
+        bury(bucket, dead);
+    }
+
+    /**
+     * Buries jobs of one bucket that are out of tries or ttl: journaled Dead synchronously, then dropped from Redis.
+     * A journal failure leaves them in flight, so the sweeper finds them again: nothing is dropped unrecorded.
+     */
+    public void bury(int bucket, List<Job> jobs) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        long now = clock.millis();
+        journal.apply(jobs.stream().map(job -> StateChange.of(job.getId(), JobStatus.Dead, now)).toList());
+        store.forget(bucket, jobs.stream().map(Job::getId).toList());
     }
 }

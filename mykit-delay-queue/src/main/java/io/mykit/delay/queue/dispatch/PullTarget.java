@@ -33,6 +33,7 @@ public class PullTarget implements DeliveryTarget {
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
     /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
     private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
+    private volatile boolean stopped;
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
         this.store = store;
@@ -67,17 +68,45 @@ public class PullTarget implements DeliveryTarget {
     /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */
     public List<Job> reserve(String topic, int max, long ttrMs, long timeoutMs) throws InterruptedException {
         long end = clock.millis() + timeoutMs;
-        Signal signal = signals.computeIfAbsent(topic, t -> new Signal());
-        while (true) {
-            // read before looking, so a hand-over between the look and the wait is not missed
-            long seen = signal.generation();
-            List<Job> jobs = reserveHotFirst(topic, clock.millis() + ttrMs, max);
-            long left = end - clock.millis();
-            if (!jobs.isEmpty() || left <= 0) {
-                return jobs;
+        Signal signal = enter(topic);
+        try {
+            while (true) {
+                // read before looking, so a hand-over between the look and the wait is not missed
+                long seen = signal.generation();
+                List<Job> jobs = reserveHotFirst(topic, clock.millis() + ttrMs, max);
+                long left = end - clock.millis();
+                if (!jobs.isEmpty() || left <= 0 || stopped) {
+                    return jobs;
+                }
+                signal.awaitChange(seen, Math.min(left, pollIntervalMs), max);
             }
-            signal.awaitChange(seen, Math.min(left, pollIntervalMs), max);
+        } finally {
+            leave(topic);
         }
+    }
+
+    /** The topic's signal, counted as used by this caller; a signal lives only while someone waits on its topic. */
+    private Signal enter(String topic) {
+        return signals.compute(topic, (t, signal) -> {
+            Signal used = signal == null ? new Signal() : signal;
+            used.users++;
+            return used;
+        });
+    }
+
+    private void leave(String topic) {
+        signals.computeIfPresent(topic, (t, signal) -> --signal.users == 0 ? null : signal);
+    }
+
+    /** Topics with a long-poll waiting right now. */
+    public int waitingTopics() {
+        return signals.size();
+    }
+
+    /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */
+    public void stopWaiting() {
+        stopped = true;
+        signals.values().forEach(Signal::wakeAll);
     }
 
     private List<Job> reserveHotFirst(String topic, long deadline, int max) {
@@ -93,6 +122,8 @@ public class PullTarget implements DeliveryTarget {
                 // fewer than asked: this bucket's list is empty now
                 hot.remove(bucket);
             }
+            // a topic nobody delivers to any more keeps no entry (a hint only: a lost one costs one full scan)
+            hotBuckets.remove(topic, Set.of());
             if (!reserved.isEmpty()) {
                 return reserved;
             }
@@ -108,6 +139,8 @@ public class PullTarget implements DeliveryTarget {
      * poll interval, which also covers hand-overs made on other nodes.
      */
     private static final class Signal {
+        /** Long-polls using this signal; changed only inside the signal map's compute calls. */
+        private int users;
         private long generation;
         private final Deque<Waiter> waiters = new ArrayDeque<>();
 
@@ -134,6 +167,15 @@ public class PullTarget implements DeliveryTarget {
                 LockSupport.unpark(waiter.thread);
                 left -= waiter.wants;
             }
+        }
+
+        synchronized void wakeAll() {
+            generation++;
+            waiters.forEach(waiter -> {
+                waiter.woken = true;
+                LockSupport.unpark(waiter.thread);
+            });
+            waiters.clear();
         }
 
         /** Waits up to {@code timeoutMs} for a hand-over, unless one came since {@code seen} was read. */

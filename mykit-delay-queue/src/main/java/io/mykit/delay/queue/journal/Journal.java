@@ -27,8 +27,8 @@ public interface Journal {
     /** Appends log rows only, leaving the job rows as they are: for events that do not change a job's state. */
     void log(List<StateChange> events);
 
-    /** Marks a job deleted unless it already ended; true when the row changed. */
-    boolean markDeleted(String jobId, String thread, long at);
+    /** Marks a job deleted unless it already ended (or, with {@code unlessWaitPut}, is still WaitPut); true when the row changed. */
+    boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at);
 
     Optional<JournalEntry> find(String jobId);
 

@@ -28,6 +28,8 @@ import java.util.function.Supplier;
 public class MybatisJournal implements Journal {
     private static final List<Integer> TERMINAL = List.of(
             JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
+    private static final List<Integer> TERMINAL_OR_WAIT_PUT = List.of(
+            JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code(), JobStatus.WaitPut.code());
 
     private static final MultiRowInsert<JobRow> JOB_INSERT = new MultiRowInsert<>(
             "INSERT IGNORE INTO mykit_delay_queue_job (id, bizkey, topic, subtopic, delay, priority, ttl, tries, attempts,"
@@ -121,10 +123,11 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
-    public boolean markDeleted(String jobId, String thread, long at) {
+    public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
-            int changed = STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
+            int changed = STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null,
+                    unlessWaitPut ? TERMINAL_OR_WAIT_PUT : TERMINAL);
             if (changed > 0) {
                 LOG_INSERT.insert(jdbc, List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
             }

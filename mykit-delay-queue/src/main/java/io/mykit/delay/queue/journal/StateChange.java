@@ -22,17 +22,26 @@ public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPu
     }
 
     /**
-     * The change that decides each job's row, in first-seen order: the last unguarded change wins; a guarded
-     * "stored" change counts only when no other change of that job is in the list.
+     * The change that decides each job's row, in first-seen order: the last unguarded change wins, except that an
+     * ended state (Finish, Delete, Dead) is never replaced by a later non-ended one (a Ready queued after the
+     * puller's Finish), as the UPDATE's guard does across batches; a guarded "stored" change counts only when no
+     * other change of that job is in the list.
      */
     public static Collection<StateChange> finalPerJob(List<StateChange> changes) {
         Map<String, StateChange> last = new LinkedHashMap<>();
         for (StateChange change : changes) {
             StateChange previous = last.get(change.jobId());
-            if (previous == null || !change.onlyFromWaitPut() || previous.onlyFromWaitPut()) {
+            if (previous == null || replaces(change, previous)) {
                 last.put(change.jobId(), change);
             }
         }
         return last.values();
+    }
+
+    private static boolean replaces(StateChange later, StateChange earlier) {
+        if (earlier.status().isTerminal() && !later.status().isTerminal()) {
+            return false;
+        }
+        return !later.onlyFromWaitPut() || earlier.onlyFromWaitPut();
     }
 }

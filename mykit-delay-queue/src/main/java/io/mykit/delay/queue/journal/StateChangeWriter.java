@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public class StateChangeWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StateChangeWriter.class);
     private static final long MAX_BACKOFF_MS = 5_000;
+    private static final long CLOSE_WAIT_MS = 15_000;
 
     private final Journal journal;
     private final int batchSize;
@@ -26,7 +28,15 @@ public class StateChangeWriter implements AutoCloseable {
     private final Thread thread;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
+    /** Read side: ends under way (job gone from Redis, its change not yet submitted); write side: a restore waiting for them. */
+    private final ReentrantReadWriteLock endings = new ReentrantReadWriteLock();
     private volatile boolean running = true;
+
+    /** An end under way; closing it says its change was submitted (or written). */
+    public interface Ending extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     public StateChangeWriter(Journal journal, int batchSize, long lingerMs) {
         this.journal = journal;
@@ -53,6 +63,28 @@ public class StateChangeWriter implements AutoCloseable {
     /** Changes waiting to be written (grows while the database is down). */
     public int backlog() {
         return queue.size();
+    }
+
+    /**
+     * Opens an end: call before removing a job from Redis, close once its ending change is submitted, so that
+     * {@link #flushEndings} can tell when every end begun before it is in the journal.
+     */
+    public Ending beginEnding() {
+        endings.readLock().lock();
+        return endings.readLock()::unlock;
+    }
+
+    /**
+     * Waits until every end opened before this call was closed, then until everything submitted is written: after it,
+     * the journal shows each job that left Redis earlier as ended. True when both happened within the timeout.
+     */
+    public boolean flushEndings(long timeoutMs) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        if (!endings.writeLock().tryLock(timeoutMs, TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        endings.writeLock().unlock();
+        return flush(Math.max(0, end - System.currentTimeMillis()));
     }
 
     /** Blocks until everything submitted so far is written, or the timeout passes; true when drained. */
@@ -111,12 +143,12 @@ public class StateChangeWriter implements AutoCloseable {
         }
     }
 
-    /** Stops after writing what is queued, waiting at most a few seconds. */
+    /** Stops after writing what is queued, waiting at most {@link #CLOSE_WAIT_MS} (a database that answers slowly). */
     @Override
     public void close() {
         running = false;
         try {
-            thread.join(5_000);
+            thread.join(CLOSE_WAIT_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

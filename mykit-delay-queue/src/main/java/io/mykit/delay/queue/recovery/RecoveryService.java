@@ -2,6 +2,7 @@ package io.mykit.delay.queue.recovery;
 
 import io.mykit.delay.common.error.JobNotFoundException;
 import io.mykit.delay.common.error.JobStateConflictException;
+import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
@@ -24,13 +25,17 @@ import java.util.function.BiConsumer;
 
 /**
  * Rebuilds Redis from the journal. A restored job keeps its journal status (it is pending either way); the restore
- * is logged as a Restore row per job, which spares a million-row restore a million index-moving UPDATEs. Safe while the gateway runs: it pages the journal by primary key, only adds
- * what Redis lacks (add.lua is HSETNX on the pool, so a job waiting, in flight or ready is never copied), and
- * never deletes anything. One restore runs at a time.
+ * is logged as a Restore row per job, which spares a million-row restore a million index-moving UPDATEs. Safe while
+ * the gateway runs: it pages the journal by primary key, only adds what Redis lacks (add.lua is HSETNX on the pool,
+ * so a job waiting, in flight or ready is never copied), and never deletes anything. It cannot bring back a job that
+ * ends while it runs: it marks every bucket first (each end then leaves a tombstone its adds skip), and waits for
+ * ends already under way to reach the journal before reading it. One full restore runs at a time.
  */
 public class RecoveryService {
     private static final Logger log = LoggerFactory.getLogger(RecoveryService.class);
     private static final long PROGRESS_LOG_EVERY = 100_000;
+    /** Longest a restore waits for queued journal changes before it reads the journal. */
+    private static final long FLUSH_MS = 10_000;
 
     private final Journal journal;
     private final DelayStore store;
@@ -71,8 +76,17 @@ public class RecoveryService {
         long restored = 0;
         long skipped = 0;
         try {
-            // changes still queued (a Finish not yet written) must not make a finished job look pending
-            states.flush(10_000);
+            store.beginRestore();
+        } catch (RuntimeException e) {
+            running.set(false);
+            throw e;
+        }
+        try {
+            // from here on every end leaves a tombstone; ends begun before must be in the journal before it is read
+            if (!states.flushEndings(FLUSH_MS)) {
+                throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
+                        + " ms; a restore now could bring back jobs that just ended", null);
+            }
             last.set(new RestoreReport(true, includeExpired, 0, 0, 0, 0, started, 0));
             String after = "";
             // page k's journal writes overlap page k+1's read and Redis add: the two databases work at once
@@ -98,6 +112,7 @@ public class RecoveryService {
                         skipped++;
                     }
                 }
+                store.keepRestoring();
                 List<StateChange> changes = storeMissing(wanted, now);
                 states.submitAll(nowStored);
                 restored += changes.size();
@@ -127,19 +142,41 @@ public class RecoveryService {
             }
             throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
         } finally {
+            endRestore();
             running.set(false);
         }
     }
 
     /** Restores one job; answers whether Redis lacked it. */
     public boolean restoreJob(String jobId) {
-        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-        if (entry.status().isTerminal()) {
-            throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+        store.beginRestore();
+        try {
+            if (!states.flushEndings(FLUSH_MS)) {
+                throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
+                        + " ms", null);
+            }
+            JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+            if (entry.status().isTerminal()) {
+                throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+            }
+            List<StateChange> changes = storeMissing(List.of(entry.job()), clock.millis());
+            journal.log(changes);
+            return !changes.isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("gateway", "interrupted", e);
+        } finally {
+            endRestore();
         }
-        List<StateChange> changes = storeMissing(List.of(entry.job()), clock.millis());
-        journal.log(changes);
-        return !changes.isEmpty();
+    }
+
+    private void endRestore() {
+        try {
+            store.endRestore();
+        } catch (RuntimeException e) {
+            // the marks expire by themselves; until then ends only leave a few more tombstones
+            log.warn("could not clear the restore marks in Redis: {}", e.getMessage());
+        }
     }
 
     /** Removes this gateway's queue data from Redis; the journal is untouched, so restore brings it back. */
@@ -154,7 +191,7 @@ public class RecoveryService {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        java.util.Set<String> addedIds = new java.util.HashSet<>(store.add(jobs));
+        java.util.Set<String> addedIds = new java.util.HashSet<>(store.addUnlessEnded(jobs));
         List<StateChange> changes = new ArrayList<>(addedIds.size());
         for (Job job : jobs) {
             if (addedIds.contains(job.getId())) {

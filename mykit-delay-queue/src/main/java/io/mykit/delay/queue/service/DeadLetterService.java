@@ -58,7 +58,8 @@ public class DeadLetterService {
                             job.getTtl(), job.getTries(), job.getBody(), now));
                 }
             }
-            store.add(fresh);
+            // put, not add: a leftover record of the dead job (a forget that failed) must not keep it from running
+            store.put(fresh);
             fresh.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
                 wakeBucket.accept(store.bucketOf(job.getId()), now);

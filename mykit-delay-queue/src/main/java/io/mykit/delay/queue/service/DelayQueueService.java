@@ -8,6 +8,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
@@ -27,9 +28,12 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /** The gateway's verbs: every push, cancel, look-up, pull and finish goes through here. */
 public class DelayQueueService {
+    /** How long a finish of a job Redis lacks waits for queued journal changes before judging by the journal. */
+    private static final long ABSENT_FLUSH_MS = 2_000;
     private final DelayProperties properties;
     private final JobValidator validator;
     private final JobIdGenerator ids;
@@ -38,10 +42,13 @@ public class DelayQueueService {
     private final Journal journal;
     private final StateChangeWriter states;
     private final PullTarget pull;
+    private final DeliveryOutcomes outcomes;
+    private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
     public DelayQueueService(DelayProperties properties, JobIdGenerator ids, PushPipeline pushes, DelayStore store,
-                             Journal journal, StateChangeWriter states, PullTarget pull, Clock clock) {
+                             Journal journal, StateChangeWriter states, PullTarget pull, DeliveryOutcomes outcomes,
+                             BiConsumer<Integer, Long> wakeBucket, Clock clock) {
         this.properties = properties;
         this.validator = new JobValidator(properties.getLimits());
         this.ids = ids;
@@ -50,6 +57,8 @@ public class DelayQueueService {
         this.journal = journal;
         this.states = states;
         this.pull = pull;
+        this.outcomes = outcomes;
+        this.wakeBucket = wakeBucket;
         this.clock = clock;
     }
 
@@ -116,18 +125,37 @@ public class DelayQueueService {
         }
     }
 
-    /** Cancels a job so it is never delivered. */
+    /**
+     * Cancels a job so it is never delivered: only while it still waits (in its bucket or a pull topic's ready list).
+     * A job already handed to its target or reserved by a puller is refused with 409: it may have been delivered.
+     */
     public void delete(String jobId) {
         requireId(jobId);
-        DelayStore.RemoveResult removed = store.delete(jobId);
-        long now = clock.millis();
-        if (journal.markDeleted(jobId, Thread.currentThread().getName(), now)) {
-            return;
+        DelayStore.RemoveResult removed;
+        try (StateChangeWriter.Ending ending = states.beginEnding()) {
+            removed = store.delete(jobId);
+            if (removed == DelayStore.RemoveResult.IN_FLIGHT) {
+                throw new JobStateConflictException(jobId, "job " + jobId + " is already handed over (delivered or"
+                        + " reserved): it can no longer be cancelled");
+            }
+            // a WaitPut job Redis lacks may be added by its push any moment: cancelling it now could not stop that
+            boolean absent = removed != DelayStore.RemoveResult.REMOVED;
+            if (journal.markDeleted(jobId, absent, Thread.currentThread().getName(), clock.millis())) {
+                if (absent) {
+                    // ended without leaving Redis here (Redis lost it): a restore running now must not bring it back
+                    store.markEnded(jobId);
+                }
+                return;
+            }
         }
         JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-        if (removed != DelayStore.RemoveResult.REMOVED) {
-            throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+        if (removed == DelayStore.RemoveResult.REMOVED) {
+            return;
         }
+        if (entry.status() == JobStatus.WaitPut) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " is being stored; cancel it again in a moment");
+        }
+        throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
     }
 
     /** The job with its journal status and current place in Redis. */
@@ -147,11 +175,8 @@ public class DelayQueueService {
     public List<Job> reserve(String topic, int count, Long ttrMs, Long timeoutMs) {
         JobValidator.requireTopic(topic);
         DelayProperties.Pull limits = properties.getPull();
-        long ttr = ttrMs == null ? limits.getDefaultTtr().toMillis() : ttrMs;
+        long ttr = checkedTtr(ttrMs);
         long timeout = timeoutMs == null ? 0 : timeoutMs;
-        if (ttr < 1 || ttr > limits.getMaxTtr().toMillis()) {
-            throw new InvalidJobException("ttr", "must be 1.." + limits.getMaxTtr().toMillis() + " ms");
-        }
         if (timeout < 0 || timeout > limits.getMaxTimeout().toMillis()) {
             throw new InvalidJobException("timeout", "must be 0.." + limits.getMaxTimeout().toMillis() + " ms");
         }
@@ -181,56 +206,151 @@ public class DelayQueueService {
         }
         List<String> ids = jobIds.stream().distinct().toList();
         long now = clock.millis();
-        List<DelayStore.RemoveResult> results = store.finishAll(ids, now);
         List<String> finished = new ArrayList<>(ids.size());
         Map<String, String> refused = new LinkedHashMap<>();
-        List<StateChange> changes = new ArrayList<>(ids.size());
         List<String> absent = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i++) {
-            String id = ids.get(i);
-            switch (results.get(i)) {
-                case REMOVED -> {
-                    finished.add(id);
-                    changes.add(StateChange.of(id, JobStatus.Finish, now));
+        try (StateChangeWriter.Ending ending = states.beginEnding()) {
+            List<DelayStore.RemoveResult> results = store.finishAll(ids, now);
+            List<StateChange> changes = new ArrayList<>(ids.size());
+            for (int i = 0; i < ids.size(); i++) {
+                String id = ids.get(i);
+                switch (results.get(i)) {
+                    case REMOVED -> {
+                        finished.add(id);
+                        changes.add(StateChange.of(id, JobStatus.Finish, now));
+                    }
+                    case NOT_DUE -> refused.put(id, "not due yet; delete it instead");
+                    case ABSENT, IN_FLIGHT -> absent.add(id);
                 }
-                case NOT_DUE -> refused.put(id, "not due yet; delete it instead");
-                case ABSENT -> absent.add(id);
             }
+            states.submitAll(changes);
         }
         // ids Redis no longer holds: one journal query tells finished ones from unknown or unreserved ones
-        Map<String, JournalEntry> journaled = journal.findAll(absent);
+        Map<String, JournalEntry> journaled = journalAfterEnds(absent);
         for (String id : absent) {
             JournalEntry entry = journaled.get(id);
-            if (entry == null) {
-                refused.put(id, "no such job");
-            } else if (entry.status() == JobStatus.Finish) {
+            String refusal = entry == null ? "no such job" : finishAbsent(entry, now);
+            if (refusal == null) {
                 finished.add(id);
             } else {
-                refused.put(id, "not reserved (" + entry.status() + ")");
+                refused.put(id, refusal);
             }
         }
-        states.submitAll(changes);
         return new FinishReport(finished, refused);
+    }
+
+    /** The journal entries of these jobs once every change submitted so far is written (empty input: no query). */
+    private Map<String, JournalEntry> journalAfterEnds(List<String> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            states.flush(ABSENT_FLUSH_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("gateway", "interrupted", e);
+        }
+        return journal.findAll(jobIds);
+    }
+
+    /**
+     * Finishes a job Redis no longer holds, judged by its journal entry; returns why not, or null when it is finished.
+     * A due job the journal shows Ready was handed to a puller and then left Redis: most likely an earlier finish
+     * of ours whose reply was lost (or Redis lost its data), so the puller's finish is taken and journaled.
+     */
+    private String finishAbsent(JournalEntry entry, long now) {
+        String id = entry.job().getId();
+        if (entry.status() == JobStatus.Finish) {
+            return null;
+        }
+        if (entry.status() != JobStatus.Ready || entry.job().dueTime() > now) {
+            return "not reserved (" + entry.status() + ")";
+        }
+        try (StateChangeWriter.Ending ending = states.beginEnding()) {
+            store.markEnded(id);
+            states.submit(StateChange.of(id, JobStatus.Finish, now));
+        }
+        return null;
     }
 
     /** What {@link #finishAll} did: ids now finished, and the reason for each id it refused. */
     public record FinishReport(List<String> finished, Map<String, String> refused) {
     }
 
-    /** Acknowledges a pulled job: it is done and never delivered again. */
+    /** Acknowledges a pulled job: it is done and never delivered again. Finishing it again is not an error. */
     public void finish(String jobId) {
         requireId(jobId);
         long now = clock.millis();
-        switch (store.finish(jobId, now)) {
-            case REMOVED -> states.submit(StateChange.of(jobId, JobStatus.Finish, now));
-            case NOT_DUE -> throw new JobStateConflictException(jobId, "job " + jobId + " is not due yet; delete it instead");
-            case ABSENT -> {
-                JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-                if (entry.status() != JobStatus.Finish) {
-                    throw new JobStateConflictException(jobId, "job " + jobId + " is not reserved (" + entry.status() + ")");
-                }
+        DelayStore.RemoveResult result;
+        try (StateChangeWriter.Ending ending = states.beginEnding()) {
+            result = store.finish(jobId, now);
+            if (result == DelayStore.RemoveResult.REMOVED) {
+                states.submit(StateChange.of(jobId, JobStatus.Finish, now));
+                return;
             }
         }
+        if (result == DelayStore.RemoveResult.NOT_DUE) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " is not due yet; delete it instead");
+        }
+        JournalEntry entry = journalAfterEnds(List.of(jobId)).get(jobId);
+        if (entry == null) {
+            throw new JobNotFoundException(jobId);
+        }
+        String refusal = finishAbsent(entry, now);
+        if (refusal != null) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " is " + refusal);
+        }
+    }
+
+    /**
+     * A puller gives a reserved job back, due again in {@code delayMs} (0 = now): journaled ConsumerFailRestore, its
+     * reservation counted as a try. A job out of tries or ttl is buried as dead instead; answers whether it was.
+     */
+    public boolean release(String jobId, Long delayMs) {
+        requireId(jobId);
+        long delay = delayMs == null ? 0 : delayMs;
+        long maxDelay = properties.getLimits().getMaxDelay().toMillis();
+        if (delay < 0 || delay > maxDelay) {
+            throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + delay);
+        }
+        long now = clock.millis();
+        DelayStore.Released released = store.release(jobId, now + delay, now, properties.getLimits().getDefaultTries());
+        switch (released.outcome()) {
+            case RELEASED -> {
+                states.submit(StateChange.of(jobId, JobStatus.ConsumerFailRestore, now));
+                wakeBucket.accept(store.bucketOf(jobId), now + delay);
+                return false;
+            }
+            case SPENT -> {
+                outcomes.bury(store.bucketOf(jobId), List.of(released.job()));
+                return true;
+            }
+            default -> throw notReserved(jobId);
+        }
+    }
+
+    /** Extends a puller's reservation of a job to {@code ttrMs} from now. */
+    public void touch(String jobId, Long ttrMs) {
+        requireId(jobId);
+        long ttr = checkedTtr(ttrMs);
+        if (!store.touch(jobId, clock.millis() + ttr)) {
+            throw notReserved(jobId);
+        }
+    }
+
+    /** 404 for an unknown job, else 409 naming its journal state. */
+    private RuntimeException notReserved(String jobId) {
+        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+        return new JobStateConflictException(jobId, "job " + jobId + " is not reserved (" + entry.status() + ")");
+    }
+
+    private long checkedTtr(Long ttrMs) {
+        DelayProperties.Pull limits = properties.getPull();
+        long ttr = ttrMs == null ? limits.getDefaultTtr().toMillis() : ttrMs;
+        if (ttr < 1 || ttr > limits.getMaxTtr().toMillis()) {
+            throw new InvalidJobException("ttr", "must be 1.." + limits.getMaxTtr().toMillis() + " ms");
+        }
+        return ttr;
     }
 
     private static void requireId(String jobId) {

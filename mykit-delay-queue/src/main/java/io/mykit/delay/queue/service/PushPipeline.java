@@ -28,7 +28,7 @@ import java.util.function.BiConsumer;
  * <pre>
  *  push ─┐
  *  push ─┼─▶ queue ─▶ writer: journal INSERT (WaitPut) + log ─▶ commit ─▶ Redis add (NX) ─▶ answer all
- *  push ─┘                              │ fails: 503, nothing stored        │ fails: 503, the repairer stores it later
+ *  push ─┘                              │ fails: 503, nothing stored        │ fails: 200 all the same, the repairer stores it later
  * </pre>
  */
 public class PushPipeline implements AutoCloseable {
@@ -67,7 +67,10 @@ public class PushPipeline implements AutoCloseable {
         writers.forEach(Thread::start);
     }
 
-    /** Completes when the jobs are journaled and in Redis; fails with {@link StoreUnavailableException} otherwise. */
+    /**
+     * Completes when the jobs are journaled (and, unless Redis failed, in Redis); fails with
+     * {@link StoreUnavailableException} when the journal did not take them.
+     */
     public CompletableFuture<Void> submit(List<Job> jobs, Set<String> clientIds) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (!running) {
@@ -126,9 +129,10 @@ public class PushPipeline implements AutoCloseable {
         try {
             store.add(fresh.values());
         } catch (StoreUnavailableException e) {
+            // accepted all the same: the journal has them, and a 503 would make a client without ids push them twice
             log.warn("{} jobs journaled but not stored in Redis ({}); the repairer stores them when Redis answers",
                     fresh.size(), e.getMessage());
-            group.forEach(p -> p.done().completeExceptionally(e));
+            group.forEach(p -> p.done().complete(null));
             return;
         }
         long now = clock.millis();

@@ -16,13 +16,36 @@ public interface DelayStore {
     /** Adds jobs unless Redis already holds them (waiting, in flight or ready); returns the ids added. One round trip. */
     List<String> add(Collection<Job> jobs);
 
+    /** {@link #add} for a restore: also skips jobs that ended since the restore began ({@link #beginRestore}). */
+    List<String> addUnlessEnded(Collection<Job> jobs);
+
+    /** Puts jobs due at their due time with fresh records, whatever Redis held of them; returns how many. */
+    int put(Collection<Job> jobs);
+
+    /**
+     * A restore begins: from now until {@link #endRestore}, every job that ends leaves a tombstone which
+     * {@link #addUnlessEnded} respects. The mark expires by itself if the restoring node dies; {@link #keepRestoring}
+     * renews it.
+     */
+    void beginRestore();
+
+    void keepRestoring();
+
+    void endRestore();
+
+    /** Leaves a tombstone for a job that ended without leaving Redis here, if a restore is running. */
+    void markEnded(String jobId);
+
     /** Moves up to {@code limit} jobs due at {@code now} to in-flight with the given hand-over deadline. */
     PumpResult pumpDue(int bucket, long now, int limit, long deadline);
 
     /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. */
     int toReady(int bucket, String topic, List<String> ids);
 
-    /** Reserves up to {@code max} ready jobs of a pull topic until {@code deadline}, looking at every bucket once. */
+    /**
+     * Reserves up to {@code max} ready jobs of a pull topic until {@code deadline}, looking at every bucket once. Each
+     * reservation counts; a job's {@code attempts} tells how many reservations it had before this one.
+     */
     List<Job> reserve(String topic, long deadline, int max);
 
     /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
@@ -34,11 +57,20 @@ public interface DelayStore {
     /** {@link #finish} for many jobs in one round trip; results in the order of {@code jobIds}. */
     List<RemoveResult> finishAll(List<String> jobIds, long now);
 
-    /** Cancels a job wherever it is. */
+    /** Cancels a job still waiting (in its bucket or a ready list); refuses one in flight (handed over or reserved). */
     RemoveResult delete(String jobId);
 
-    /** Returns in-flight jobs past their deadline to their bucket, due now; result per bucket. */
-    Map<Integer, List<String>> sweep(long now, int limitPerBucket);
+    /**
+     * Returns in-flight jobs past their deadline to their bucket, due now; those out of tries (pull reservations) or
+     * ttl stay in flight until {@code parkUntil} and come back as spent, to be buried. Result per bucket.
+     */
+    Map<Integer, Swept> sweep(long now, int limitPerBucket, int defaultTries, long parkUntil);
+
+    /** A puller gives a reserved job back, due at {@code dueAt}; a job out of tries or ttl comes back as spent. */
+    Released release(String jobId, long dueAt, long now, int defaultTries);
+
+    /** Extends a puller's reservation to {@code deadline}; false when the job is not reserved. */
+    boolean touch(String jobId, long deadline);
 
     /** Drops delivered or buried jobs of one bucket from Redis, wherever they are; returns how many were there. */
     int forget(int bucket, List<String> ids);
@@ -64,5 +96,14 @@ public interface DelayStore {
     /** Number of buckets. */
     int buckets();
 
-    enum RemoveResult { REMOVED, ABSENT, NOT_DUE }
+    enum RemoveResult { REMOVED, ABSENT, NOT_DUE, IN_FLIGHT }
+
+    /** What a sweep of one bucket did: ids returned to the bucket, and jobs out of tries or ttl to bury. */
+    record Swept(List<String> returned, List<Job> spent) {
+    }
+
+    /** Outcome of a release; {@code job} is set for SPENT (attempts = its reservations). */
+    record Released(Outcome outcome, Job job) {
+        public enum Outcome { RELEASED, SPENT, NOT_RESERVED, ABSENT }
+    }
 }

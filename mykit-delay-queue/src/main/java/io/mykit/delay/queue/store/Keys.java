@@ -9,6 +9,9 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
  * {prefix:b<i>}:job          HASH  jobId -> job record (JSON)            the pool: present = alive
  * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
+ * {prefix:b<i>}:reserved     HASH  jobId -> pull reservations so far     tries of pull jobs; dropped when the job ends
+ * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
+ * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
  * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
  * </pre>
  */
@@ -39,6 +42,18 @@ public final class Keys {
 
     public String ready(int bucket, String topic) {
         return tag(bucket) + ":ready:" + topic;
+    }
+
+    public String reserved(int bucket) {
+        return tag(bucket) + ":reserved";
+    }
+
+    public String restoring(int bucket) {
+        return tag(bucket) + ":restoring";
+    }
+
+    public String ended(int bucket) {
+        return tag(bucket) + ":ended";
     }
 
     public String epoch() {

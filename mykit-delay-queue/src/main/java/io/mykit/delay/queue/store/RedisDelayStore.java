@@ -29,6 +29,11 @@ import java.util.function.Function;
  * pipeline and a Lua call share one connection, which is all this store needs.
  */
 public class RedisDelayStore implements DelayStore {
+    /** A restore renews its mark per page; a mark left by a node that died goes away after this. */
+    private static final long RESTORE_MARK_TTL_MS = 120_000;
+    /** Tombstones left behind by a restore whose node died are trimmed by the sweeper after this. */
+    private static final long TOMBSTONE_RETENTION_MS = 600_000;
+
     private final JedisPool pool;
     private final Keys keys;
     private final Scripts scripts = new Scripts();
@@ -53,9 +58,44 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public List<String> add(Collection<Job> jobs) {
+        return addAll(jobs, false);
+    }
+
+    @Override
+    public List<String> addUnlessEnded(Collection<Job> jobs) {
+        return addAll(jobs, true);
+    }
+
+    private List<String> addAll(Collection<Job> jobs, boolean unlessEnded) {
         if (jobs.isEmpty()) {
             return List.of();
         }
+        Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
+        return pipelined(pipe -> {
+            List<Response<Object>> replies = new ArrayList<>();
+            argsByBucket.forEach((bucket, args) -> replies.add(pipe.evalsha(scripts.add.sha(), unlessEnded
+                    ? List.of(keys.delay(bucket), keys.pool(bucket), keys.ended(bucket))
+                    : List.of(keys.delay(bucket), keys.pool(bucket)), args)));
+            return replies;
+        }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
+    }
+
+    @Override
+    public int put(Collection<Job> jobs) {
+        if (jobs.isEmpty()) {
+            return 0;
+        }
+        Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
+        return pipelined(pipe -> {
+            List<Response<Object>> replies = new ArrayList<>();
+            argsByBucket.forEach((bucket, args) -> replies.add(pipe.evalsha(scripts.put.sha(),
+                    List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket)), args)));
+            return replies;
+        }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
+    }
+
+    /** id, due time, record triplets per bucket, as add.lua and put.lua take them. */
+    private Map<Integer, List<String>> recordsByBucket(Collection<Job> jobs) {
         Map<Integer, List<String>> argsByBucket = new TreeMap<>();
         for (Job job : jobs) {
             List<String> args = argsByBucket.computeIfAbsent(bucketOf(job.getId()), b -> new ArrayList<>());
@@ -63,12 +103,50 @@ public class RedisDelayStore implements DelayStore {
             args.add(Long.toString(job.dueTime()));
             args.add(JobCodec.encode(job));
         }
-        return pipelined(pipe -> {
+        return argsByBucket;
+    }
+
+    @Override
+    public void beginRestore() {
+        withJedis(jedis -> {
+            Pipeline pipe = jedis.pipelined();
+            for (int b = 0; b < keys.buckets(); b++) {
+                pipe.incr(keys.restoring(b));
+                pipe.pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
+            }
+            pipe.sync();
+            return null;
+        });
+    }
+
+    @Override
+    public void keepRestoring() {
+        withJedis(jedis -> {
+            Pipeline pipe = jedis.pipelined();
+            for (int b = 0; b < keys.buckets(); b++) {
+                pipe.pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
+                pipe.pexpire(keys.ended(b), RESTORE_MARK_TTL_MS);
+            }
+            pipe.sync();
+            return null;
+        });
+    }
+
+    @Override
+    public void endRestore() {
+        pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
-            argsByBucket.forEach((bucket, args) ->
-                    replies.add(pipe.evalsha(scripts.add.sha(), List.of(keys.delay(bucket), keys.pool(bucket)), args)));
+            for (int b = 0; b < keys.buckets(); b++) {
+                replies.add(pipe.evalsha(scripts.endRestore.sha(), List.of(keys.restoring(b), keys.ended(b)), List.of()));
+            }
             return replies;
-        }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
+        });
+    }
+
+    @Override
+    public void markEnded(String jobId) {
+        int bucket = bucketOf(jobId);
+        eval(scripts.markEnded, List.of(keys.restoring(bucket), keys.ended(bucket)), List.of(jobId));
     }
 
     @Override
@@ -111,8 +189,8 @@ public class RedisDelayStore implements DelayStore {
                 if (lengths.get(b).get() == 0) {
                     continue;
                 }
-                Object hits = scripts.eval(jedis, scripts.reserve, List.of(keys.ready(b, topic), keys.inflight(b),
-                        keys.pool(b)), List.of(Long.toString(deadline), Integer.toString(max - reserved.size())));
+                Object hits = scripts.eval(jedis, scripts.reserve, reserveKeys(b, topic),
+                        List.of(Long.toString(deadline), Integer.toString(max - reserved.size())));
                 reserved.addAll(decodeReserved(hits));
             }
             return reserved;
@@ -121,24 +199,30 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public List<Job> reserveIn(int bucket, String topic, long deadline, int max) {
-        Object hits = eval(scripts.reserve, List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket)),
+        Object hits = eval(scripts.reserve, reserveKeys(bucket, topic),
                 List.of(Long.toString(deadline), Integer.toString(max)));
         return decodeReserved(hits);
     }
 
-    /** reserve.lua's flat { id, record, id, record, ... } reply as jobs. */
+    private List<String> reserveKeys(int bucket, String topic) {
+        return List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket));
+    }
+
+    /** A flat { id, record, reservations, ... } reply as jobs whose attempts are their earlier reservations. */
     private static List<Job> decodeReserved(Object reply) {
         List<?> flat = (List<?>) reply;
-        List<Job> jobs = new ArrayList<>(flat.size() / 2);
-        for (int i = 1; i < flat.size(); i += 2) {
-            jobs.add(JobCodec.decode((String) flat.get(i)));
+        List<Job> jobs = new ArrayList<>(flat.size() / 3);
+        for (int i = 0; i + 2 < flat.size(); i += 3) {
+            Job job = JobCodec.decode((String) flat.get(i + 1));
+            job.setAttempts((int) ((Long) flat.get(i + 2) - 1));
+            jobs.add(job);
         }
         return jobs;
     }
 
     @Override
     public RemoveResult finish(String jobId, long now) {
-        return remove(jobId, now);
+        return remove(jobId, now, "finish");
     }
 
     @Override
@@ -147,8 +231,7 @@ public class RedisDelayStore implements DelayStore {
             List<Response<Object>> out = new ArrayList<>(jobIds.size());
             for (String id : jobIds) {
                 int b = bucketOf(id);
-                out.add(pipe.evalsha(scripts.remove.sha(), List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
-                        List.of(id, Long.toString(now))));
+                out.add(pipe.evalsha(scripts.remove.sha(), endKeys(b), List.of(id, Long.toString(now), "finish")));
             }
             return out;
         });
@@ -157,39 +240,78 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public RemoveResult delete(String jobId) {
-        return remove(jobId, Long.MAX_VALUE);
+        return remove(jobId, Long.MAX_VALUE, "cancel");
     }
 
-    private RemoveResult remove(String jobId, long latestScore) {
-        int bucket = bucketOf(jobId);
-        long result = (Long) eval(scripts.remove,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)),
-                List.of(jobId, Long.toString(latestScore)));
+    private RemoveResult remove(String jobId, long latestScore, String mode) {
+        long result = (Long) eval(scripts.remove, endKeys(bucketOf(jobId)),
+                List.of(jobId, Long.toString(latestScore), mode));
         return removeResult(result);
     }
 
+    /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones. */
+    private List<String> endKeys(int bucket) {
+        return List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+                keys.restoring(bucket), keys.ended(bucket));
+    }
+
     private static RemoveResult removeResult(long reply) {
-        return reply == 1 ? RemoveResult.REMOVED : reply == 0 ? RemoveResult.ABSENT : RemoveResult.NOT_DUE;
+        return switch ((int) reply) {
+            case 1 -> RemoveResult.REMOVED;
+            case 0 -> RemoveResult.ABSENT;
+            case -1 -> RemoveResult.NOT_DUE;
+            default -> RemoveResult.IN_FLIGHT;
+        };
     }
 
     @Override
-    public Map<Integer, List<String>> sweep(long now, int limitPerBucket) {
+    public Map<Integer, Swept> sweep(long now, int limitPerBucket, int defaultTries, long parkUntil) {
+        List<String> args = List.of(Long.toString(now), Integer.toString(limitPerBucket),
+                Integer.toString(defaultTries), Long.toString(parkUntil), Long.toString(TOMBSTONE_RETENTION_MS));
         List<Object> replies = pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>();
             for (int b = 0; b < keys.buckets(); b++) {
-                out.add(pipe.evalsha(scripts.sweep.sha(), List.of(keys.inflight(b), keys.delay(b), keys.pool(b)),
-                        List.of(Long.toString(now), Integer.toString(limitPerBucket))));
+                out.add(pipe.evalsha(scripts.sweep.sha(), List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
+                        keys.reserved(b), keys.restoring(b), keys.ended(b)), args));
             }
             return out;
         });
-        Map<Integer, List<String>> returned = new LinkedHashMap<>();
+        Map<Integer, Swept> swept = new LinkedHashMap<>();
         for (int b = 0; b < replies.size(); b++) {
-            List<?> ids = (List<?>) replies.get(b);
-            if (!ids.isEmpty()) {
-                returned.put(b, ids.stream().map(String.class::cast).toList());
+            List<?> reply = (List<?>) replies.get(b);
+            List<?> returned = (List<?>) reply.get(0);
+            List<Job> spent = decodeReserved(reply.get(1));
+            spent.forEach(job -> job.setAttempts(job.getAttempts() + 1));
+            if (!returned.isEmpty() || !spent.isEmpty()) {
+                swept.put(b, new Swept(returned.stream().map(String.class::cast).toList(), spent));
             }
         }
-        return returned;
+        return swept;
+    }
+
+    @Override
+    public Released release(String jobId, long dueAt, long now, int defaultTries) {
+        int b = bucketOf(jobId);
+        List<?> reply = (List<?>) eval(scripts.release,
+                List.of(keys.delay(b), keys.inflight(b), keys.pool(b), keys.reserved(b)),
+                List.of(jobId, Long.toString(dueAt), Long.toString(now), Integer.toString(defaultTries)));
+        return switch (((Long) reply.get(0)).intValue()) {
+            case 1 -> new Released(Released.Outcome.RELEASED, null);
+            case 0 -> new Released(Released.Outcome.ABSENT, null);
+            case -1 -> new Released(Released.Outcome.NOT_RESERVED, null);
+            default -> {
+                Job job = JobCodec.decode((String) reply.get(1));
+                job.setAttempts(((Long) reply.get(2)).intValue());
+                yield new Released(Released.Outcome.SPENT, job);
+            }
+        };
+    }
+
+    @Override
+    public boolean touch(String jobId, long deadline) {
+        int b = bucketOf(jobId);
+        return (Long) eval(scripts.touch, List.of(keys.inflight(b), keys.reserved(b)),
+                List.of(jobId, Long.toString(deadline))) == 1;
     }
 
     @Override
@@ -197,7 +319,7 @@ public class RedisDelayStore implements DelayStore {
         if (ids.isEmpty()) {
             return 0;
         }
-        Object dropped = eval(scripts.forget, List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)), ids);
+        Object dropped = eval(scripts.forget, endKeys(bucket), ids);
         return ((Long) dropped).intValue();
     }
 
@@ -231,7 +353,9 @@ public class RedisDelayStore implements DelayStore {
         return withJedis(jedis -> {
             long removed = 0;
             for (int b = 0; b < keys.buckets(); b++) {
-                List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b)));
+                // the restore marks and tombstones stay: a restore running now must still skip jobs that ended
+                List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b),
+                        keys.reserved(b)));
                 String cursor = ScanParams.SCAN_POINTER_START;
                 ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
                 do {

@@ -15,8 +15,14 @@ final class Scripts {
     final LuaScript sweep = LuaScript.load("sweep");
     final LuaScript forget = LuaScript.load("forget");
     final LuaScript retry = LuaScript.load("retry");
+    final LuaScript release = LuaScript.load("release");
+    final LuaScript touch = LuaScript.load("touch");
+    final LuaScript put = LuaScript.load("put");
+    final LuaScript markEnded = LuaScript.load("mark_ended");
+    final LuaScript endRestore = LuaScript.load("end_restore");
 
-    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry);
+    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry, release,
+            touch, put, markEnded, endRestore);
 
     void loadAll(Jedis jedis) {
         for (LuaScript script : all) {

@@ -1,9 +1,13 @@
 package io.mykit.delay.queue.timer;
 
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -13,35 +17,55 @@ import java.util.function.BiConsumer;
 
 /**
  * Returns in-flight jobs whose deadline passed (a puller that never finished, a dispatcher that crashed) to
- * their bucket, due now, and journals them back to Delay: nothing handed over is lost.
+ * their bucket, due now, and journals them back to Delay: nothing handed over is lost. A pull job whose
+ * reservations used up its tries, or any job whose ttl ran out, is buried as dead instead of going round forever.
  */
 public final class InflightSweeper extends WakeableLoop {
+    private static final Logger log = LoggerFactory.getLogger(InflightSweeper.class);
     private static final int LIMIT_PER_BUCKET = 1_000;
+    /** A spent job stays in flight this long for its burial; if that fails, the next sweep after it tries again. */
+    private static final long BURIAL_WINDOW_MS = 60_000;
 
     private final DelayStore store;
     private final StateChangeWriter states;
+    private final DeliveryOutcomes outcomes;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final long intervalMs;
+    private final int defaultTries;
 
-    public InflightSweeper(DelayStore store, StateChangeWriter states, BiConsumer<Integer, Long> wakeBucket,
-                           Clock clock, long intervalMs) {
+    public InflightSweeper(DelayStore store, StateChangeWriter states, DeliveryOutcomes outcomes,
+                           BiConsumer<Integer, Long> wakeBucket, Clock clock, long intervalMs, int defaultTries) {
         super("mykit-sweeper", clock);
         this.store = store;
         this.states = states;
+        this.outcomes = outcomes;
         this.wakeBucket = wakeBucket;
         this.intervalMs = intervalMs;
+        this.defaultTries = defaultTries;
     }
 
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        Map<Integer, List<String>> returned = store.sweep(now, LIMIT_PER_BUCKET);
+        Map<Integer, DelayStore.Swept> swept = store.sweep(now, LIMIT_PER_BUCKET, defaultTries, now + BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
-        returned.values().forEach(ids -> ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
+        swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again
         states.submitAll(changes);
-        returned.keySet().forEach(bucket -> wakeBucket.accept(bucket, now));
-        boolean full = returned.values().stream().anyMatch(ids -> ids.size() >= LIMIT_PER_BUCKET);
+        swept.forEach((bucket, s) -> {
+            if (!s.returned().isEmpty()) {
+                wakeBucket.accept(bucket, now);
+            }
+        });
+        swept.forEach((bucket, s) -> {
+            if (!s.spent().isEmpty()) {
+                s.spent().forEach(job -> log.warn("job {} of topic {} is dead, out of tries or ttl ({} reservations, tries {}, ttl {} ms)",
+                        job.getId(), job.getTopic(), job.getAttempts(), job.getTries(), job.getTtl()));
+                outcomes.bury(bucket, s.spent());
+            }
+        });
+        boolean full = swept.values().stream()
+                .anyMatch(s -> s.returned().size() + s.spent().size() >= LIMIT_PER_BUCKET);
         return full ? now : now + intervalMs;
     }
 }

@@ -40,10 +40,26 @@ public final class StrandedJobRepairer extends WakeableLoop {
     @Override
     protected long runOnce() throws InterruptedException {
         long now = clock.millis();
-        // written changes first, so a job whose "stored" change is still queued is not mistaken for stranded
-        if (!states.flush(repairAfterMs)) {
-            return now + repairAfterMs / 2;
+        long next = now + Math.max(1_000, repairAfterMs / 2);
+        // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
+        if (journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, "", 1).isEmpty()) {
+            return next;
         }
+        // as a restore does: ends from now on leave tombstones, and ends under way reach the journal before it is read
+        store.beginRestore();
+        try {
+            // written changes first, so a job whose "stored" change is still queued is not mistaken for stranded
+            if (!states.flushEndings(repairAfterMs)) {
+                return now + repairAfterMs / 2;
+            }
+            repair(now);
+        } finally {
+            store.endRestore();
+        }
+        return next;
+    }
+
+    private void repair(long now) {
         String after = "";
         int repaired = 0;
         while (true) {
@@ -51,17 +67,16 @@ public final class StrandedJobRepairer extends WakeableLoop {
             if (page.isEmpty()) {
                 break;
             }
-            int added = store.add(page).size();
+            List<String> added = store.addUnlessEnded(page);
             page.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
                 wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
             });
-            repaired += added;
+            repaired += added.size();
             after = page.get(page.size() - 1).getId();
         }
         if (repaired > 0) {
             log.info("stored {} jobs that were journaled but missing from Redis", repaired);
         }
-        return clock.millis() + Math.max(1_000, repairAfterMs / 2);
     }
 }

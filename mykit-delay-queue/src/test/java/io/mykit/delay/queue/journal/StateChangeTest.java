@@ -36,4 +36,13 @@ class StateChangeTest {
         assertThat(StateChange.finalPerJob(List.of(StateChange.stored("a", 1), plain("a", JobStatus.Ready))))
                 .singleElement().extracting(StateChange::status).isEqualTo(JobStatus.Ready);
     }
+
+    @Test
+    void ended_state_is_not_replaced_by_a_later_non_ended_change_in_the_same_batch() {
+        for (JobStatus ended : List.of(JobStatus.Finish, JobStatus.Delete, JobStatus.Dead)) {
+            var result = StateChange.finalPerJob(List.of(plain("a", ended), plain("a", JobStatus.Ready),
+                    plain("a", JobStatus.Delay), StateChange.stored("a", 3)));
+            assertThat(result).singleElement().extracting(StateChange::status).isEqualTo(ended);
+        }
+    }
 }

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +30,29 @@ class StateChangeWriterTest {
         }
         assertThat(journal.applied).singleElement().satisfies(batch ->
                 assertThat(batch).extracting(StateChange::status).containsExactly(JobStatus.Ready, JobStatus.Finish));
+    }
+
+    @Test
+    void flush_of_endings_waits_for_an_end_under_way_and_then_for_its_write() throws Exception {
+        RecordingJournal journal = new RecordingJournal();
+        try (StateChangeWriter writer = new StateChangeWriter(journal, 1000, 0)) {
+            writer.start();
+            StateChangeWriter.Ending ending = writer.beginEnding();
+            CompletableFuture<Boolean> flushed = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return writer.flushEndings(5_000);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            assertThat(flushed).as("flush while an end is under way").isNotDone();
+            writer.submit(StateChange.of("a", JobStatus.Finish, 1));
+            ending.close();
+            assertThat(flushed.get(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(journal.applied).flatExtracting(batch -> batch).extracting(StateChange::status)
+                    .containsExactly(JobStatus.Finish);
+        }
     }
 
     /** Keeps each batch given to {@link #apply}; nothing else is called by the writer. */
@@ -55,7 +80,7 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public boolean markDeleted(String jobId, String thread, long at) {
+        public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
             throw new UnsupportedOperationException();
         }
 

@@ -94,6 +94,11 @@ public final class TestGateway implements AutoCloseable {
         return database;
     }
 
+    /** Stops the gateway as a graceful shutdown does, keeping its journal database for a look afterwards. */
+    public void stop() {
+        context.close();
+    }
+
     @Override
     public void close() {
         context.close();

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A target that sends to a broker from its own sender threads, so a slow broker call holds a sender, not a bucket
@@ -41,6 +42,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     private final long backlogWaitMs;
     private final DeliveryOutcomes outcomes;
     private volatile boolean running = true;
+    private final AtomicBoolean closed = new AtomicBoolean();
     /** A hand-over found the backlog full and the broker silent for the whole wait; no batch has finished since. */
     private volatile boolean stalled;
     /** When a sender last took a batch, finished one, or the broker answered a send. */
@@ -193,8 +195,12 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         return set;
     }
 
+    /** Stops taking hand-overs and lets the senders finish what they hold (or leave it in flight); idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         running = false;
         for (Thread sender : senders) {
             try {

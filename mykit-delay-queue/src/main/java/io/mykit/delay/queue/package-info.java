@@ -1,0 +1,36 @@
+/**
+ * The engine: Redis store, Lua scripts, timers, dispatch, journal and recovery.
+ *
+ * <h2>Redis keys (all keys of bucket i share the hash tag {@code {prefix:bi}})</h2>
+ * <pre>
+ * {prefix:bi}:delay       ZSET   id -> due time               waiting
+ * {prefix:bi}:inflight    ZSET   id -> deadline               handed over or reserved, not acked
+ * {prefix:bi}:job         HASH   id -> record                 the pool: present = alive
+ * {prefix:bi}:ready:t     LIST   ids of pull topic t          due, waiting for a puller
+ * {prefix:bi}:reserved    HASH   id -> pull reservations      counts tries of pull jobs; gone when the job ends
+ * {prefix:bi}:restoring   STRING restores running (counter)   while set, every end leaves a tombstone
+ * {prefix:bi}:ended       ZSET   id -> end time               tombstones: a restore never re-adds these
+ * {prefix}:epoch          STRING                              missing = Redis lost the data
+ * </pre>
+ *
+ * <h2>Guarantees and the windows they close</h2>
+ * <ul>
+ * <li>A push is answered 200 once its journal row is committed (WaitPut). If the Redis step then fails, the
+ *     stranded-job repairer stores it once Redis answers: a 200 is never lost, a 503 journaled nothing.</li>
+ * <li>An ended state (Finish, Delete, Dead) is never replaced by a non-ended one: across state-writer batches by
+ *     the UPDATE's guard, within one batch by {@code StateChange.finalPerJob}.</li>
+ * <li>A cancel succeeds only for a job still waiting (delay bucket or ready list): removal and pump/reserve are
+ *     atomic scripts of one bucket, so a cancelled job can no longer be handed over. A job already handed over or
+ *     reserved (in flight) answers 409.</li>
+ * <li>A restore cannot bring back a job that ended while it ran: it raises {@code restoring} in every bucket, waits
+ *     for ends already under way to be submitted ({@code StateChangeWriter.awaitEndings}) and written, then reads the
+ *     journal; every end while {@code restoring} is set leaves a tombstone that the restore's add skips.</li>
+ * <li>Finish is idempotent: a finish whose first reply was lost (the job is gone from Redis, the journal says Ready)
+ *     is journaled Finish and answered 200.</li>
+ * <li>A pull job whose reservation expires {@code tries} times, or whose ttl ran out, is journaled Dead (before it
+ *     leaves Redis) instead of going round forever.</li>
+ * <li>Shutdown: timers stop first, the web server drains, broker senders finish or leave jobs in flight, the
+ *     journal writer flushes last.</li>
+ * </ul>
+ */
+package io.mykit.delay.queue;

@@ -1,0 +1,23 @@
+-- Puts jobs in their bucket with fresh records whatever Redis held of them (dead-letter respawn): the journal
+-- already moved them back to pending, so a leftover record or in-flight entry must not strand them.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] in-flight ZSET of the bucket
+-- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
+-- ARGV    id1, score1, record1, id2, score2, record2, ...
+-- Returns the number of jobs put.
+local delay = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
+local reserved = KEYS[4]
+
+local put = 0
+for i = 1, #ARGV, 3 do
+    local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+    redis.call('HSET', pool, id, record)
+    redis.call('ZREM', inflight, id)
+    redis.call('HDEL', reserved, id)
+    redis.call('ZADD', delay, score, id)
+    put = put + 1
+end
+return put

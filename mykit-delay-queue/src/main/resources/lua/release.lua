@@ -1,0 +1,42 @@
+-- A puller gives a reserved job back: due again at ARGV[2], its reservation counted as a try. A job whose
+-- reservations reached its tries (or whose ttl ran out) is left in flight for the caller to bury.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] in-flight ZSET of the bucket
+-- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
+-- ARGV[1] job id
+-- ARGV[2] new due time, ms
+-- ARGV[3] now, ms
+-- ARGV[4] tries of a job that names none
+-- Returns { 1 } released, { 0 } not in Redis, { -1 } not reserved, { 2, record, reservations } spent.
+local delay = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
+local reserved = KEYS[4]
+local id = ARGV[1]
+local due = ARGV[2]
+local now = tonumber(ARGV[3])
+local defaultTries = tonumber(ARGV[4])
+
+local record = redis.call('HGET', pool, id)
+if not record then
+    return { 0 }
+end
+local count = redis.call('HGET', reserved, id)
+if not count or not redis.call('ZSCORE', inflight, id) then
+    return { -1 }
+end
+local reservations = tonumber(count)
+local job = cjson.decode(record)
+local ttl = tonumber(job.ttl) or 0
+local dueBefore = (tonumber(job.createTime) or 0) + (tonumber(job.delay) or 0) + (tonumber(job.priority) or 0)
+local tries = tonumber(job.tries) or 0
+if tries <= 0 then
+    tries = defaultTries
+end
+if reservations >= tries or (ttl > 0 and now >= dueBefore + ttl) then
+    return { 2, record, reservations }
+end
+redis.call('ZREM', inflight, id)
+redis.call('ZADD', delay, due, id)
+return { 1 }

@@ -1,0 +1,177 @@
+package io.mykit.delay.test.guarantees;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.RecoveryService;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import io.mykit.delay.test.gateway.TestGateway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What ended stays ended, on the pull road against the real Redis and MariaDB: a Finish queued after a Ready, a
+ * restore racing a finish and a cancel, a cancel of a reserved job, a finish whose reply was lost, a respawn of a
+ * dead job Redis still held a record of, and long-polls that leave nothing behind.
+ */
+class EndedStaysEndedTest {
+    private static TestGateway gateway;
+    private static GatewayClient client;
+
+    @BeforeAll
+    static void start() {
+        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms");
+        client = gateway.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    @Test
+    void a_finish_and_a_ready_queued_after_it_in_one_batch_leave_the_job_finished() throws Exception {
+        String id = push(topic(), 3_600_000, "");
+        Journal journal = gateway.bean(Journal.class);
+        long now = System.currentTimeMillis();
+        // the puller's Finish reached the writer before the hand-over's Ready: one batch, in that order
+        journal.apply(List.of(StateChange.of(id, JobStatus.Finish, now), StateChange.of(id, JobStatus.Ready, now)));
+        assertThat(journal.find(id).orElseThrow().status()).isEqualTo(JobStatus.Finish);
+    }
+
+    @Test
+    void a_restore_does_not_bring_back_jobs_that_ended_after_it_read_their_page() throws Exception {
+        String topic = topic();
+        String waiting = push(topic, 3_600_000, "");
+        String reserved = push(topic, 0, "");
+        assertThat(reserve(topic).path("id").asText()).isEqualTo(reserved);
+        awaitJournal(reserved, JobStatus.Ready);
+
+        // the real journal, with a cancel and a finish run right after the restore read its first page
+        Journal journal = gateway.bean(Journal.class);
+        Journal racing = new PageHookJournal(journal, () -> {
+            assertThat(client.delete(waiting).status()).isEqualTo(200);
+            assertThat(client.finish(reserved).status()).isEqualTo(200);
+        });
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        RecoveryService recovery = new RecoveryService(racing, store, gateway.bean(StateChangeWriter.class),
+                (bucket, at) -> { }, Clock.systemUTC(), 5_000);
+        recovery.restore(true);
+
+        assertThat(store.peek(waiting)).as("cancelled job in Redis after the restore").isEmpty();
+        assertThat(store.peek(reserved)).as("finished job in Redis after the restore").isEmpty();
+        awaitJournal(waiting, JobStatus.Delete);
+        awaitJournal(reserved, JobStatus.Finish);
+    }
+
+    @Test
+    void a_reserved_job_cannot_be_cancelled_and_its_finish_still_counts() throws Exception {
+        String topic = topic();
+        String id = push(topic, 0, "");
+        assertThat(reserve(topic).path("id").asText()).isEqualTo(id);
+        Reply cancel = client.delete(id);
+        assertThat(cancel.status()).as(cancel.toString()).isEqualTo(409);
+        assertThat(cancel.json().path("message").asText()).contains("handed over");
+        assertThat(client.finish(id).status()).isEqualTo(200);
+        awaitJournal(id, JobStatus.Finish);
+    }
+
+    @Test
+    void a_finish_whose_first_reply_was_lost_is_taken_when_the_puller_repeats_it() throws Exception {
+        String topic = topic();
+        String id = push(topic, 0, "");
+        assertThat(reserve(topic).path("id").asText()).isEqualTo(id);
+        awaitJournal(id, JobStatus.Ready);
+        // the removal ran in Redis, its answer never came back: nothing was journaled
+        assertThat(gateway.bean(RedisDelayStore.class).finish(id, System.currentTimeMillis()))
+                .isEqualTo(io.mykit.delay.queue.store.DelayStore.RemoveResult.REMOVED);
+        Reply again = client.finish(id);
+        assertThat(again.status()).as(again.toString()).isEqualTo(200);
+        awaitJournal(id, JobStatus.Finish);
+
+        String twice = push(topic, 0, "");
+        assertThat(reserve(topic).path("id").asText()).isEqualTo(twice);
+        assertThat(client.finish(twice).status()).isEqualTo(200);
+        assertThat(client.finish(twice).status()).as("finishing twice at once").isEqualTo(200);
+        Reply batch = client.raw("POST", "/finish/batch", "application/json", "[\"" + twice + "\"]");
+        assertThat(batch.data().path("finished").toString()).contains(twice);
+    }
+
+    @Test
+    void a_dead_job_redis_still_held_a_record_of_is_delivered_after_its_respawn() throws Exception {
+        String topic = topic();
+        String id = push(topic, 0, ",\"tries\":1");
+        assertThat(client.get("/get/" + topic + "?ttr=200&timeout=10000").data().path("id").asText()).isEqualTo(id);
+        awaitJournal(id, JobStatus.Dead);
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        assertThat(store.peek(id)).isEmpty();
+        // what a failed forget after the Dead write leaves behind: the record, nowhere to be pumped from
+        Job leftover = new Job(id, topic, null, null, 0, 0, 0, 1, "", System.currentTimeMillis());
+        try (var jedis = new redis.clients.jedis.Jedis(io.mykit.delay.test.support.TestServers.redis().host(),
+                io.mykit.delay.test.support.TestServers.redis().port())) {
+            jedis.hset(store.keys().pool(store.bucketOf(id)), id, io.mykit.delay.common.model.JobCodec.encode(leftover));
+        }
+        Reply respawned = client.raw("POST", "/dead/" + topic + "/respawn", "application/json",
+                "{\"ids\":[\"" + id + "\"]}");
+        assertThat(respawned.data().path("respawned").asInt()).as(respawned.toString()).isEqualTo(1);
+        JsonNode again = reserve(topic);
+        assertThat(again.path("id").asText()).as("respawned job delivered").isEqualTo(id);
+        assertThat(client.finish(id).status()).isEqualTo(200);
+    }
+
+    @Test
+    void long_polls_of_topics_nobody_waits_on_any_more_leave_nothing_behind() throws Exception {
+        ExecutorService pollers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Reply>> replies = new java.util.ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                String path = "/get/idle-" + UUID.randomUUID() + "?timeout=" + (i % 4 == 0 ? 200 : 0);
+                replies.add(pollers.submit(() -> client.get(path)));
+            }
+            for (Future<Reply> reply : replies) {
+                assertThat(reply.get().status()).isEqualTo(200);
+            }
+        } finally {
+            pollers.shutdownNow();
+        }
+        assertThat(gateway.bean(PullTarget.class).waitingTopics()).as("topics with a waiting long-poll").isZero();
+    }
+
+    static String topic() {
+        return "ended-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static String push(String topic, long delay, String extraFields) {
+        Reply reply = client.push("{\"topic\":\"" + topic + "\",\"delay\":" + delay + extraFields + "}");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.data().asText();
+    }
+
+    static JsonNode reserve(String topic) {
+        Reply reply = client.get(topic, 30_000, 10_000);
+        assertThat(reply.data().isObject()).as("a job reserved from " + topic + ": " + reply).isTrue();
+        return reply.data();
+    }
+
+    static void awaitJournal(String id, JobStatus status) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(client.lookup(id).data().path("status").asText()).as("journal status of " + id)
+                        .isEqualTo(status.name()));
+    }
+}

@@ -1,0 +1,95 @@
+package io.mykit.delay.test.guarantees;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.JobLogRow;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.JournalEntry;
+import io.mykit.delay.queue.journal.StateChange;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The gateway's real journal, with one action run right after the first page of pending jobs was read: how a test
+ * puts other requests into the window between a restore's read and its add, deterministically.
+ */
+final class PageHookJournal implements Journal {
+    private final Journal real;
+    private final Runnable afterFirstPage;
+    private final AtomicBoolean ran = new AtomicBoolean();
+
+    PageHookJournal(Journal real, Runnable afterFirstPage) {
+        this.real = real;
+        this.afterFirstPage = afterFirstPage;
+    }
+
+    @Override
+    public List<JournalEntry> findPendingAfter(String afterId, int limit) {
+        List<JournalEntry> page = real.findPendingAfter(afterId, limit);
+        if (!page.isEmpty() && ran.compareAndSet(false, true)) {
+            afterFirstPage.run();
+        }
+        return page;
+    }
+
+    @Override
+    public Set<String> existingIds(Collection<String> ids) {
+        return real.existingIds(ids);
+    }
+
+    @Override
+    public void insertWaitPut(List<Job> jobs, String thread, long at) {
+        real.insertWaitPut(jobs, thread, at);
+    }
+
+    @Override
+    public void apply(List<StateChange> changes) {
+        real.apply(changes);
+    }
+
+    @Override
+    public void log(List<StateChange> events) {
+        real.log(events);
+    }
+
+    @Override
+    public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
+        return real.markDeleted(jobId, unlessWaitPut, thread, at);
+    }
+
+    @Override
+    public Optional<JournalEntry> find(String jobId) {
+        return real.find(jobId);
+    }
+
+    @Override
+    public Map<String, JournalEntry> findAll(Collection<String> jobIds) {
+        return real.findAll(jobIds);
+    }
+
+    @Override
+    public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
+        return real.findInStatusBefore(status, before, afterId, limit);
+    }
+
+    @Override
+    public List<JobLogRow> history(String jobId) {
+        return real.history(jobId);
+    }
+
+    @Override
+    public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds,
+                                          int limit) {
+        return real.findByTopicAndStatus(topic, status, afterId, onlyIds, limit);
+    }
+
+    @Override
+    public List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at) {
+        return real.transition(ids, from, to, thread, at);
+    }
+}
