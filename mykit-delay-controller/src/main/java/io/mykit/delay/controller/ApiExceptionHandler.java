@@ -6,6 +6,7 @@ import io.mykit.delay.common.error.DelayException;
 import io.mykit.delay.common.error.InvalidJobException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -45,6 +46,16 @@ public class ApiExceptionHandler {
             return respond(400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
         }
         return respond(400, "request: a JSON body is required", "request");
+    }
+
+    @ExceptionHandler(AdminAccessDeniedException.class)
+    public ResponseEntity<ApiResponse<Void>> adminDenied(AdminAccessDeniedException e) {
+        if (e.status() == 401) {
+            return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"mykit-delay admin\"")
+                    .body(ApiResponse.error(401, e.getMessage(), "Authorization"));
+        }
+        return respond(e.status(), e.getMessage(), null);
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
