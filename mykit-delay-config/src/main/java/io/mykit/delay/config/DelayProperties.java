@@ -375,10 +375,14 @@ public class DelayProperties implements InitializingBean {
     }
 
     public static class Admin {
-        /** Token required by /reStore, /reStoreJob, /clearAll and dead-letter changes; unset = open (warned at start). */
+        /** Token admin calls (/reStore*, /reStoreJob, /clearAll, dead-letter changes) need from every address. */
         private String token;
+        /** Without a token: false (default) answers admin calls from loopback addresses only, true from anyone. */
+        private boolean open = false;
 
         public String getToken() { return token; }
         public void setToken(String token) { this.token = token; }
+        public boolean isOpen() { return open; }
+        public void setOpen(boolean open) { this.open = open; }
     }
 }

@@ -9,7 +9,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.util.Map;
 
-/** Operator calls of the original mykit-delay: rebuild Redis from the journal, or wipe the Redis side. */
+/** Operator calls of the original mykit-delay, all {@link AdminOnly}: rebuild Redis from the journal, or wipe it. */
 @RestController
 public class AdminController {
     private final RecoveryService recovery;
@@ -19,18 +19,21 @@ public class AdminController {
     }
 
     // GET /reStore?expire=true|false  re-adds every pending journaled job Redis lacks (expire=false skips past-due ones)
+    @AdminOnly
     @GetMapping("/reStore")
     public ApiResponse<RestoreReport> restore(@RequestParam(value = "expire", defaultValue = "false") boolean expire) {
         return ApiResponse.ok(recovery.restore(expire));
     }
 
     // GET /reStore/status  progress of the running restore, or the last one's outcome
+    @AdminOnly
     @GetMapping("/reStore/status")
     public ApiResponse<RestoreReport> restoreStatus() {
         return ApiResponse.ok(recovery.status());
     }
 
     // GET /reStoreJob?jobId=  the same for one job
+    @AdminOnly
     @GetMapping("/reStoreJob")
     public ApiResponse<Map<String, Object>> restoreJob(@RequestParam("jobId") String jobId) {
         JobValidator.requireId("jobId", jobId);
@@ -40,6 +43,7 @@ public class AdminController {
     }
 
     // GET /clearAll  removes this gateway's queue data from Redis; the journal is kept
+    @AdminOnly
     @GetMapping("/clearAll")
     public ApiResponse<Map<String, Long>> clearAll() {
         return ApiResponse.ok(Map.of("removedKeys", recovery.clearAll()));

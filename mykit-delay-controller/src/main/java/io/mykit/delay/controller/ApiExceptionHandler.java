@@ -2,10 +2,12 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.mykit.delay.common.error.DelayException;
 import io.mykit.delay.common.error.InvalidJobException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -35,16 +37,38 @@ public class ApiExceptionHandler {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     public ResponseEntity<ApiResponse<Void>> unreadable(HttpMessageNotReadableException e) {
+        if (e.getCause() instanceof UnrecognizedPropertyException unknown) {
+            // a misspelt "dealy" ignored would deliver the job at once
+            String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
+                    .map(String::valueOf).sorted().collect(Collectors.joining(", ", " (known: ", ")"));
+            String field = fieldPath(unknown);
+            return respond(400, field + ": unknown field" + known, field);
+        }
         if (e.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            String field = mapping.getPath().stream()
-                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+            String field = fieldPath(mapping);
             return respond(400, field + ": wrong type or value", field);
         }
         if (e.getCause() instanceof JsonProcessingException json) {
             return respond(400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
         }
         return respond(400, "request: a JSON body is required", "request");
+    }
+
+    /** The JSON path of the offending value: {@code delay}, {@code [2].dealy}. */
+    private static String fieldPath(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    @ExceptionHandler(AdminAccessDeniedException.class)
+    public ResponseEntity<ApiResponse<Void>> adminDenied(AdminAccessDeniedException e) {
+        if (e.status() == 401) {
+            return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"mykit-delay admin\"")
+                    .body(ApiResponse.error(401, e.getMessage(), "Authorization"));
+        }
+        return respond(e.status(), e.getMessage(), null);
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)

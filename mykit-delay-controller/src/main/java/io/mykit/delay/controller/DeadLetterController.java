@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 import java.util.List;
 import java.util.Map;
 
-/** Jobs that used up their tries or their ttl. */
+/** Jobs that used up their tries or their ttl; anyone may list them, changing them is {@link AdminOnly}. */
 @RestController
 public class DeadLetterController {
     private final DeadLetterService dead;
@@ -35,6 +35,7 @@ public class DeadLetterController {
     }
 
     // POST /dead/{topic}/respawn  body {"ids":[...]} optional -> how many were put back, due now
+    @AdminOnly
     @PostMapping("/dead/{topic}/respawn")
     public ApiResponse<Map<String, Integer>> respawn(@PathVariable("topic") String topic,
                                                      @RequestBody(required = false) IdList ids) {
@@ -42,6 +43,7 @@ public class DeadLetterController {
     }
 
     // DELETE /dead/{topic}  body {"ids":[...]} optional -> how many were dropped
+    @AdminOnly
     @DeleteMapping("/dead/{topic}")
     public ApiResponse<Map<String, Integer>> drop(@PathVariable("topic") String topic,
                                                   @RequestBody(required = false) IdList ids) {

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.controller.AdminTokenFilter;
+import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.RequestGuardFilter;
 import org.apache.catalina.core.StandardHost;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
@@ -17,8 +18,10 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** The HTTP edge: strict JSON, request guards, admin token, and JSON errors even from Tomcat itself. */
+/** The HTTP edge: strict JSON, request guards, the admin guard, and JSON errors even from Tomcat itself. */
 @Configuration(proxyBeanMethods = false)
 public class HttpBoundaryConfiguration {
 
@@ -40,15 +43,30 @@ public class HttpBoundaryConfiguration {
     }
 
     @Bean
-    public FilterRegistrationBean<AdminTokenFilter> adminTokenFilter(DelayProperties properties, ObjectMapper mapper) {
-        String token = properties.getAdmin().getToken();
-        if (token == null || token.isBlank()) {
-            LoggerFactory.getLogger(HttpBoundaryConfiguration.class).warn("mykit.delay.admin.token is not set: "
-                    + "/reStore, /reStoreJob, /clearAll and dead-letter changes are open to anyone who can reach this port");
+    public AdminGuard adminGuard(DelayProperties properties) {
+        AdminGuard guard = new AdminGuard(properties.getAdmin().getToken(), properties.getAdmin().isOpen());
+        Logger log = LoggerFactory.getLogger(HttpBoundaryConfiguration.class);
+        switch (guard.mode()) {
+            case TOKEN -> log.info("admin calls (/reStore*, /reStoreJob, /clearAll, dead-letter changes) require "
+                    + "mykit.delay.admin.token, from every address");
+            case LOOPBACK -> log.info("mykit.delay.admin.token is not set: admin calls (/reStore*, /reStoreJob, "
+                    + "/clearAll, dead-letter changes) are answered only from loopback addresses; behind a reverse "
+                    + "proxy on this host every caller looks local, so set a token there");
+            case OPEN -> log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/reStore*, "
+                    + "/reStoreJob, /clearAll, dead-letter changes) are open to anyone who can reach this port");
         }
-        FilterRegistrationBean<AdminTokenFilter> registration = new FilterRegistrationBean<>(new AdminTokenFilter(token, mapper));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
+        return guard;
+    }
+
+    /** Checks every request's resolved handler, on every path: a path pattern here would bring back URL matching. */
+    @Bean
+    public WebMvcConfigurer adminGuardRegistration(AdminGuard guard) {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(guard);
+            }
+        };
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.mykit.delay.common.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Objects;
@@ -10,6 +11,8 @@ import java.util.Objects;
  * and {@code attempts}. Due time = createTime + delay + priority (milliseconds since the epoch).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+// the original's job JSON also carried status (and, for ActiveMQ, buckedName): clients still send them
+@JsonIgnoreProperties({"status", "buckedName"})
 public final class Job {
     private String id;
     private String topic;

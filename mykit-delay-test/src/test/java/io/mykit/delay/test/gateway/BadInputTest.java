@@ -3,6 +3,7 @@ package io.mykit.delay.test.gateway;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,6 +54,9 @@ class BadInputTest {
                 Arguments.of("{\"topic\":\"" + TOPIC + "\",\"id\":\"" + "i".repeat(129) + "\"}", 400, "id"),
                 Arguments.of("{\"topic\":\"" + TOPIC + "\",\"createTime\":-1}", 400, "createTime"),
                 Arguments.of("{\"topic\":\"" + TOPIC + "\",\"subtopic\":\"a\\u0000b\"}", 400, "subtopic"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"dealy\":60000}", 400, "dealy"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"Delay\":60000}", 400, "Delay"),
+                Arguments.of("{\"topic\":\"" + TOPIC + "\",\"delay\":1000,\"extra\":{\"a\":1}}", 400, "extra"),
                 Arguments.of("[{\"topic\":\"" + TOPIC + "\"}]", 400, "request"));
     }
 
@@ -91,6 +95,50 @@ class BadInputTest {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
         assertThat(reply.json().path("success").asBoolean(true)).isFalse();
         assertThat(journaledRows()).isZero();
+    }
+
+    @Test
+    void a_misspelled_field_is_rejected_with_its_name_instead_of_being_ignored() {
+        Reply reply = gateway.client().push("{\"topic\":\"" + TOPIC + "\",\"dealy\":60000}");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
+        assertThat(reply.json().path("field").asText()).isEqualTo("dealy");
+        assertThat(reply.json().path("message").asText()).as(reply.toString())
+                .startsWith("dealy: unknown field").contains("delay");
+        assertThat(journaledRows()).isZero();
+    }
+
+    @Test
+    void a_batch_with_an_unknown_field_in_its_third_job_names_that_job_and_stores_none() {
+        String job = "{\"topic\":\"" + TOPIC + "\",\"delay\":60000}";
+        Reply reply = gateway.client().pushBatch("[" + job + "," + job + ",{\"topic\":\"" + TOPIC
+                + "\",\"dealy\":60000}," + job + "]");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
+        assertThat(reply.json().path("success").asBoolean(true)).isFalse();
+        assertThat(reply.json().path("field").asText()).isEqualTo("[2].dealy");
+        assertThat(journaledRows()).isZero();
+    }
+
+    @Test
+    void the_original_mykit_delay_fields_status_and_buckedName_are_accepted_and_ignored() {
+        String topic = TOPIC + "-original";
+        Reply reply = gateway.client().push("{\"topic\":\"" + topic + "\",\"status\":1,\"buckedName\":\"x\","
+                + "\"delay\":1000}");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        Reply lookup = gateway.client().lookup(reply.data().asText());
+        assertThat(lookup.status()).as(lookup.toString()).isEqualTo(200);
+        assertThat(lookup.data().path("topic").asText()).isEqualTo(topic);
+        assertThat(lookup.data().path("delay").asLong()).isEqualTo(1000);
+    }
+
+    @Test
+    void an_unknown_field_in_a_dead_letter_id_list_is_rejected_instead_of_meaning_every_dead_job() {
+        Reply reply = gateway.client().raw("POST", "/dead/" + TOPIC + "/respawn", "application/json",
+                "{\"idz\":[\"a\"]}");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
+        assertThat(reply.json().path("field").asText()).isEqualTo("idz");
+        Reply drop = gateway.client().raw("DELETE", "/dead/" + TOPIC, "application/json", "{\"ids\":[],\"all\":true}");
+        assertThat(drop.status()).as(drop.toString()).isEqualTo(400);
+        assertThat(drop.json().path("field").asText()).isEqualTo("all");
     }
 
     private static long journaledRows() {

@@ -53,9 +53,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Over a thousand generated hostile requests against a real gateway: broken JSON, wrong types, huge numbers and
  * bodies, unicode and SQL/Lua/Redis metacharacters in topics and ids, path tricks, bad pull parameters, wrong methods
- * and content types. Each must get a 4xx JSON envelope with {@code success=false}; none may change the journal or the
- * gateway's Redis keys; the gateway must still deliver afterwards. All requests come from one seeded
- * {@link Random}: the run prints its seed, and {@code -Dmykit.test.hostile-seed=<seed>} replays it.
+ * and content types, and admin routes spelled every which way without the admin token. Each must get a 4xx JSON
+ * envelope with {@code success=false} (a reply to HEAD: the 4xx only); none may change the journal or the gateway's
+ * Redis keys; the gateway must still deliver afterwards. Attacks on admin handlers' input carry the token, so that
+ * they test the input checks rather than the token check. {@link AdminCanaries} give every admin handler something
+ * to change. All requests come from one seeded {@link Random}: the run prints its seed, and
+ * {@code -Dmykit.test.hostile-seed=<seed>} replays it.
  */
 class HostileInputTest {
     private static final String SEED_PROPERTY = "mykit.test.hostile-seed";
@@ -70,6 +73,8 @@ class HostileInputTest {
     private static final long PARKED_DELAY_MS = Duration.ofDays(1).toMillis();
     private static final String TOPIC = "hostile-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String JSON = "application/json";
+    private static final String ADMIN_TOKEN = "hostile-admin-" + UUID.randomUUID();
+    private static final Map<String, String> WITH_ADMIN_TOKEN = Map.of("X-Admin-Token", ADMIN_TOKEN);
     private static final List<String> NUMBER_FIELDS =
             List.of("delay", "priority", "ttl", "tries", "createTime", "attempts");
     private static final Pattern TOPIC_RULE = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
@@ -85,6 +90,7 @@ class HostileInputTest {
     private static Jedis redis;
     private static JdbcTemplate jdbc;
     private static List<String> journalTables;
+    private static AdminCanaries canaries;
 
     @BeforeAll
     static void start() {
@@ -92,6 +98,7 @@ class HostileInputTest {
         gateway = TestGateway.start(
                 "mykit.delay.limits.max-body-bytes=" + MAX_BODY_BYTES,
                 "mykit.delay.limits.max-request-bytes=" + MAX_REQUEST_BYTES,
+                "mykit.delay.admin.token=" + ADMIN_TOKEN,
                 // a journal of its own: other tests' pushes must not move the row counts compared here
                 "spring.datasource.url=" + TestServers.jdbcUrl(database));
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
@@ -127,6 +134,7 @@ class HostileInputTest {
     void every_hostile_request_gets_a_json_4xx_and_changes_nothing() throws Exception {
         long seed = Long.getLong(SEED_PROPERTY, new Random().nextLong());
         System.out.println("HostileInputTest seed " + seed + " (replay: -D" + SEED_PROPERTY + "=" + seed + ")");
+        canaries = AdminCanaries.seed(gateway, TOPIC);
         List<Attack> attacks = new Catalogue(new Random(seed), System.currentTimeMillis()).all();
 
         State before = settledState();
@@ -137,13 +145,19 @@ class HostileInputTest {
         for (int i = 0; i < attacks.size(); i++) {
             Attack attack = attacks.get(i);
             Tally tally = tallies.computeIfAbsent(attack.category(), c -> new Tally());
-            Optional<HttpRequest> request = attack.toRequest();
-            if (request.isEmpty()) {
-                tally.refusedByClient++;
-                continue;
+            Answer answer;
+            if (attack.raw()) {
+                answer = sendRaw(attack);
+            } else {
+                Optional<HttpRequest> request = attack.toRequest();
+                if (request.isEmpty()) {
+                    tally.refusedByClient++;
+                    continue;
+                }
+                answer = send(request.get());
             }
             tally.sent++;
-            List<String> problems = new ArrayList<>(check(attack, send(request.get())));
+            List<String> problems = new ArrayList<>(check(attack, answer));
             State now = settledState();
             if (!now.equals(current)) {
                 problems.add("changed state: " + current.diff(now));
@@ -164,6 +178,7 @@ class HostileInputTest {
         softly.assertThat(failures).as("hostile requests that did not get a JSON 4xx or changed state (seed %d)", seed)
                 .isEmpty();
         softly.assertThat(after).as("journal rows and Redis keys after every hostile request").isEqualTo(before);
+        softly.assertThat(canaries.changes()).as("what admin handlers changed").isEmpty();
         softly.assertThat(sent).as("hostile requests actually sent").isGreaterThanOrEqualTo(MIN_SENT);
         softly.check(HostileInputTest::assertValidPushAndPullStillWork);
         softly.assertAll();
@@ -198,6 +213,21 @@ class HostileInputTest {
         }
     }
 
+    /** Over a plain socket: the target's bytes reach Tomcat exactly as written. */
+    private static Answer sendRaw(Attack attack) {
+        Map<String, String> headers = new LinkedHashMap<>(attack.headers());
+        if (attack.contentType() != null) {
+            headers.put("Content-Type", attack.contentType());
+        }
+        try {
+            RawHttp.Answer answer = RawHttp.send("127.0.0.1", URI.create(base).getPort(), attack.method(),
+                    attack.path(), headers, attack.body());
+            return new Answer(answer.status(), answer.body());
+        } catch (IOException e) {
+            return new Answer(-1, "no answer: " + e);
+        }
+    }
+
     /** What is wrong with the answer, if anything: it must be a 4xx with the JSON error envelope. */
     private static List<String> check(Attack attack, Answer answer) {
         List<String> problems = new ArrayList<>();
@@ -208,6 +238,13 @@ class HostileInputTest {
         }
         if (attack.status() != 0 && answer.status() != attack.status()) {
             problems.add("expected " + attack.status() + ": " + got);
+        }
+        if (attack.headers().containsKey("X-Admin-Token") && answer.status() == 401) {
+            problems.add("refused for its admin token, not for its input: " + got);
+        }
+        if (attack.method().equals("HEAD")) {
+            // a reply to HEAD has no body to check
+            return problems;
         }
         JsonNode json;
         try {
@@ -317,12 +354,15 @@ class HostileInputTest {
 
     private enum Category {
         MALFORMED_JSON, WRONG_TYPE, HUGE_NUMBER, OVERSIZED, UNICODE, INJECTION, PATH_TRICK, PULL_PARAMS, METHOD,
-        CONTENT_TYPE, BATCH, DEAD_LETTER
+        CONTENT_TYPE, BATCH, DEAD_LETTER, ADMIN_BYPASS
     }
 
-    /** One request that must be refused; {@code status} 0 = any 4xx. */
+    /**
+     * One request that must be refused; {@code status} 0 = any 4xx. {@code headers} are sent besides Content-Type;
+     * {@code raw} sends it over {@link RawHttp}, the path exactly as written.
+     */
     private record Attack(Category category, String method, String path, String contentType, byte[] body,
-                          boolean chunked, int status) {
+                          boolean chunked, int status, Map<String, String> headers, boolean raw) {
 
         /** Empty when java.net.http refuses to build it (illegal URI, method or header): such a request is not sent. */
         Optional<HttpRequest> toRequest() {
@@ -335,6 +375,7 @@ class HostileInputTest {
                 if (contentType != null) {
                     builder.header("Content-Type", contentType);
                 }
+                headers.forEach(builder::header);
                 return Optional.of(builder.build());
             } catch (IllegalArgumentException refused) {
                 return Optional.empty();
@@ -346,6 +387,8 @@ class HostileInputTest {
             return method + " " + preview(path.getBytes(StandardCharsets.UTF_8), 300)
                     + (contentType == null ? "" : " [Content-Type: " + contentType + "]")
                     + (chunked ? " [chunked]" : "")
+                    + (headers.isEmpty() ? "" : " [headers: " + String.join(", ", headers.keySet()) + "]")
+                    + (raw ? " [raw socket]" : "")
                     + (body == null ? "" : " body " + body.length + " bytes: " + preview(body, 300));
         }
     }
@@ -415,6 +458,8 @@ class HostileInputTest {
             contentTypes();
             batches();
             deadLetters();
+            // last, so that a seed replays the same attacks before it
+            adminBypass();
             return attacks;
         }
 
@@ -577,7 +622,7 @@ class HostileInputTest {
             call(c, "GET", "/get/" + TOPIC + "?ttr=1000", JSON, garbage, false, 413);
             call(c, "GET", "/jobs/h-no-such-job", JSON, garbage, false, 413);
             call(c, "GET", "/finish?jobId=h-no-such-job", JSON, garbage, false, 413);
-            call(c, "POST", "/dead/" + TOPIC + "/respawn", JSON, garbage, false, 413);
+            adminCall(c, "POST", "/dead/" + TOPIC + "/respawn", JSON, garbage, false, 413);
             call(c, "PUT", "/push", JSON, garbage, false, 413);
             call(c, "POST", "/push", "text/plain", garbage, false, 413);
             // the same sizes without a Content-Length (chunked) must not slip past the limit
@@ -677,9 +722,11 @@ class HostileInputTest {
                 for (String method : List.of("GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "FOO", "get",
                         "PROPFIND", "CONNECT")) {
                     if (!route.allowed().contains(method)) {
-                        call(Category.METHOD, method, route.path(), route.body() == null ? null : JSON,
-                                route.body() == null ? null : ascii(route.body()), false,
-                                standard.contains(method) ? 405 : 0);
+                        Attack attack = new Attack(Category.METHOD, method, route.path(),
+                                route.body() == null ? null : JSON, route.body() == null ? null : ascii(route.body()),
+                                false, standard.contains(method) ? 405 : 0,
+                                route.path().startsWith("/dead/") ? WITH_ADMIN_TOKEN : Map.of(), false);
+                        attacks.add(attack);
                     }
                 }
             }
@@ -698,13 +745,17 @@ class HostileInputTest {
                     "application/json; charset=klingon", "application/json; charset=\"", "application/json, text/plain",
                     "application/json\r\nX-Injected: 1", "application/jsön");
             bodies.forEach((path, body) -> {
+                Map<String, String> headers = path.startsWith("/dead/") ? WITH_ADMIN_TOKEN : Map.of();
                 for (String type : notJson) {
-                    call(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 415);
+                    attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 415,
+                            headers, false));
                 }
                 for (String type : broken) {
-                    call(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 0);
+                    attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 0,
+                            headers, false));
                 }
-                call(Category.CONTENT_TYPE, "POST", path, null, ascii(body), false, 415);
+                attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, null, ascii(body), false, 415,
+                        headers, false));
             });
         }
 
@@ -741,8 +792,16 @@ class HostileInputTest {
                     "{\"ids\":[" + quote("a b") + "]}", "{\"ids\":[" + quote("😀") + "]}",
                     "{\"ids\":[" + quote("i".repeat(129)) + "]}");
             for (String ids : idLists) {
-                call(c, "POST", "/dead/" + TOPIC + "/respawn", JSON, ascii(ids), false, 0);
-                call(c, "DELETE", "/dead/" + TOPIC, JSON, ascii(ids), false, 0);
+                adminCall(c, "POST", "/dead/" + TOPIC + "/respawn", JSON, ascii(ids), false, 0);
+                adminCall(c, "DELETE", "/dead/" + TOPIC, JSON, ascii(ids), false, 0);
+            }
+        }
+
+        /** Every admin route in every spelling, without the token: each refused before its handler runs. */
+        private void adminBypass() {
+            for (AdminPathSpellings.Call call : AdminPathSpellings.adminCalls(TOPIC, canaries.lost())) {
+                attacks.add(new Attack(Category.ADMIN_BYPASS, call.method(), call.target(), null, null, false, 0,
+                        Map.of(), true));
             }
         }
 
@@ -767,8 +826,8 @@ class HostileInputTest {
                 case FINISH_ID -> get(c, "/finish?jobId=" + pct(value));
                 case DELETE_ID -> get(c, "/delete?jobId=" + pct(value));
                 case DEAD_TOPIC -> get(c, "/dead/" + pct(value));
-                case RESPAWN_TOPIC -> call(c, "POST", "/dead/" + pct(value) + "/respawn", null, null, false, 0);
-                case DROP_TOPIC -> call(c, "DELETE", "/dead/" + pct(value), null, null, false, 0);
+                case RESPAWN_TOPIC -> adminCall(c, "POST", "/dead/" + pct(value) + "/respawn", null, null, false, 0);
+                case DROP_TOPIC -> adminCall(c, "DELETE", "/dead/" + pct(value), null, null, false, 0);
             }
         }
 
@@ -795,7 +854,13 @@ class HostileInputTest {
 
         private void call(Category c, String method, String path, String contentType, byte[] body, boolean chunked,
                           int status) {
-            attacks.add(new Attack(c, method, path, contentType, body, chunked, status));
+            attacks.add(new Attack(c, method, path, contentType, body, chunked, status, Map.of(), false));
+        }
+
+        /** An attack on an admin handler's input: it carries the token, so the input checks are what refuse it. */
+        private void adminCall(Category c, String method, String path, String contentType, byte[] body,
+                               boolean chunked, int status) {
+            attacks.add(new Attack(c, method, path, contentType, body, chunked, status, WITH_ADMIN_TOKEN, false));
         }
 
         /** A valid job parked a day out, with fields replaced by raw JSON values (null removes one). */

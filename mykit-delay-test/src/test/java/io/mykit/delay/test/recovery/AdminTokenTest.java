@@ -1,29 +1,48 @@
 package io.mykit.delay.test.recovery;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mykit.delay.test.gateway.AdminCanaries;
+import io.mykit.delay.test.gateway.AdminPathSpellings;
+import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
+import io.mykit.delay.test.support.HostAddresses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Admin routes need the configured token; the rest of the API does not. */
+/** Admin routes need the configured token, however the path is spelled and from every address; other routes do not. */
 class AdminTokenTest {
     private static final String TOKEN = "s3cret-admin-token";
+    private static final String DEAD_TOPIC = "adm-" + UUID.randomUUID().toString().substring(0, 8);
+    /** Stands for the canary job a restore would bring back; replaced per call. */
+    private static final String LOST_ID = "LOST_ID";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static TestGateway gateway;
     private static String base;
+    private static int port;
+    private static AdminCanaries canaries;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() {
         gateway = TestGateway.start("mykit.delay.admin.token=" + TOKEN);
         base = gateway.baseUrl();
+        port = URI.create(base).getPort();
     }
 
     @AfterAll
@@ -39,7 +58,13 @@ class AdminTokenTest {
         }
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 401) {
-            assertThat(response.body()).contains("\"success\":false").contains("\"code\":401");
+            assertThat(response.headers().firstValue("WWW-Authenticate")).as("401 challenge").isPresent();
+            if (!method.equals("HEAD")) {
+                JsonNode json = MAPPER.readTree(response.body());
+                assertThat(json.path("success").asBoolean(true)).as(response.body()).isFalse();
+                assertThat(json.path("code").asInt()).as(response.body()).isEqualTo(401);
+                assertThat(json.path("field").asText()).as(response.body()).isEqualTo("Authorization");
+            }
         }
         return response.statusCode();
     }
@@ -51,13 +76,16 @@ class AdminTokenTest {
             "GET, /reStore/status",
             "GET, /reStoreJob?jobId=abc",
             "POST, /dead/some-topic/respawn",
-            "DELETE, /dead/some-topic"})
+            "DELETE, /dead/some-topic",
+            "HEAD, /clearAll",
+            "HEAD, /reStore/status"})
     void admin_route_without_or_with_a_wrong_token_is_401_and_with_it_is_let_through(String method, String path)
             throws Exception {
         assertThat(call(method, path, null, null)).isEqualTo(401);
         assertThat(call(method, path, "Authorization", "Bearer wrong")).isEqualTo(401);
         assertThat(call(method, path, "X-Admin-Token", "wrong")).isEqualTo(401);
         assertThat(call(method, path, "Authorization", "Basic " + TOKEN)).isEqualTo(401);
+        assertThat(call(method, path, "Authorization", "Bearer " + TOKEN + "x")).isEqualTo(401);
         assertThat(call(method, path, "Authorization", "Bearer " + TOKEN)).isNotEqualTo(401);
         assertThat(call(method, path, "X-Admin-Token", TOKEN)).isNotEqualTo(401);
     }
@@ -66,5 +94,49 @@ class AdminTokenTest {
     @CsvSource({"GET, /dead/some-topic", "GET, /jobs/unknown", "GET, /get/some-topic?timeout=0"})
     void ordinary_routes_need_no_token(String method, String path) throws Exception {
         assertThat(call(method, path, null, null)).isNotEqualTo(401);
+    }
+
+    static Stream<Arguments> adminRouteSpellings() {
+        return AdminPathSpellings.adminCalls(DEAD_TOPIC, LOST_ID).stream()
+                .map(call -> Arguments.of(call.method(), call.target()));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("adminRouteSpellings")
+    void no_spelling_of_an_admin_route_reaches_its_handler_without_the_token(String method, String target)
+            throws Exception {
+        AdminCanaries seeded = untouchedCanaries();
+        String sent = target.replace(LOST_ID, seeded.lost());
+        RawHttp.Answer answer = RawHttp.send("127.0.0.1", port, method, sent, Map.of(), null);
+        String reply = method + " " + sent + " -> " + answer.status() + " " + answer.body();
+        assertThat(answer.status()).as(reply).isBetween(400, 499);
+        if (!method.equals("HEAD")) {
+            JsonNode json = MAPPER.readTree(answer.body());
+            assertThat(json.path("success").isBoolean() && !json.path("success").asBoolean()).as(reply).isTrue();
+            assertThat(json.path("code").asInt()).as(reply).isEqualTo(answer.status());
+        }
+        assertThat(seeded.changes()).as("what " + method + " " + sent + " changed").isEmpty();
+    }
+
+    /** The canaries of the last call, seeded anew when a call (one with the token, say) changed them. */
+    private static AdminCanaries untouchedCanaries() throws InterruptedException {
+        if (canaries == null || !canaries.changes().isEmpty()) {
+            canaries = AdminCanaries.seed(gateway, DEAD_TOPIC);
+        }
+        return canaries;
+    }
+
+    @Test
+    void with_a_token_set_a_caller_from_another_address_needs_it_too() throws Exception {
+        String host = HostAddresses.nonLoopbackIpv4();
+        AdminCanaries seeded = AdminCanaries.seed(gateway, DEAD_TOPIC);
+        RawHttp.Answer refused = RawHttp.send(host, port, "GET", "/clearAll", Map.of(), null);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(401);
+        assertThat(seeded.changes()).isEmpty();
+        RawHttp.Answer allowed = RawHttp.send(host, port, "GET", "/reStoreJob?jobId=" + seeded.lost(),
+                Map.of("X-Admin-Token", TOKEN), null);
+        assertThat(allowed.status()).as(allowed.body()).isEqualTo(200);
+        assertThat(seeded.changes()).as("the restore the token allowed")
+                .containsExactly(seeded.lost() + " is back in Redis (/reStore or /reStoreJob ran)");
     }
 }

@@ -1,0 +1,25 @@
+package io.mykit.delay.controller;
+
+/** A request for an {@link AdminOnly} handler that its caller may not run: 401 (token missing or wrong) or 403. */
+public class AdminAccessDeniedException extends RuntimeException {
+    private final int status;
+
+    private AdminAccessDeniedException(int status, String message) {
+        super(message);
+        this.status = status;
+    }
+
+    static AdminAccessDeniedException tokenRequired() {
+        return new AdminAccessDeniedException(401,
+                "admin token required: Authorization: Bearer <token> or X-Admin-Token: <token>");
+    }
+
+    static AdminAccessDeniedException notLoopback() {
+        return new AdminAccessDeniedException(403, "admin calls are only answered from this host while no admin token "
+                + "is set: set mykit.delay.admin.token (then send it), or mykit.delay.admin.open=true to allow anyone");
+    }
+
+    public int status() {
+        return status;
+    }
+}
