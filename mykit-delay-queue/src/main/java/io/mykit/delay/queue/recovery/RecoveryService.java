@@ -75,6 +75,7 @@ public class RecoveryService {
         long scanned = 0;
         long restored = 0;
         long skipped = 0;
+        long leftToPush = 0;
         try {
             store.beginRestore();
         } catch (RuntimeException e) {
@@ -87,7 +88,7 @@ public class RecoveryService {
                 throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
                         + " ms; a restore now could bring back jobs that just ended", null);
             }
-            last.set(new RestoreReport(true, includeExpired, 0, 0, 0, 0, started, 0));
+            last.set(report(true, includeExpired, 0, 0, 0, 0, started));
             String after = "";
             // page k's journal writes overlap page k+1's read and Redis add: the two databases work at once
             CompletableFuture<Void> journaling = CompletableFuture.completedFuture(null);
@@ -100,43 +101,37 @@ public class RecoveryService {
                 scanned += page.size();
                 long now = clock.millis();
                 List<Job> wanted = new ArrayList<>(page.size());
-                List<StateChange> nowStored = new ArrayList<>();
                 for (JournalEntry entry : page) {
-                    if (includeExpired || entry.job().dueTime() >= now) {
+                    if (entry.status() == JobStatus.WaitPut) {
+                        // its push may add it any moment (and it may be delivered and finished before that add, which
+                        // would then bring it back): WaitPut rows are the push's, or the stranded-job repairer's
+                        leftToPush++;
+                    } else if (includeExpired || entry.job().dueTime() >= now) {
                         wanted.add(entry.job());
-                        if (entry.status() == JobStatus.WaitPut) {
-                            // Redis holds it after this page: the stranded-job repairer need not look at it again
-                            nowStored.add(StateChange.stored(entry.job().getId(), now));
-                        }
                     } else {
                         skipped++;
                     }
                 }
                 store.keepRestoring();
                 List<StateChange> changes = storeMissing(wanted, now);
-                states.submitAll(nowStored);
                 restored += changes.size();
                 journaling.join();
                 journaling = CompletableFuture.runAsync(() -> journal.log(changes), journalWriter);
-                last.set(new RestoreReport(true, includeExpired, scanned, restored, scanned - skipped - restored,
-                        skipped, started, clock.millis() - started));
+                last.set(report(true, includeExpired, scanned, restored, skipped, leftToPush, started));
                 if (scanned / PROGRESS_LOG_EVERY != (scanned - page.size()) / PROGRESS_LOG_EVERY) {
                     log.info("restore in progress: {} scanned, {} restored, {} skipped as expired", scanned, restored, skipped);
                 }
             }
             journaling.join();
-            RestoreReport done = new RestoreReport(false, includeExpired, scanned, restored,
-                    scanned - skipped - restored, skipped, started, clock.millis() - started);
+            RestoreReport done = report(false, includeExpired, scanned, restored, skipped, leftToPush, started);
             last.set(done);
             log.info("restore done: {}", done);
             return done;
         } catch (CompletionException e) {
-            last.set(new RestoreReport(false, includeExpired, scanned, restored, scanned - skipped - restored,
-                    skipped, started, clock.millis() - started));
+            last.set(report(false, includeExpired, scanned, restored, skipped, leftToPush, started));
             throw e.getCause() instanceof RuntimeException re ? re : e;
         } catch (RuntimeException | InterruptedException e) {
-            last.set(new RestoreReport(false, includeExpired, scanned, restored, scanned - skipped - restored,
-                    skipped, started, clock.millis() - started));
+            last.set(report(false, includeExpired, scanned, restored, skipped, leftToPush, started));
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
@@ -159,6 +154,10 @@ public class RecoveryService {
             if (entry.status().isTerminal()) {
                 throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
             }
+            if (entry.status() == JobStatus.WaitPut) {
+                throw new JobStateConflictException(jobId, "job " + jobId + " is being stored by its push; if that"
+                        + " push failed, the stranded-job repairer stores it");
+            }
             List<StateChange> changes = storeMissing(List.of(entry.job()), clock.millis());
             journal.log(changes);
             return !changes.isEmpty();
@@ -168,6 +167,12 @@ public class RecoveryService {
         } finally {
             endRestore();
         }
+    }
+
+    private RestoreReport report(boolean running, boolean includeExpired, long scanned, long restored, long skipped,
+                                 long leftToPush, long started) {
+        return new RestoreReport(running, includeExpired, scanned, restored, scanned - skipped - restored - leftToPush,
+                skipped, leftToPush, started, clock.millis() - started);
     }
 
     private void endRestore() {

@@ -32,7 +32,7 @@ import java.util.function.BiConsumer;
 
 /** The gateway's verbs: every push, cancel, look-up, pull and finish goes through here. */
 public class DelayQueueService {
-    /** How long a finish of a job Redis lacks waits for queued journal changes before judging by the journal. */
+    /** How long a finish or cancel of a job Redis lacks waits for queued journal changes before judging by the journal. */
     private static final long ABSENT_FLUSH_MS = 2_000;
     private final DelayProperties properties;
     private final JobValidator validator;
@@ -140,6 +140,10 @@ public class DelayQueueService {
             }
             // a WaitPut job Redis lacks may be added by its push any moment: cancelling it now could not stop that
             boolean absent = removed != DelayStore.RemoveResult.REMOVED;
+            if (absent) {
+                // a Finish still queued must reach the row first, or this Delete would be written under it
+                flushQueuedChanges();
+            }
             if (journal.markDeleted(jobId, absent, Thread.currentThread().getName(), clock.millis())) {
                 if (absent) {
                     // ended without leaving Redis here (Redis lost it): a restore running now must not bring it back
@@ -244,13 +248,21 @@ public class DelayQueueService {
         if (jobIds.isEmpty()) {
             return Map.of();
         }
+        flushQueuedChanges();
+        return journal.findAll(jobIds);
+    }
+
+    /** Waits (bounded) until the journal holds every change submitted so far: it is judged by its rows next. */
+    private void flushQueuedChanges() {
         try {
-            states.flush(ABSENT_FLUSH_MS);
+            if (!states.flush(ABSENT_FLUSH_MS)) {
+                throw new StoreUnavailableException("journal", "queued state changes not written within "
+                        + ABSENT_FLUSH_MS + " ms", null);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException("gateway", "interrupted", e);
         }
-        return journal.findAll(jobIds);
     }
 
     /**

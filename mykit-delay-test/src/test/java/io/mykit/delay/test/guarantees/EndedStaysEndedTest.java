@@ -8,6 +8,8 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
+import io.mykit.delay.queue.service.PushPipeline;
+import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -65,7 +67,7 @@ class EndedStaysEndedTest {
 
         // the real journal, with a cancel and a finish run right after the restore read its first page
         Journal journal = gateway.bean(Journal.class);
-        Journal racing = new PageHookJournal(journal, () -> {
+        Journal racing = HookedJournal.afterFirstPage(journal, () -> {
             assertThat(client.delete(waiting).status()).isEqualTo(200);
             assertThat(client.finish(reserved).status()).isEqualTo(200);
         });
@@ -78,6 +80,37 @@ class EndedStaysEndedTest {
         assertThat(store.peek(reserved)).as("finished job in Redis after the restore").isEmpty();
         awaitJournal(waiting, JobStatus.Delete);
         awaitJournal(reserved, JobStatus.Finish);
+    }
+
+    @Test
+    void a_restore_during_a_push_does_not_make_the_push_deliver_its_job_twice() throws Exception {
+        String topic = topic();
+        String id = "push-race-" + UUID.randomUUID();
+        List<String> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Runnable pullAndFinish = () -> {
+            Reply reply = client.get(topic, 30_000, 1_500);
+            if (reply.data().isObject()) {
+                deliveries.add(reply.data().path("id").asText());
+                assertThat(client.finish(reply.data().path("id").asText()).status()).isEqualTo(200);
+            }
+        };
+        // the push has committed its WaitPut row and not yet added the job to Redis: a restore runs, pullers pull
+        Journal racing = HookedJournal.afterFirstInsert(gateway.bean(Journal.class), () -> {
+            gateway.bean(RecoveryService.class).restore(true);
+            pullAndFinish.run();
+        });
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        TimerGroup timers = gateway.bean(TimerGroup.class);
+        try (PushPipeline pushes = new PushPipeline(racing, store, gateway.bean(StateChangeWriter.class), timers::wake,
+                Clock.systemUTC(), 10, 1)) {
+            pushes.start();
+            Job job = new Job(id, topic, null, null, 0, 0, 0, 16, "b", System.currentTimeMillis());
+            pushes.submit(List.of(job), java.util.Set.of(id)).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pullAndFinish.run();
+        pullAndFinish.run();
+        assertThat(deliveries).as("deliveries of the pushed job").containsExactly(id);
+        awaitJournal(id, JobStatus.Finish);
     }
 
     @Test

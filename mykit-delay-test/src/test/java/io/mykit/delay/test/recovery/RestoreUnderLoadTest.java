@@ -2,6 +2,7 @@ package io.mykit.delay.test.recovery;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -396,15 +397,18 @@ class RestoreUnderLoadTest {
         return present.get();
     }
 
-    /** The job's journal log, oldest first, for the report. */
+    /** The job's journal log, oldest first, with each row's time and thread, for the report. */
     private static String journalHistory(TestGateway gateway, String jobId) {
         try {
-            return "journal log " + gateway.journalStatuses(jobId).stream()
-                    .map(code -> JobStatus.ofCode(code).map(Enum::name).orElse(String.valueOf(code))).toList();
+            gateway.journalStatuses(jobId);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+        return "journal log " + gateway.bean(Journal.class).history(jobId).stream()
+                .map(row -> JobStatus.ofCode(row.status()).map(Enum::name).orElse(String.valueOf(row.status()))
+                        + "@" + row.updateTime().toLocalTime() + "/" + row.thread())
+                .toList();
     }
 
     private static boolean ended(JsonNode job) {

@@ -15,23 +15,34 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The gateway's real journal, with one action run right after the first page of pending jobs was read: how a test
- * puts other requests into the window between a restore's read and its add, deterministically.
+ * The gateway's real journal, with one action run once right after the first page of pending jobs was read, or
+ * after the first WaitPut insert committed: how a test puts other requests into the window between a restore's read
+ * and its add, or between a push's commit and its Redis add, deterministically.
  */
-final class PageHookJournal implements Journal {
+final class HookedJournal implements Journal {
     private final Journal real;
     private final Runnable afterFirstPage;
+    private final Runnable afterFirstInsert;
     private final AtomicBoolean ran = new AtomicBoolean();
 
-    PageHookJournal(Journal real, Runnable afterFirstPage) {
+    private HookedJournal(Journal real, Runnable afterFirstPage, Runnable afterFirstInsert) {
         this.real = real;
         this.afterFirstPage = afterFirstPage;
+        this.afterFirstInsert = afterFirstInsert;
+    }
+
+    static HookedJournal afterFirstPage(Journal real, Runnable action) {
+        return new HookedJournal(real, action, null);
+    }
+
+    static HookedJournal afterFirstInsert(Journal real, Runnable action) {
+        return new HookedJournal(real, null, action);
     }
 
     @Override
     public List<JournalEntry> findPendingAfter(String afterId, int limit) {
         List<JournalEntry> page = real.findPendingAfter(afterId, limit);
-        if (!page.isEmpty() && ran.compareAndSet(false, true)) {
+        if (afterFirstPage != null && !page.isEmpty() && ran.compareAndSet(false, true)) {
             afterFirstPage.run();
         }
         return page;
@@ -45,6 +56,9 @@ final class PageHookJournal implements Journal {
     @Override
     public void insertWaitPut(List<Job> jobs, String thread, long at) {
         real.insertWaitPut(jobs, thread, at);
+        if (afterFirstInsert != null && ran.compareAndSet(false, true)) {
+            afterFirstInsert.run();
+        }
     }
 
     @Override
