@@ -114,6 +114,19 @@ class EndedStaysEndedTest {
     }
 
     @Test
+    void a_cancel_right_after_a_finish_is_refused_and_the_job_stays_finished() throws Exception {
+        String topic = topic();
+        String id = push(topic, 0, "");
+        assertThat(reserve(topic).path("id").asText()).isEqualTo(id);
+        assertThat(client.finish(id).status()).isEqualTo(200);
+        // the Finish is still queued in the state writer (it lingers 50 ms) when the cancel comes
+        Reply cancel = client.delete(id);
+        assertThat(cancel.status()).as(cancel.toString()).isEqualTo(409);
+        assertThat(gateway.journalStatuses(id)).as("journal log").doesNotContain(JobStatus.Delete.code());
+        awaitJournal(id, JobStatus.Finish);
+    }
+
+    @Test
     void a_reserved_job_cannot_be_cancelled_and_its_finish_still_counts() throws Exception {
         String topic = topic();
         String id = push(topic, 0, "");
