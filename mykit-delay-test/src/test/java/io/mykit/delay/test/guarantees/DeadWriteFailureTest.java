@@ -37,8 +37,7 @@ class DeadWriteFailureTest {
     static void start() {
         proxy = new TcpProxy(TestServers.LOCALHOST, TestServers.mariaDbPort());
         database = "mykit_it_dw_" + UUID.randomUUID().toString().substring(0, 8);
-        String url = TestServers.jdbcUrl(database)
-                .replace(":" + TestServers.mariaDbPort() + "/", ":" + proxy.port() + "/");
+        String url = TestServers.jdbcUrlThrough(proxy, database);
         gateway = TestGateway.start("spring.datasource.url=" + url, "mykit.delay.buckets=1",
                 "spring.datasource.hikari.connection-timeout=1000");
         client = gateway.client();

@@ -200,24 +200,18 @@ class EndedStaysEndedTest {
     }
 
     static String topic() {
-        return "ended-" + UUID.randomUUID().toString().substring(0, 8);
+        return PullRoad.topic("ended");
     }
 
     static String push(String topic, long delay, String extraFields) {
-        Reply reply = client.push("{\"topic\":\"" + topic + "\",\"delay\":" + delay + extraFields + "}");
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
-        return reply.data().asText();
+        return PullRoad.push(client, topic, ",\"delay\":" + delay + extraFields);
     }
 
     static JsonNode reserve(String topic) {
-        Reply reply = client.get(topic, 30_000, 10_000);
-        assertThat(reply.data().isObject()).as("a job reserved from " + topic + ": " + reply).isTrue();
-        return reply.data();
+        return PullRoad.reserve(client, topic, 30_000);
     }
 
     static void awaitJournal(String id, JobStatus status) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).as("journal status of " + id)
-                        .isEqualTo(status.name()));
+        PullRoad.awaitStatus(client, id, status);
     }
 }

@@ -9,11 +9,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A pulled job that is never finished does not go round forever: each reservation is a try, and after its tries
@@ -113,24 +110,19 @@ class PullTriesTest {
     }
 
     private static String topic() {
-        return "tries-" + UUID.randomUUID().toString().substring(0, 8);
+        return PullRoad.topic("tries");
     }
 
     private static String push(String topic, String extraFields) {
         String fields = extraFields.contains("\"delay\"") ? extraFields : ",\"delay\":0" + extraFields;
-        Reply reply = client.push("{\"topic\":\"" + topic + "\"" + fields + "}");
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
-        return reply.data().asText();
+        return PullRoad.push(client, topic, fields);
     }
 
     private static JsonNode reserve(String topic, long ttrMs) {
-        Reply reply = client.get(topic, ttrMs, 10_000);
-        assertThat(reply.data().isObject()).as("a job reserved from " + topic + ": " + reply).isTrue();
-        return reply.data();
+        return PullRoad.reserve(client, topic, ttrMs);
     }
 
     private static void awaitStatus(String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo(status.name()));
+        PullRoad.awaitStatus(client, id, status);
     }
 }

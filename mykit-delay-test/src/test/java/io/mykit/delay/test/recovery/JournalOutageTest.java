@@ -31,8 +31,7 @@ class JournalOutageTest {
         proxy = new TcpProxy(TestServers.LOCALHOST, TestServers.mariaDbPort());
         String unique = UUID.randomUUID().toString().substring(0, 8);
         database = "mykit_it_jo_" + unique;
-        String url = TestServers.jdbcUrl(database)
-                .replace(":" + TestServers.mariaDbPort() + "/", ":" + proxy.port() + "/");
+        String url = TestServers.jdbcUrlThrough(proxy, database);
         gateway = TestGateway.start("spring.datasource.url=" + url,
                 "spring.datasource.hikari.connection-timeout=1000",
                 "mykit.delay.journal.push-timeout=5s");

@@ -87,6 +87,11 @@ public final class TestServers {
         return "jdbc:mysql://" + LOCALHOST + ":" + server.port() + "/" + database + "?" + JDBC_OPTIONS;
     }
 
+    /** {@link #jdbcUrl(String)} reached through {@code proxy} (a TCP proxy in front of the MariaDB), to cut it at will. */
+    public static String jdbcUrlThrough(TcpProxy proxy, String database) {
+        return jdbcUrl(database).replace(":" + mariaDbPort() + "/", ":" + proxy.port() + "/");
+    }
+
     /** Drops a database a test created through {@link #jdbcUrl(String)}. */
     public static synchronized void dropDatabase(String database) {
         if (!DATABASE_NAME.matcher(database).matches()) {
