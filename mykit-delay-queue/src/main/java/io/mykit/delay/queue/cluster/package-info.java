@@ -1,0 +1,61 @@
+/**
+ * Who pumps which bucket: standalone, master-slave (ZooKeeper leader owns every bucket) and cluster (live nodes
+ * share the buckets), with per-bucket fencing in Redis.
+ *
+ * <h2>Settings</h2>
+ * <pre>
+ * mykit.delay.mode                         standalone (default) | master-slave | cluster
+ * mykit.delay.registry.server-list         ZooKeeper connect string (the original's registry.serverList binds too)
+ * mykit.delay.registry.namespace           root znode, default mykit-delay
+ * mykit.delay.registry.session-timeout     default 6s (Curator's 60 s would mean a minute without delivery)
+ * mykit.delay.registry.connection-timeout  default 3s
+ * mykit.delay.registry.node-id             default host:port; also the journal's host column in these modes
+ * </pre>
+ *
+ * <h2>ZooKeeper nodes (under /namespace)</h2>
+ * <pre>
+ * /layout            PERSISTENT  "buckets=N prefix=P": a node with another layout refuses to start while members live
+ * /members/node-id   EPHEMERAL   one per live gateway (data: its base URL)
+ * /leader            LeaderLatch (master-slave only)
+ * /owners/bI         EPHEMERAL   the owner of bucket I (data: node id); its czxid is the ownership term's token
+ * </pre>
+ *
+ * <h2>Redis (bucket hash tag, so the check runs inside each bucket's scripts)</h2>
+ * <pre>
+ * {prefix:bI}:owner  STRING  the newest token that claimed bucket I, 20-digit zero-padded czxid
+ * </pre>
+ * A token only grows (czxid is ZooKeeper's global transaction id). {@code pump_due}, {@code sweep},
+ * {@code to_ready} and {@code retry} take the caller's token and answer the error {@code FENCED} when the stored one
+ * is greater (string comparison of equal-width strings: Lua numbers lose precision past 2^53). Standalone passes an
+ * empty token and is not checked. A node keeps its token after it releases a bucket: jobs it pumped in its term may
+ * still be handed over until a newer term claims the bucket.
+ *
+ * <h2>Ownership life cycle (one reconcile thread per node, never ZooKeeper's event thread)</h2>
+ * <ol>
+ * <li>Desired buckets: master-slave, all when this node holds the leader latch, none otherwise; cluster, rendezvous
+ *     hashing of (bucket, member) over the live members.</li>
+ * <li>Release before acquire: a bucket no longer desired has its timer stopped (the current pass ends) before its
+ *     owner znode is deleted.</li>
+ * <li>Acquire: create /owners/bI (ephemeral); NodeExists means the previous owner has not let go yet: wait for its
+ *     deletion (watch) or its session to expire. Then claim the token in Redis (claim.lua refuses a lower one), then
+ *     start the bucket's timer.</li>
+ * <li>SUSPENDED: stop every timer and the chores at once. RECONNECTED: keep a bucket only if its owner znode's
+ *     ephemeralOwner is still this session. LOST: drop everything and reconcile from scratch.</li>
+ * <li>A FENCED reply stops that bucket at once and triggers a reconcile.</li>
+ * <li>Chores that must run once per cluster (sweeper of owned buckets runs everywhere; stranded-job repairer,
+ *     Redis-loss watch and its restore) run on the owner of bucket 0.</li>
+ * </ol>
+ *
+ * <h2>One clock for in-flight deadlines</h2>
+ * In-flight scores (hand-over and reservation deadlines) come from Redis {@code TIME} inside the scripts, and the
+ * sweeper compares them with Redis {@code TIME}: a node with a skewed clock can neither reclaim another node's
+ * reservation early nor keep one forever.
+ *
+ * <h2>Observability: GET /cluster (admin)</h2>
+ * <pre>
+ * {"mode":"cluster","node":"n1","zookeeper":"CONNECTED","leader":null,"members":["n1","n2"],"fencedCalls":0,
+ *  "buckets":[{"bucket":0,"owner":"n1","token":"00000000004294967312","pumping":true}, ...]}
+ * </pre>
+ * {@code owner}/{@code token}: this node's view of ZooKeeper; {@code pumping}: this node's timer of that bucket runs.
+ */
+package io.mykit.delay.queue.cluster;
