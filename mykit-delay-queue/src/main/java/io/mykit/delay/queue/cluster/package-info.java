@@ -53,9 +53,11 @@
  *
  * <h2>Observability: GET /cluster (admin)</h2>
  * <pre>
- * {"mode":"cluster","node":"n1","zookeeper":"CONNECTED","leader":null,"members":["n1","n2"],"fencedCalls":0,
+ * {"mode":"cluster","node":"n1","zookeeper":"CONNECTED","leader":null,"members":["n1","n2"],"fencedCalls":0,"restores":0,
  *  "buckets":[{"bucket":0,"owner":"n1","token":"00000000004294967312","pumping":true}, ...]}
  * </pre>
- * {@code owner}/{@code token}: this node's view of ZooKeeper; {@code pumping}: this node's timer of that bucket runs.
+ * {@code owner}/{@code token}: this node's view of ZooKeeper; {@code pumping}: this node's timer of that bucket runs;
+ * {@code fencedCalls}: script calls of this node refused as FENCED; {@code restores}: automatic restores (Redis loss)
+ * this node ran. In master-slave and cluster modes the journal's log rows carry the node id as host.
  */
 package io.mykit.delay.queue.cluster;
