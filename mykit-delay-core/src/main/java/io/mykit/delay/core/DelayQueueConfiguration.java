@@ -66,7 +66,10 @@ public class DelayQueueConfiguration {
 
     @Bean
     public RedisDelayStore delayStore(JedisPool pool, DelayProperties properties) {
-        return new RedisDelayStore(pool, new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets()));
+        Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
+        // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
+        StandaloneLayout.ensure(properties.getRedis(), keys);
+        return new RedisDelayStore(pool, keys);
     }
 
     @Bean
