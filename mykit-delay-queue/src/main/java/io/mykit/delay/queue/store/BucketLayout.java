@@ -53,10 +53,14 @@ public final class BucketLayout {
         this.mover = new BucketMover(redis, keys, hook);
     }
 
-    /** True when Redis records the configured count and no migration under way: {@link #ensure()} would do nothing. */
-    public boolean isCurrent() {
+    /**
+     * True when {@link #ensure()} would move jobs: Redis records another count, or a migration that was interrupted.
+     * False when it records the configured count, or none ({@link #ensure()} then only records it): safe while other
+     * gateways of the prefix run.
+     */
+    public boolean needsMigration() {
         List<String> record = redis.mget(keys.layout(), keys.layoutTarget());
-        return Integer.toString(keys.buckets()).equals(record.get(0)) && record.get(1) == null;
+        return record.get(1) != null || record.get(0) != null && !Integer.toString(keys.buckets()).equals(record.get(0));
     }
 
     /** Places every job by the configured count, recording it; returns the migrations it ran (none when current). */

@@ -91,10 +91,19 @@ final class BucketMover {
             Double dueAt = due.get().get(i);
             Double deadlineAt = deadline.get().get(i);
             // neither waiting nor in flight: due and queued in its pull topic's ready list
-            String topic = dueAt == null && deadlineAt == null ? JobCodec.decode(record).getTopic() : null;
+            String topic = dueAt == null && deadlineAt == null ? topicOf(bucket, ids[i], record) : null;
             jobs.add(new MovingJob(ids[i], record, dueAt, deadlineAt, reservations.get().get(i), topic));
         }
         return jobs;
+    }
+
+    private static String topicOf(int bucket, String id, String record) {
+        try {
+            return JobCodec.decode(record).getTopic();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("job " + id + " in bucket " + bucket + " is ready but its record cannot be "
+                    + "read, so its ready list is unknown: " + e.getMessage(), e);
+        }
     }
 
     private void movePage(int bucket, int to, List<MovingJob> jobs, Tally tally) {

@@ -21,7 +21,7 @@ final class StageSeeder {
     private static final long HOUR = 3_600_000;
     private static final int DEFAULT_TRIES = 5;
     /** One job in this many (on top of the count asked for) ends after it was placed. */
-    private static final int ENDED_ONE_IN = 50;
+    private static final int ENDED_ONE_IN = 200;
 
     private StageSeeder() {
     }
@@ -58,7 +58,7 @@ final class StageSeeder {
         int ready = 0;
         for (int b = 0; b < store.buckets(); b++) {
             Map<String, List<String>> byTopic = new LinkedHashMap<>();
-            store.pumpDue(b, now, Integer.MAX_VALUE, now + HOUR).jobs().forEach(job ->
+            store.pumpDue(b, now, Integer.MAX_VALUE, HOUR).jobs().forEach(job ->
                     byTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>()).add(job.getId()));
             for (String topic : PULL_TOPICS) {
                 ready += store.toReady(b, topic, byTopic.getOrDefault(topic, List.of()));
@@ -67,12 +67,12 @@ final class StageSeeder {
         return ready;
     }
 
-    /** About a quarter of each ready list is reserved; half of those are released again, due in an hour. */
+    /** About a quarter of each ready list is reserved; a quarter of those are released again, due in an hour. */
     private static void reserveSome(DelayStore store, long now, int perList) {
         for (int b = 0; b < store.buckets(); b++) {
             for (String topic : PULL_TOPICS) {
-                List<Job> reserved = store.reserveIn(b, topic, now + HOUR, Math.max(1, perList));
-                for (int i = 0; i < reserved.size(); i += 2) {
+                List<Job> reserved = store.reserveIn(b, topic, HOUR, Math.max(1, perList));
+                for (int i = 0; i < reserved.size(); i += 4) {
                     store.release(reserved.get(i).getId(), now + HOUR, now, DEFAULT_TRIES);
                 }
             }
