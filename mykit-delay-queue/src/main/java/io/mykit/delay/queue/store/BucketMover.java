@@ -18,11 +18,12 @@ import java.util.TreeMap;
  * Moves every job placed by one bucket count to its bucket under another, old bucket by old bucket, a page of the
  * pool at a time:
  * <pre>
- *   read the page's stages in the old bucket      (one pipeline: HSCAN page, ZMSCORE x2, HMGET)
+ *   read a page of the old bucket's pool          (HSCAN)
+ *   read the leaving jobs' stages there           (one pipeline: ZMSCORE x2, HMGET)
  *   write them into their new buckets             (migrate_in.lua per new bucket, one pipeline)
  *   remove them from the old bucket               (migrate_out.lua)
  * then per old bucket: drop ready-list entries of jobs that left (prune_ready.lua), or, for a bucket that no longer
- * exists, delete what is left of it (empty sets, tombstones, restore marker).
+ * exists, delete what is left of it (ready lists, tombstones, restore marker, entries of ids without a record).
  * </pre>
  * A crash at any point leaves each job in its old bucket, its new one, or both with the same stage; running the move
  * again finishes it. No script touches two buckets, so it runs on a Redis Cluster too.
