@@ -471,7 +471,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private static boolean isFenced(JedisDataException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("FENCED");
+        // the first word of an error reply is its code; older servers put ERR in front of it
+        String message = e.getMessage();
+        return message != null && (message.startsWith("FENCED") || message.startsWith("ERR FENCED"));
     }
 
     /** Runs a pipeline of EVALSHA calls; on NOSCRIPT loads the scripts and runs it once more (all callers are idempotent). */
