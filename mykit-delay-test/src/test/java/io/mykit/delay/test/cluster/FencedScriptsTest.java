@@ -1,4 +1,4 @@
-package io.mykit.delay.test.fencing;
+package io.mykit.delay.test.cluster;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.FenceTokens;
