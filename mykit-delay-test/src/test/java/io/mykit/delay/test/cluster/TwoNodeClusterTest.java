@@ -16,11 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two gateways in cluster mode (real ZooKeeper, Redis, MariaDB) share Redis and the journal. A restore on one node
- * must not bring back a job the other node finished a moment earlier whose Finish still waits in that node's state
- * writer: the restoring node asks every member to journal its ends first.
+ * Two gateways in cluster mode (real ZooKeeper, Redis, MariaDB) share Redis, the journal and the 16 buckets. Their
+ * timers idle 30 s and their long-polls look again only every 20 s, so what reaches a puller within its 10 s
+ * long-poll was woken across nodes through the Redis wake channel.
  */
-class ClusterRestoreTest {
+class TwoNodeClusterTest {
     private static TestingServer zookeeper;
     private static TestGateway first;
     private static TestGateway second;
@@ -53,6 +53,32 @@ class ClusterRestoreTest {
     }
 
     @Test
+    void pushes_on_one_node_wake_the_other_nodes_timers_and_long_polls() {
+        GatewayClient a = first.client();
+        GatewayClient b = second.client();
+        String topic = "wk-" + UUID.randomUUID().toString().substring(0, 6);
+        java.util.Set<String> pushed = new java.util.HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            pushed.add(a.push("{\"topic\":\"" + topic + "\",\"delay\":300,\"body\":\"w\"}").data().asText());
+        }
+        java.util.Set<Integer> buckets = new java.util.HashSet<>();
+        pushed.forEach(id -> buckets.add(first.bean(RedisDelayStore.class).bucketOf(id)));
+        JsonNode owners = a.get("/cluster").data().path("buckets");
+        java.util.Set<String> ownersOfPushed = new java.util.HashSet<>();
+        buckets.forEach(bucket -> ownersOfPushed.add(owners.get(bucket).path("owner").asText()));
+        assertThat(ownersOfPushed).as("owners of the pushed jobs' buckets").containsExactlyInAnyOrder("n1", "n2");
+
+        java.util.Set<String> pulled = new java.util.HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            JsonNode job = b.get(topic, 30_000, 10_000).data();
+            assertThat(job.isNull()).as("pull %d of 20 on the second node within its long-poll", i + 1).isFalse();
+            pulled.add(job.path("id").asText());
+            assertThat(b.finish(job.path("id").asText()).status()).isEqualTo(200);
+        }
+        assertThat(pulled).isEqualTo(pushed);
+    }
+
+    @Test
     void a_restore_on_one_node_skips_a_job_another_node_finished_just_before() throws Exception {
         GatewayClient a = first.client();
         String topic = "cr-" + UUID.randomUUID().toString().substring(0, 6);
@@ -80,7 +106,9 @@ class ClusterRestoreTest {
                 "mykit.delay.registry.session-timeout=4s",
                 "mykit.delay.registry.node-id=" + node,
                 "mykit.delay.redis.key-prefix=" + prefix,
-                "mykit.delay.journal.state-linger=" + linger));
+                "mykit.delay.journal.state-linger=" + linger,
+                "mykit.delay.timer.max-idle=30s",
+                "mykit.delay.pull.poll-interval=20s"));
         props.addAll(java.util.List.of(more));
         return props.toArray(String[]::new);
     }
