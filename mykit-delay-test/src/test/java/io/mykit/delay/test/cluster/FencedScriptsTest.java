@@ -103,6 +103,13 @@ class FencedScriptsTest {
     }
 
     @Test
+    void broker_senders_learn_that_their_bucket_has_a_newer_owner_before_they_send() {
+        assertThat(oldOwner.outranked(List.of(B, B))).containsExactly(B);
+        assertThat(newOwner.outranked(List.of(B))).isEmpty();
+        assertThat(new RedisDelayStore(pool, keys).outranked(List.of(B))).as("unfenced standalone").isEmpty();
+    }
+
+    @Test
     void an_older_term_cannot_claim_back_and_the_same_term_can_claim_again() {
         assertThatThrownBy(() -> oldOwner.claim(B, oldFence.token(B))).isInstanceOf(FencedException.class);
         newOwner.claim(B, newFence.token(B));
