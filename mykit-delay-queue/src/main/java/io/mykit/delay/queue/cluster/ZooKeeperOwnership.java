@@ -437,20 +437,24 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     }
 
     @Override
-    public ClusterView view() {
+    public List<String> members() {
         List<String> members = new ArrayList<>();
-        Map<Integer, ChildData> owners = new HashMap<>();
         if (cache != null) {
-            cache.stream().forEach(data -> {
-                String path = data.getPath();
-                if (path.startsWith(MEMBERS + "/")) {
-                    members.add(path.substring(MEMBERS.length() + 1));
-                } else if (path.startsWith(OWNERS + "/b")) {
-                    owners.put(Integer.parseInt(path.substring(OWNERS.length() + 2)), data);
-                }
-            });
+            cache.stream().map(ChildData::getPath).filter(path -> path.startsWith(MEMBERS + "/"))
+                    .forEach(path -> members.add(path.substring(MEMBERS.length() + 1)));
         }
         members.sort(null);
+        return members;
+    }
+
+    @Override
+    public ClusterView view() {
+        List<String> members = members();
+        Map<Integer, ChildData> owners = new HashMap<>();
+        if (cache != null) {
+            cache.stream().filter(data -> data.getPath().startsWith(OWNERS + "/b"))
+                    .forEach(data -> owners.put(Integer.parseInt(data.getPath().substring(OWNERS.length() + 2)), data));
+        }
         List<ClusterView.BucketView> views = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {
             ChildData owner = owners.get(b);

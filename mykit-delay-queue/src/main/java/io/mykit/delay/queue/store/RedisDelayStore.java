@@ -180,6 +180,29 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public java.util.Set<Integer> outranked(Collection<Integer> buckets) {
+        List<Integer> fenced = buckets.stream().distinct().filter(b -> !fence.token(b).isEmpty()).toList();
+        if (fenced.isEmpty()) {
+            return java.util.Set.of();
+        }
+        return withJedis(jedis -> {
+            Pipeline pipe = jedis.pipelined();
+            List<Response<String>> newest = new ArrayList<>(fenced.size());
+            fenced.forEach(b -> newest.add(pipe.get(keys.owner(b))));
+            pipe.sync();
+            java.util.Set<Integer> outranked = new java.util.TreeSet<>();
+            for (int i = 0; i < fenced.size(); i++) {
+                String token = newest.get(i).get();
+                if (token != null && token.compareTo(fence.token(fenced.get(i))) > 0) {
+                    outranked.add(fenced.get(i));
+                    fence.refused(fenced.get(i));
+                }
+            }
+            return outranked;
+        });
+    }
+
+    @Override
     public int toReady(int bucket, String topic, List<String> ids) {
         if (ids.isEmpty()) {
             return 0;
@@ -473,7 +496,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private static boolean isFenced(JedisDataException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("FENCED");
+        // the first word of an error reply is its code; older servers put ERR in front of it
+        String message = e.getMessage();
+        return message != null && (message.startsWith("FENCED") || message.startsWith("ERR FENCED"));
     }
 
     /** Runs a pipeline of EVALSHA calls; on NOSCRIPT loads the scripts and runs it once more (all callers are idempotent). */
