@@ -85,7 +85,7 @@ public class DelayQueueConfiguration {
         Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
         if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
             // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
-            StandaloneLayout.ensure(properties.getRedis(), keys);
+            StartupLayout.ensure(properties.getRedis(), keys);
         }
         return new RedisDelayStore(pool, keys, fence);
     }
@@ -184,7 +184,7 @@ public class DelayQueueConfiguration {
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
         ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(), properties.getBuckets(),
                 properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
-                lossWatch::restores);
+                lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();
         return ownership;

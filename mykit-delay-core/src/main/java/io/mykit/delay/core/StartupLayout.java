@@ -13,21 +13,27 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import java.time.Duration;
 
 /**
- * Standalone start-up: before anything uses the store, places the jobs by {@code mykit.delay.buckets}
- * ({@link BucketLayout}), through a connection of its own. A standalone gateway is alone on its key prefix, so it may
- * migrate. It waits a while for a Redis that is not up yet, then fails the start: running on an unchecked layout
- * would leave jobs where no timer or lookup finds them.
+ * Start-up: before anything uses the store, places the jobs by {@code mykit.delay.buckets} ({@link BucketLayout}),
+ * through a connection of its own. A standalone gateway is alone on its key prefix, so it may migrate; in the ZooKeeper
+ * modes the node migrates under the layout lock and only while no other node lives. It waits a while for a Redis that
+ * is not up yet, then fails the start: running on an unchecked layout would leave jobs where no timer or lookup finds
+ * them.
  */
-final class StandaloneLayout {
-    private static final Logger log = LoggerFactory.getLogger(StandaloneLayout.class);
+final class StartupLayout {
+    private static final Logger log = LoggerFactory.getLogger(StartupLayout.class);
     private static final Duration REDIS_WAIT = Duration.ofSeconds(30);
     /** Reads of one migration step: pruning a long ready list is one script call. */
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
 
-    private StandaloneLayout() {
+    private StartupLayout() {
     }
 
     static void ensure(DelayProperties.Redis redis, Keys keys) {
+        ensure(redis, keys, false);
+    }
+
+    /** {@code othersLive}: nodes on the old layout run; moving jobs under their timers could deliver a job twice. */
+    static void ensure(DelayProperties.Redis redis, Keys keys, boolean othersLive) {
         String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
         DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) redis.getTimeout().toMillis())
@@ -35,7 +41,12 @@ final class StandaloneLayout {
                 .password(password).database(redis.getDatabase()).build();
         try (JedisPooled jedis = new JedisPooled(new HostAndPort(redis.getHost(), redis.getPort()), config)) {
             awaitRedis(jedis, redis);
-            new BucketLayout(jedis, keys).ensure();
+            BucketLayout layout = new BucketLayout(jedis, keys);
+            if (othersLive && layout.needsMigration()) {
+                throw new IllegalStateException("Redis holds jobs placed for another bucket count and other nodes run "
+                        + "on it: stop every node before changing mykit.delay.buckets");
+            }
+            layout.ensure();
         }
     }
 
