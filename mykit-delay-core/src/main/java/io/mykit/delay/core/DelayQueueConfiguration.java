@@ -249,7 +249,9 @@ public class DelayQueueConfiguration {
     @Bean
     public DueRoadLifecycle dueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
                                              WakeBus wakes, PullTarget pull, DelayProperties properties) {
-        return new DueRoadLifecycle(timers, lossWatch, ownership, wakes, pull, properties.getTimer().isEnabled());
+        boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
+        return new DueRoadLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
+                properties.getTimer().isEnabled());
     }
 
     private static String hostName() {
