@@ -72,6 +72,31 @@ public final class RedisClusterServers {
         }
     }
 
+    /** SCRIPT FLUSH on every master, as a restart would leave them (data kept). */
+    public void flushScripts() {
+        for (HostAndPort node : nodes()) {
+            try (Jedis jedis = new Jedis(node)) {
+                jedis.scriptFlush();
+            }
+        }
+    }
+
+    /**
+     * A crash of master {@code index} (SIGKILL) and its restart on the same port: it comes back empty (no
+     * persistence) but with its slots (nodes-P.conf), and this returns once every master reports cluster_state:ok.
+     */
+    public void crashAndRestart(int index) {
+        RedisProcess master = masters.get(index);
+        master.kill();
+        try {
+            master.restart();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot restart " + master + ":\n"
+                    + TestFiles.tail(master.dir().resolve("redis.log")), e);
+        }
+        awaitStateOk();
+    }
+
     private static RedisClusterServers start() {
         Path dir = TempDirs.create("mykit-redis-cluster-");
         Path server = RedisProcess.systemExecutable().orElseThrow(() -> new IllegalStateException(
