@@ -4,14 +4,29 @@
 -- KEYS[3] job pool HASH of the bucket
 -- ARGV[1] now, ms
 -- ARGV[2] limit
--- ARGV[3] hand-over deadline, ms
+-- KEYS[4] owner STRING of the bucket: the newest fencing token
+-- ARGV[3] hand-over time allowed, ms: the deadline is Redis TIME plus this (one clock for every node)
+-- ARGV[4] the caller's fencing token ('' = not fenced, standalone)
 -- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
 local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local now = ARGV[1]
 local limit = tonumber(ARGV[2])
-local deadline = ARGV[3]
+local owner = KEYS[4]
+local token = ARGV[4]
+
+-- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
+-- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
+if token ~= '' then
+    local newest = redis.call('GET', owner)
+    if newest and newest > token then
+        return redis.error_reply('FENCED')
+    end
+end
+local clock = redis.call('TIME')
+local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local deadline = redisNow + tonumber(ARGV[3])
 
 local out = { '-1' }
 local ids = redis.call('ZRANGEBYSCORE', delay, '-inf', now, 'LIMIT', 0, limit)

@@ -3,14 +3,16 @@
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
--- ARGV[1] reservation deadline (now + ttr), ms
+-- ARGV[1] ttr, ms: the deadline is Redis TIME plus this, the clock every node's sweeper compares with
 -- ARGV[2] most jobs to reserve (>= 1)
 -- Returns { id1, record1, reservations1, id2, record2, reservations2, ... }, empty when the list holds no live job.
 local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
-local deadline = ARGV[1]
+local clock = redis.call('TIME')
+local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local deadline = redisNow + tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
 
 local out = {}

@@ -3,14 +3,27 @@
 -- KEYS[1] delay ZSET of the bucket
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
--- ARGV    id1, score1, record1, id2, score2, record2, ...
+-- KEYS[4] owner STRING of the bucket: the newest fencing token
+-- ARGV[1] the caller's fencing token ('' = not fenced)
+-- ARGV[2..] id1, score1, record1, id2, score2, record2, ...
 -- Returns the number of jobs put back.
 local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
+local owner = KEYS[4]
+local token = ARGV[1]
+
+-- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
+-- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
+if token ~= '' then
+    local newest = redis.call('GET', owner)
+    if newest and newest > token then
+        return redis.error_reply('FENCED')
+    end
+end
 
 local moved = 0
-for i = 1, #ARGV, 3 do
+for i = 2, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
     if redis.call('ZREM', inflight, id) == 1 then
         redis.call('HSET', pool, id, record)

@@ -1,18 +1,19 @@
 -- Returns in-flight jobs past their deadline to the delay bucket, due now, so they are delivered again. A pull job
 -- whose reservations reached its tries, or any job whose ttl ran out, is not returned: it stays in flight until
--- ARGV[4] and is handed to the caller to be buried (journaled Dead, then forgotten); a crash before that finds it
--- again. Also trims tombstones older than ARGV[5] ms while no restore runs.
+-- ARGV[3] ms and is handed to the caller to be buried (journaled Dead, then forgotten); a crash before that finds it
+-- again. Also trims tombstones older than ARGV[4] ms while no restore runs.
 -- KEYS[1] in-flight ZSET of the bucket
 -- KEYS[2] delay ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] restore marker of the bucket
 -- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
--- ARGV[1] now, ms
--- ARGV[2] limit
--- ARGV[3] tries of a job that names none
--- ARGV[4] deadline to park spent jobs at until they are buried, ms
--- ARGV[5] tombstone retention, ms
+-- KEYS[7] owner STRING of the bucket: the newest fencing token
+-- ARGV[1] limit
+-- ARGV[2] tries of a job that names none
+-- ARGV[3] how long spent jobs stay parked in flight for their burial, ms
+-- ARGV[4] tombstone retention, ms
+-- ARGV[5] the caller's fencing token ('' = not fenced)
 -- Returns { {returned ids}, {spent id1, record1, reservations1, ...} }.
 local inflight = KEYS[1]
 local delay = KEYS[2]
@@ -20,18 +21,32 @@ local pool = KEYS[3]
 local reserved = KEYS[4]
 local restoring = KEYS[5]
 local ended = KEYS[6]
-local now = ARGV[1]
-local limit = tonumber(ARGV[2])
-local defaultTries = tonumber(ARGV[3])
-local park = ARGV[4]
-local retention = tonumber(ARGV[5])
+local owner = KEYS[7]
+local token = ARGV[5]
+
+-- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
+-- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
+if token ~= '' then
+    local newest = redis.call('GET', owner)
+    if newest and newest > token then
+        return redis.error_reply('FENCED')
+    end
+end
+local clock = redis.call('TIME')
+local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+-- deadlines are compared with Redis TIME, the clock they were set by: one clock for every node
+local now = redisNow
+local limit = tonumber(ARGV[1])
+local defaultTries = tonumber(ARGV[2])
+local park = redisNow + tonumber(ARGV[3])
+local retention = tonumber(ARGV[4])
 
 local function spent(record, reservations)
     local job = cjson.decode(record)
     local ttl = tonumber(job.ttl) or 0
     if ttl > 0 then
         local due = (tonumber(job.createTime) or 0) + (tonumber(job.delay) or 0) + (tonumber(job.priority) or 0)
-        if tonumber(now) >= due + ttl then
+        if now >= due + ttl then
             return true
         end
     end
@@ -66,7 +81,6 @@ for _, id in ipairs(ids) do
     end
 end
 if redis.call('EXISTS', restoring) == 0 then
-    local t = redis.call('TIME')
-    redis.call('ZREMRANGEBYSCORE', ended, '-inf', t[1] * 1000 + math.floor(t[2] / 1000) - retention)
+    redis.call('ZREMRANGEBYSCORE', ended, '-inf', now - retention)
 end
 return { back, buried }

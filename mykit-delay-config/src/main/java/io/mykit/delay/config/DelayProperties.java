@@ -20,6 +20,10 @@ public class DelayProperties implements InitializingBean {
 
     /** Number of Redis ZSET buckets jobs are spread over by CRC32(id). */
     private int buckets = DEFAULT_BUCKETS;
+    /** Who pumps the buckets: this node alone, the ZooKeeper leader, or every live node its share. */
+    private Mode mode = Mode.STANDALONE;
+    /** ZooKeeper, for the master-slave and cluster modes. */
+    private final Registry registry = new Registry();
     /** Redis connection and key layout. */
     private final Redis redis = new Redis();
     /** Per-bucket timers that move due jobs. */
@@ -43,6 +47,9 @@ public class DelayProperties implements InitializingBean {
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
+    public Mode getMode() { return mode; }
+    public void setMode(Mode mode) { this.mode = mode; }
+    public Registry getRegistry() { return registry; }
     public Redis getRedis() { return redis; }
     public Timer getTimer() { return timer; }
     public Pull getPull() { return pull; }
@@ -90,6 +97,7 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
         check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
         validateDispatch(errors);
+        validateRegistry(errors);
         if (!errors.isEmpty()) {
             throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", errors));
         }
@@ -140,6 +148,21 @@ public class DelayProperties implements InitializingBean {
         }
         int port = Integer.parseInt(node.substring(node.lastIndexOf(':') + 1));
         return port > 0 && port < 65536;
+    }
+
+    private void validateRegistry(List<String> errors) {
+        if (mode == Mode.STANDALONE) {
+            return;
+        }
+        String name = mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        check(errors, registry.serverList != null && !registry.serverList.isBlank(),
+                "mykit.delay.registry.server-list must be set: mode " + name + " runs through ZooKeeper");
+        check(errors, registry.namespace != null && registry.namespace.matches("[A-Za-z0-9_.-]{1,128}"),
+                "mykit.delay.registry.namespace must match [A-Za-z0-9_.-]{1,128}, was " + registry.namespace);
+        check(errors, positive(registry.sessionTimeout), "mykit.delay.registry.session-timeout must be > 0");
+        check(errors, positive(registry.connectionTimeout), "mykit.delay.registry.connection-timeout must be > 0");
+        check(errors, registry.nodeId == null || registry.nodeId.matches("[A-Za-z0-9_.:-]{1,128}"),
+                "mykit.delay.registry.node-id must match [A-Za-z0-9_.:-]{1,128}, was " + registry.nodeId);
     }
 
     private static boolean positive(Duration d) {
@@ -404,6 +427,31 @@ public class DelayProperties implements InitializingBean {
         public void setCheckInterval(Duration checkInterval) { this.checkInterval = checkInterval; }
         public int getPageSize() { return pageSize; }
         public void setPageSize(int pageSize) { this.pageSize = pageSize; }
+    }
+
+    public enum Mode { STANDALONE, MASTER_SLAVE, CLUSTER }
+
+    public static class Registry {
+        /** ZooKeeper connect string, host:port[,host:port...]; the original's {@code serverList} binds here too. */
+        private String serverList;
+        /** Root znode of this gateway's cluster: gateways sharing Redis and the journal share it. */
+        private String namespace = "mykit-delay";
+        /** How long ZooKeeper waits for a silent node before its buckets move: failover takes about this long. */
+        private Duration sessionTimeout = Duration.ofSeconds(6);
+        private Duration connectionTimeout = Duration.ofSeconds(3);
+        /** This node's name in ZooKeeper and in the journal's log rows; default host:port. */
+        private String nodeId;
+
+        public String getServerList() { return serverList; }
+        public void setServerList(String serverList) { this.serverList = serverList; }
+        public String getNamespace() { return namespace; }
+        public void setNamespace(String namespace) { this.namespace = namespace; }
+        public Duration getSessionTimeout() { return sessionTimeout; }
+        public void setSessionTimeout(Duration sessionTimeout) { this.sessionTimeout = sessionTimeout; }
+        public Duration getConnectionTimeout() { return connectionTimeout; }
+        public void setConnectionTimeout(Duration connectionTimeout) { this.connectionTimeout = connectionTimeout; }
+        public String getNodeId() { return nodeId; }
+        public void setNodeId(String nodeId) { this.nodeId = nodeId; }
     }
 
     public static class Admin {

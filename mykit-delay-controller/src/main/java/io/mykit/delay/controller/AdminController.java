@@ -1,5 +1,7 @@
 package io.mykit.delay.controller;
 
+import io.mykit.delay.queue.cluster.BucketOwnership;
+import io.mykit.delay.queue.cluster.ClusterView;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RestoreReport;
 import io.mykit.delay.queue.service.JobValidator;
@@ -13,9 +15,18 @@ import java.util.Map;
 @RestController
 public class AdminController {
     private final RecoveryService recovery;
+    private final BucketOwnership ownership;
 
-    public AdminController(RecoveryService recovery) {
+    public AdminController(RecoveryService recovery, BucketOwnership ownership) {
         this.recovery = recovery;
+        this.ownership = ownership;
+    }
+
+    // GET /cluster  mode, this node, members, each bucket's owner and token, ZooKeeper state (this node's view)
+    @AdminOnly
+    @GetMapping("/cluster")
+    public ApiResponse<ClusterView> cluster() {
+        return ApiResponse.ok(ownership.view());
     }
 
     // GET /reStore?expire=true|false  re-adds every pending journaled job Redis lacks (expire=false skips past-due ones)

@@ -33,6 +33,16 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
+import io.mykit.delay.queue.cluster.BucketOwnership;
+import io.mykit.delay.queue.cluster.StandaloneOwnership;
+import io.mykit.delay.queue.cluster.WakeBus;
+import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
+import io.mykit.delay.queue.store.FenceTokens;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.springframework.core.env.Environment;
+import java.util.function.BiConsumer;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -65,13 +75,29 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public RedisDelayStore delayStore(JedisPool pool, DelayProperties properties) {
-        return new RedisDelayStore(pool, new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets()));
+    public FenceTokens fenceTokens(DelayProperties properties) {
+        return new FenceTokens(properties.getBuckets());
     }
 
     @Bean
-    public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, PlatformTransactionManager txManager) {
-        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), hostName());
+    public RedisDelayStore delayStore(JedisPool pool, DelayProperties properties, FenceTokens fence) {
+        return new RedisDelayStore(pool, new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets()), fence);
+    }
+
+    /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */
+    @Bean
+    public NodeIdentity nodeIdentity(DelayProperties properties, Environment environment) {
+        String port = environment.getProperty("server.port", "8080");
+        String configured = properties.getRegistry().getNodeId();
+        String id = configured != null && !configured.isBlank() ? configured : hostName() + ":" + port;
+        return new NodeIdentity(id, "http://" + hostName() + ":" + port);
+    }
+
+    @Bean
+    public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, PlatformTransactionManager txManager,
+                                DelayProperties properties, NodeIdentity node) {
+        String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? hostName() : node.id();
+        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host);
     }
 
     @Bean
@@ -107,7 +133,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
-                                 DeliveryOutcomes outcomes, Clock clock, DelayProperties properties) {
+                                 DeliveryOutcomes outcomes, Clock clock, DelayProperties properties,
+                                 ObjectProvider<BucketOwnership> ownership) {
         DelayProperties.Timer timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
@@ -115,38 +142,91 @@ public class DelayQueueConfiguration {
                     timer.getMaxIdle().toMillis(), timer.getDispatchTimeout().toMillis()));
         }
         TimerGroup group = new TimerGroup(timers);
+        // the ownership needs the timers and the helpers ask the ownership: resolve lazily
         group.addHelper(new InflightSweeper(store, states, outcomes, group::wake, clock,
-                timer.getSweepInterval().toMillis(), properties.getLimits().getDefaultTries()));
+                timer.getSweepInterval().toMillis(), properties.getLimits().getDefaultTries(),
+                () -> ownership.getObject().activeBuckets()));
         group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
-                properties.getJournal().getRepairAfter().toMillis()));
+                properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores()));
         return group;
     }
 
     @Bean
-    public PushPipeline pushPipeline(Journal journal, RedisDelayStore store, StateChangeWriter states, TimerGroup timers,
-                                     Clock clock, DelayProperties properties) {
-        return new PushPipeline(journal, store, states, timers::wake, clock,
+    public RedisLossWatch redisLossWatch(RedisDelayStore store, Journal journal, RecoveryService recovery, Clock clock,
+                                         DelayProperties properties, ObjectProvider<BucketOwnership> ownership) {
+        return new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis(),
+                () -> properties.getRecovery().isAuto() && ownership.getObject().runsChores());
+    }
+
+    @Bean
+    public BucketOwnership bucketOwnership(DelayProperties properties, NodeIdentity node, RedisDelayStore store,
+                                           FenceTokens fence, TimerGroup timers, RedisLossWatch lossWatch) {
+        if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
+            return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores);
+        }
+        DelayProperties.Registry registry = properties.getRegistry();
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(registry.getServerList())
+                .namespace(registry.getNamespace())
+                .sessionTimeoutMs((int) registry.getSessionTimeout().toMillis())
+                .connectionTimeoutMs((int) registry.getConnectionTimeout().toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(200, 10, 2_000))
+                .build();
+        ZooKeeperOwnership.Kind kind = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
+                ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
+        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(), properties.getBuckets(),
+                properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
+                lossWatch::restores);
+        // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
+        ownership.join();
+        return ownership;
+    }
+
+    /** Wakes a bucket's timer here, or (ZooKeeper modes) its owner on another node through Redis pub/sub. */
+    @Bean(destroyMethod = "close")
+    public WakeBus wakeBus(RedisDelayStore store, DelayProperties properties, NodeIdentity node, TimerGroup timers,
+                           BucketOwnership ownership, PullTarget pull, Clock clock) {
+        WakeBus bus = new WakeBus(store, properties.getRedis().getKeyPrefix(), node.id(), timers, ownership, pull, clock,
+                properties.getTimer().getMaxIdle().toMillis());
+        if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
+            pull.onHandedOver(bus::handedOver);
+        }
+        return bus;
+    }
+
+    @Bean
+    public BiConsumer<Integer, Long> bucketWaker(DelayProperties properties, TimerGroup timers, WakeBus bus) {
+        return properties.getMode() == DelayProperties.Mode.STANDALONE ? timers::wake : bus::wake;
+    }
+
+    @Bean
+    public PushPipeline pushPipeline(Journal journal, RedisDelayStore store, StateChangeWriter states,
+                                     BiConsumer<Integer, Long> bucketWaker, Clock clock, DelayProperties properties) {
+        return new PushPipeline(journal, store, states, bucketWaker, clock,
                 properties.getJournal().getBatchSize(), properties.getJournal().getWriters());
     }
 
     @Bean
     public DelayQueueService delayQueueService(DelayProperties properties, PushPipeline pushes, RedisDelayStore store,
                                                Journal journal, StateChangeWriter states, PullTarget pull,
-                                               DeliveryOutcomes outcomes, TimerGroup timers, Clock clock) {
+                                               DeliveryOutcomes outcomes, BiConsumer<Integer, Long> bucketWaker,
+                                               Clock clock) {
         return new DelayQueueService(properties, new JobIdGenerator(clock::millis), pushes, store, journal, states,
-                pull, outcomes, timers::wake, clock);
+                pull, outcomes, bucketWaker, clock);
     }
 
     @Bean
     public DeadLetterService deadLetterService(Journal journal, RedisDelayStore store, StateChangeWriter states,
-                                               TimerGroup timers, Clock clock) {
-        return new DeadLetterService(journal, store, states, timers::wake, clock);
+                                               BiConsumer<Integer, Long> bucketWaker, Clock clock) {
+        return new DeadLetterService(journal, store, states, bucketWaker, clock);
     }
 
     @Bean
     public RecoveryService recoveryService(Journal journal, RedisDelayStore store, StateChangeWriter states,
-                                           TimerGroup timers, Clock clock, DelayProperties properties) {
-        return new RecoveryService(journal, store, states, timers::wake, clock, properties.getRecovery().getPageSize());
+                                           ObjectProvider<BiConsumer<Integer, Long>> bucketWaker, Clock clock,
+                                           DelayProperties properties) {
+        return new RecoveryService(journal, store, states, (bucket, at) -> bucketWaker.getObject().accept(bucket, at),
+                clock, properties.getRecovery().getPageSize());
     }
 
     @Bean
@@ -156,13 +236,9 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public DueRoadLifecycle dueRoadLifecycle(RedisDelayStore store, TimerGroup timers, Journal journal,
-                                             RecoveryService recovery, PullTarget pull, Clock clock,
-                                             DelayProperties properties) {
-        RedisLossWatch watch = properties.getRecovery().isAuto()
-                ? new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis())
-                : null;
-        return new DueRoadLifecycle(timers, watch, pull, properties.getTimer().isEnabled());
+    public DueRoadLifecycle dueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
+                                             WakeBus wakes, PullTarget pull, DelayProperties properties) {
+        return new DueRoadLifecycle(timers, lossWatch, ownership, wakes, pull, properties.getTimer().isEnabled());
     }
 
     private static String hostName() {

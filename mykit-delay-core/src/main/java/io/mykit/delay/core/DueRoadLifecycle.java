@@ -1,47 +1,55 @@
 package io.mykit.delay.core;
 
+import io.mykit.delay.queue.cluster.BucketOwnership;
+import io.mykit.delay.queue.cluster.WakeBus;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The due road: bucket timers, sweeper, repairer and the Redis-loss watch. It stops first, before the web server
- * drains, so a stopping gateway hands nothing new over; waiting long-polls answer at once instead of holding the drain.
+ * The due road: the bucket timers this node owns, the sweeper, the repairer, the Redis-loss watch and the cross-node
+ * wake-ups. It stops first, before the web server drains, so a stopping gateway hands nothing new over and lets its
+ * buckets go to another node at once; waiting long-polls answer at once instead of holding the drain.
  */
 public class DueRoadLifecycle implements SmartLifecycle {
     private final TimerGroup timers;
     private final RedisLossWatch lossWatch;
+    private final BucketOwnership ownership;
+    private final WakeBus wakes;
     private final PullTarget pull;
     private final boolean timersEnabled;
     private volatile boolean running;
 
-    /** {@code lossWatch} may be null (auto-recovery off). */
-    public DueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, PullTarget pull, boolean timersEnabled) {
+    public DueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership, WakeBus wakes,
+                            PullTarget pull, boolean timersEnabled) {
         this.timers = timers;
         this.lossWatch = lossWatch;
+        this.ownership = ownership;
+        this.wakes = wakes;
         this.pull = pull;
         this.timersEnabled = timersEnabled;
     }
 
     @Override
     public void start() {
-        if (lossWatch != null) {
-            lossWatch.start();
-        }
+        wakes.start();
         if (timersEnabled) {
-            timers.start();
+            timers.gate(ownership::isActive);
+            ownership.start();
+            timers.startHelpers();
         }
+        lossWatch.start();
         running = true;
     }
 
     @Override
     public void stop() {
         running = false;
+        ownership.stop();
         timers.stop();
-        if (lossWatch != null) {
-            lossWatch.stop();
-        }
+        lossWatch.stop();
+        wakes.close();
         pull.stopWaiting();
     }
 

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
@@ -34,12 +35,26 @@ public class PullTarget implements DeliveryTarget {
     /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
     private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
     private volatile boolean stopped;
+    private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
         this.store = store;
         this.states = states;
         this.clock = clock;
         this.pollIntervalMs = pollIntervalMs;
+    }
+
+    /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
+    public void onHandedOver(BiConsumer<String, Integer> listener) {
+        this.handedOver = listener;
+    }
+
+    /** Jobs of {@code topic} became ready on another node: wake as many local long-polls as they need. */
+    public void wakeTopic(String topic, int jobs) {
+        Signal signal = signals.get(topic);
+        if (signal != null) {
+            signal.fire(jobs);
+        }
     }
 
     @Override
@@ -57,10 +72,8 @@ public class PullTarget implements DeliveryTarget {
             store.toReady(bucket, topic, ids);
             hotBuckets.computeIfAbsent(topic, t -> ConcurrentHashMap.newKeySet()).add(bucket);
             ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
-            Signal signal = signals.get(topic);
-            if (signal != null) {
-                signal.fire(ids.size());
-            }
+            wakeTopic(topic, ids.size());
+            handedOver.accept(topic, ids.size());
         });
         states.submitAll(changes);
     }
@@ -73,7 +86,7 @@ public class PullTarget implements DeliveryTarget {
             while (true) {
                 // read before looking, so a hand-over between the look and the wait is not missed
                 long seen = signal.generation();
-                List<Job> jobs = reserveHotFirst(topic, clock.millis() + ttrMs, max);
+                List<Job> jobs = reserveHotFirst(topic, ttrMs, max);
                 long left = end - clock.millis();
                 if (!jobs.isEmpty() || left <= 0 || stopped) {
                     return jobs;
@@ -109,12 +122,12 @@ public class PullTarget implements DeliveryTarget {
         signals.values().forEach(Signal::wakeAll);
     }
 
-    private List<Job> reserveHotFirst(String topic, long deadline, int max) {
+    private List<Job> reserveHotFirst(String topic, long ttrMs, int max) {
         List<Job> reserved = new ArrayList<>();
         Set<Integer> hot = hotBuckets.get(topic);
         if (hot != null) {
             for (Integer bucket : hot) {
-                List<Job> jobs = store.reserveIn(bucket, topic, deadline, max - reserved.size());
+                List<Job> jobs = store.reserveIn(bucket, topic, ttrMs, max - reserved.size());
                 reserved.addAll(jobs);
                 if (reserved.size() == max) {
                     return reserved;
@@ -129,7 +142,7 @@ public class PullTarget implements DeliveryTarget {
             }
         }
         // jobs made ready by a sweep, a restart or another node: look at every bucket
-        return store.reserve(topic, deadline, max);
+        return store.reserve(topic, ttrMs, max);
     }
 
     /**

@@ -7,6 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Notices that Redis lost this gateway's data (restarted without persistence, flushed, failed over to an empty
@@ -20,22 +22,33 @@ public final class RedisLossWatch extends WakeableLoop {
     private final Journal journal;
     private final RecoveryService recovery;
     private final long intervalMs;
+    private final BooleanSupplier mine;
+    private final AtomicLong restores = new AtomicLong();
 
-    public RedisLossWatch(DelayStore store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs) {
+    /** Watches only while {@code mine} holds: one node of a cluster restores, not every node at once. */
+    public RedisLossWatch(DelayStore store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs,
+                          BooleanSupplier mine) {
         super("mykit-redis-loss-watch", clock);
         this.store = store;
         this.journal = journal;
         this.recovery = recovery;
         this.intervalMs = intervalMs;
+        this.mine = mine;
+    }
+
+    /** Automatic restores this node ran. */
+    public long restores() {
+        return restores.get();
     }
 
     @Override
     protected long runOnce() {
-        if (!store.hasEpoch()) {
+        if (mine.getAsBoolean() && !store.hasEpoch()) {
             if (journal.findPendingAfter("", 1).isEmpty()) {
                 log.info("Redis holds no epoch key and the journal no pending job: starting a new epoch");
             } else {
                 log.warn("Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
+                restores.incrementAndGet();
                 recovery.restore(true);
             }
             store.writeEpoch();

@@ -345,7 +345,7 @@ public class DelayQueueService {
     public void touch(String jobId, Long ttrMs) {
         requireId(jobId);
         long ttr = checkedTtr(ttrMs);
-        if (!store.touch(jobId, clock.millis() + ttr)) {
+        if (!store.touch(jobId, ttr)) {
             throw notReserved(jobId);
         }
     }

@@ -36,20 +36,29 @@ public interface DelayStore {
     /** Leaves a tombstone for a job that ended without leaving Redis here, if a restore is running. */
     void markEnded(String jobId);
 
-    /** Moves up to {@code limit} jobs due at {@code now} to in-flight with the given hand-over deadline. */
-    PumpResult pumpDue(int bucket, long now, int limit, long deadline);
+    /**
+     * Records this node's ownership term of a bucket (its token, see {@link FenceTokens}); throws
+     * {@link FencedException} when a newer term already claimed it.
+     */
+    void claim(int bucket, String token);
 
-    /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. */
+    /**
+     * Moves up to {@code limit} jobs due at {@code now} to in-flight, to be handed over within {@code handOverMs} by the
+     * Redis clock. Fenced: throws {@link FencedException} when a newer term owns the bucket.
+     */
+    PumpResult pumpDue(int bucket, long now, int limit, long handOverMs);
+
+    /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. Fenced like {@link #pumpDue}. */
     int toReady(int bucket, String topic, List<String> ids);
 
     /**
-     * Reserves up to {@code max} ready jobs of a pull topic until {@code deadline}, looking at every bucket once. Each
-     * reservation counts; a job's {@code attempts} tells how many reservations it had before this one.
+     * Reserves up to {@code max} ready jobs of a pull topic for {@code ttrMs} by the Redis clock, looking at every
+     * bucket once. Each reservation counts; a job's {@code attempts} tells how many reservations it had before this one.
      */
-    List<Job> reserve(String topic, long deadline, int max);
+    List<Job> reserve(String topic, long ttrMs, int max);
 
     /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
-    List<Job> reserveIn(int bucket, String topic, long deadline, int max);
+    List<Job> reserveIn(int bucket, String topic, long ttrMs, int max);
 
     /** Removes a delivered job; refuses one not yet due. */
     RemoveResult finish(String jobId, long now);
@@ -61,21 +70,22 @@ public interface DelayStore {
     RemoveResult delete(String jobId);
 
     /**
-     * Returns in-flight jobs past their deadline to their bucket, due now; those out of tries (pull reservations) or
-     * ttl stay in flight until {@code parkUntil} and come back as spent, to be buried. Result per bucket.
+     * Returns in-flight jobs of these buckets past their deadline (Redis clock) to their bucket, due now; those out of
+     * tries (pull reservations) or ttl stay in flight {@code parkMs} longer and come back as spent, to be buried.
+     * Result per bucket; a bucket a newer term owns is skipped (and reported to {@link FenceTokens#onFenced}).
      */
-    Map<Integer, Swept> sweep(long now, int limitPerBucket, int defaultTries, long parkUntil);
+    Map<Integer, Swept> sweep(Collection<Integer> buckets, int limitPerBucket, int defaultTries, long parkMs);
 
     /** A puller gives a reserved job back, due at {@code dueAt}; a job out of tries or ttl comes back as spent. */
     Released release(String jobId, long dueAt, long now, int defaultTries);
 
-    /** Extends a puller's reservation to {@code deadline}; false when the job is not reserved. */
-    boolean touch(String jobId, long deadline);
+    /** Extends a puller's reservation to {@code ttrMs} from now (Redis clock); false when the job is not reserved. */
+    boolean touch(String jobId, long ttrMs);
 
     /** Drops delivered or buried jobs of one bucket from Redis, wherever they are; returns how many were there. */
     int forget(int bucket, List<String> ids);
 
-    /** Puts in-flight jobs of one bucket back at the given due times with their updated records; returns how many moved. */
+    /** Puts in-flight jobs of one bucket back at the given due times with updated records; returns how many moved. Fenced. */
     int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
 
     /** Whether Redis still holds the epoch key this gateway wrote: false means Redis lost its data. */

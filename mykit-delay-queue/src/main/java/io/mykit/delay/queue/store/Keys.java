@@ -12,6 +12,7 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:reserved     HASH  jobId -> pull reservations so far     tries of pull jobs; dropped when the job ends
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
+ * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
  * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
  * </pre>
  */
@@ -54,6 +55,10 @@ public final class Keys {
 
     public String ended(int bucket) {
         return tag(bucket) + ":ended";
+    }
+
+    public String owner(int bucket) {
+        return tag(bucket) + ":owner";
     }
 
     public String epoch() {

@@ -6,6 +6,7 @@ import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -38,10 +39,21 @@ public class RedisDelayStore implements DelayStore {
     private final Keys keys;
     private final Scripts scripts = new Scripts();
     private final AtomicInteger reserveStart = new AtomicInteger();
+    private final FenceTokens fence;
 
+    /** A store whose bucket steps are not fenced (standalone). */
     public RedisDelayStore(JedisPool pool, Keys keys) {
+        this(pool, keys, new FenceTokens(keys.buckets()));
+    }
+
+    public RedisDelayStore(JedisPool pool, Keys keys, FenceTokens fence) {
         this.pool = pool;
         this.keys = keys;
+        this.fence = fence;
+    }
+
+    public FenceTokens fence() {
+        return fence;
     }
 
     public Keys keys() {
@@ -150,10 +162,15 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public PumpResult pumpDue(int bucket, long now, int limit, long deadline) {
-        List<?> reply = (List<?>) eval(scripts.pumpDue,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)),
-                List.of(Long.toString(now), Integer.toString(limit), Long.toString(deadline)));
+    public void claim(int bucket, String token) {
+        evalFenced(bucket, scripts.claim, List.of(keys.owner(bucket)), List.of(token));
+    }
+
+    @Override
+    public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
+        List<?> reply = (List<?>) evalFenced(bucket, scripts.pumpDue,
+                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)),
+                List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs), fence.token(bucket)));
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
         for (int i = 2; i < reply.size(); i += 2) {
@@ -167,12 +184,16 @@ public class RedisDelayStore implements DelayStore {
         if (ids.isEmpty()) {
             return 0;
         }
-        Object moved = eval(scripts.toReady, List.of(keys.inflight(bucket), keys.ready(bucket, topic)), ids);
+        List<String> args = new ArrayList<>(ids.size() + 1);
+        args.add(fence.token(bucket));
+        args.addAll(ids);
+        Object moved = evalFenced(bucket, scripts.toReady,
+                List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket)), args);
         return ((Long) moved).intValue();
     }
 
     @Override
-    public List<Job> reserve(String topic, long deadline, int max) {
+    public List<Job> reserve(String topic, long ttrMs, int max) {
         return withJedis(jedis -> {
             int n = keys.buckets();
             // one round trip finds the non-empty ready lists, so an empty topic costs 1 RTT, not n
@@ -190,7 +211,7 @@ public class RedisDelayStore implements DelayStore {
                     continue;
                 }
                 Object hits = scripts.eval(jedis, scripts.reserve, reserveKeys(b, topic),
-                        List.of(Long.toString(deadline), Integer.toString(max - reserved.size())));
+                        List.of(Long.toString(ttrMs), Integer.toString(max - reserved.size())));
                 reserved.addAll(decodeReserved(hits));
             }
             return reserved;
@@ -198,9 +219,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public List<Job> reserveIn(int bucket, String topic, long deadline, int max) {
+    public List<Job> reserveIn(int bucket, String topic, long ttrMs, int max) {
         Object hits = eval(scripts.reserve, reserveKeys(bucket, topic),
-                List.of(Long.toString(deadline), Integer.toString(max)));
+                List.of(Long.toString(ttrMs), Integer.toString(max)));
         return decodeReserved(hits);
     }
 
@@ -265,20 +286,30 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public Map<Integer, Swept> sweep(long now, int limitPerBucket, int defaultTries, long parkUntil) {
-        List<String> args = List.of(Long.toString(now), Integer.toString(limitPerBucket),
-                Integer.toString(defaultTries), Long.toString(parkUntil), Long.toString(TOMBSTONE_RETENTION_MS));
+    public Map<Integer, Swept> sweep(Collection<Integer> buckets, int limitPerBucket, int defaultTries, long parkMs) {
+        List<Integer> order = List.copyOf(buckets);
+        if (order.isEmpty()) {
+            return Map.of();
+        }
         List<Object> replies = pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>();
-            for (int b = 0; b < keys.buckets(); b++) {
+            for (int b : order) {
                 out.add(pipe.evalsha(scripts.sweep.sha(), List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
-                        keys.reserved(b), keys.restoring(b), keys.ended(b)), args));
+                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b)),
+                        List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
+                                Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
             }
             return out;
         });
         Map<Integer, Swept> swept = new LinkedHashMap<>();
-        for (int b = 0; b < replies.size(); b++) {
-            List<?> reply = (List<?>) replies.get(b);
+        for (int i = 0; i < replies.size(); i++) {
+            int b = order.get(i);
+            if (replies.get(i) instanceof JedisDataException) {
+                // this bucket has a newer owner: skip it, the others were swept
+                fence.refused(b);
+                continue;
+            }
+            List<?> reply = (List<?>) replies.get(i);
             List<?> returned = (List<?>) reply.get(0);
             List<Job> spent = decodeReserved(reply.get(1));
             spent.forEach(job -> job.setAttempts(job.getAttempts() + 1));
@@ -308,10 +339,10 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public boolean touch(String jobId, long deadline) {
+    public boolean touch(String jobId, long ttrMs) {
         int b = bucketOf(jobId);
         return (Long) eval(scripts.touch, List.of(keys.inflight(b), keys.reserved(b)),
-                List.of(jobId, Long.toString(deadline))) == 1;
+                List.of(jobId, Long.toString(ttrMs))) == 1;
     }
 
     @Override
@@ -328,13 +359,15 @@ public class RedisDelayStore implements DelayStore {
         if (jobs.isEmpty()) {
             return 0;
         }
-        List<String> args = new ArrayList<>(jobs.size() * 3);
+        List<String> args = new ArrayList<>(jobs.size() * 3 + 1);
+        args.add(fence.token(bucket));
         for (int i = 0; i < jobs.size(); i++) {
             args.add(jobs.get(i).getId());
             args.add(Long.toString(dueTimes.get(i)));
             args.add(JobCodec.encode(jobs.get(i)));
         }
-        Object moved = eval(scripts.retry, List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket)), args);
+        Object moved = evalFenced(bucket, scripts.retry,
+                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)), args);
         return ((Long) moved).intValue();
     }
 
@@ -367,6 +400,23 @@ public class RedisDelayStore implements DelayStore {
             }
             return removed;
         });
+    }
+
+    /** Publishes messages on a channel in one round trip (cross-node wake-ups). */
+    public void publish(String channel, List<String> messages) {
+        withJedis(jedis -> {
+            Pipeline pipe = jedis.pipelined();
+            messages.forEach(message -> pipe.publish(channel, message));
+            pipe.sync();
+            return null;
+        });
+    }
+
+    /** Listens on a channel until {@code listener} unsubscribes or the connection breaks (then it throws). */
+    public void listen(String channel, JedisPubSub listener) {
+        try (Jedis jedis = pool.getResource()) {
+            jedis.subscribe(listener, channel);
+        }
     }
 
     @Override
@@ -406,6 +456,24 @@ public class RedisDelayStore implements DelayStore {
         return withJedis(jedis -> scripts.eval(jedis, script, keyList, args));
     }
 
+    /** {@link #eval} of a step that names the caller's ownership term: a FENCED reply stops this node's bucket. */
+    private Object evalFenced(int bucket, LuaScript script, List<String> keyList, List<String> args) {
+        return withJedis(jedis -> {
+            try {
+                return scripts.eval(jedis, script, keyList, args);
+            } catch (JedisDataException e) {
+                if (isFenced(e)) {
+                    throw fence.refused(bucket);
+                }
+                throw e;
+            }
+        });
+    }
+
+    private static boolean isFenced(JedisDataException e) {
+        return e.getMessage() != null && e.getMessage().startsWith("FENCED");
+    }
+
     /** Runs a pipeline of EVALSHA calls; on NOSCRIPT loads the scripts and runs it once more (all callers are idempotent). */
     private List<Object> pipelined(Function<Pipeline, List<Response<Object>>> calls) {
         return withJedis(jedis -> {
@@ -427,7 +495,15 @@ public class RedisDelayStore implements DelayStore {
         pipe.sync();
         List<Object> values = new ArrayList<>(replies.size());
         for (Response<Object> reply : replies) {
-            values.add(reply.get());
+            try {
+                values.add(reply.get());
+            } catch (JedisDataException e) {
+                if (!isFenced(e)) {
+                    throw e;
+                }
+                // a refused bucket must not cost the other buckets of the pipeline their replies
+                values.add(e);
+            }
         }
         return values;
     }

@@ -20,9 +20,10 @@ final class Scripts {
     final LuaScript put = LuaScript.load("put");
     final LuaScript markEnded = LuaScript.load("mark_ended");
     final LuaScript endRestore = LuaScript.load("end_restore");
+    final LuaScript claim = LuaScript.load("claim");
 
     private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry, release,
-            touch, put, markEnded, endRestore);
+            touch, put, markEnded, endRestore, claim);
 
     void loadAll(Jedis jedis) {
         for (LuaScript script : all) {

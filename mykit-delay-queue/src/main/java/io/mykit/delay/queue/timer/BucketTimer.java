@@ -2,9 +2,11 @@ package io.mykit.delay.queue.timer;
 
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.PumpResult;
 
 import java.time.Clock;
+import java.util.function.IntPredicate;
 
 /**
  * Moves due jobs of one bucket to in-flight and hands them to the dispatcher. Sleeps until the bucket's
@@ -18,6 +20,7 @@ public final class BucketTimer extends WakeableLoop {
     private final int batchSize;
     private final long maxIdleMs;
     private final long dispatchTimeoutMs;
+    private volatile IntPredicate mayPump = bucket -> true;
 
     public BucketTimer(int bucket, DelayStore store, Dispatcher dispatcher, Clock clock,
                        int batchSize, long maxIdleMs, long dispatchTimeoutMs) {
@@ -30,12 +33,26 @@ public final class BucketTimer extends WakeableLoop {
         this.dispatchTimeoutMs = dispatchTimeoutMs;
     }
 
+    /** Asked before every pump: a node that lost its ZooKeeper link stops at once, before its timer is stopped. */
+    public void gate(IntPredicate mayPump) {
+        this.mayPump = mayPump;
+    }
+
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        PumpResult pumped = store.pumpDue(bucket, now, batchSize, now + dispatchTimeoutMs);
-        if (!pumped.jobs().isEmpty()) {
-            dispatcher.dispatch(bucket, pumped.jobs());
+        if (!mayPump.test(bucket)) {
+            return now + maxIdleMs;
+        }
+        PumpResult pumped;
+        try {
+            pumped = store.pumpDue(bucket, now, batchSize, dispatchTimeoutMs);
+            if (!pumped.jobs().isEmpty()) {
+                dispatcher.dispatch(bucket, pumped.jobs());
+            }
+        } catch (FencedException e) {
+            // a newer term owns this bucket; the ownership manager was told and stops this timer
+            return now + maxIdleMs;
         }
         if (pumped.jobs().size() >= batchSize) {
             return now;

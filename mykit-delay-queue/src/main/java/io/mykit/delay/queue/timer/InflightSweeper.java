@@ -11,9 +11,11 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * Returns in-flight jobs whose deadline passed (a puller that never finished, a dispatcher that crashed) to
@@ -32,9 +34,12 @@ public final class InflightSweeper extends WakeableLoop {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final long intervalMs;
     private final int defaultTries;
+    private final Supplier<Collection<Integer>> ownedBuckets;
 
+    /** Sweeps {@code ownedBuckets} only: a bucket's in-flight jobs are its owner's to give back. */
     public InflightSweeper(DelayStore store, StateChangeWriter states, DeliveryOutcomes outcomes,
-                           BiConsumer<Integer, Long> wakeBucket, Clock clock, long intervalMs, int defaultTries) {
+                           BiConsumer<Integer, Long> wakeBucket, Clock clock, long intervalMs, int defaultTries,
+                           Supplier<Collection<Integer>> ownedBuckets) {
         super("mykit-sweeper", clock);
         this.store = store;
         this.states = states;
@@ -42,12 +47,13 @@ public final class InflightSweeper extends WakeableLoop {
         this.wakeBucket = wakeBucket;
         this.intervalMs = intervalMs;
         this.defaultTries = defaultTries;
+        this.ownedBuckets = ownedBuckets;
     }
 
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        Map<Integer, DelayStore.Swept> swept = store.sweep(now, LIMIT_PER_BUCKET, defaultTries, now + BURIAL_WINDOW_MS);
+        Map<Integer, DelayStore.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries, BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Stores jobs the journal holds in WaitPut for longer than {@code repairAfterMs}: pushes whose Redis step failed
@@ -26,15 +27,19 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final long repairAfterMs;
+    private final BooleanSupplier mine;
 
+    /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
     public StrandedJobRepairer(Journal journal, DelayStore store, StateChangeWriter states,
-                               BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs) {
+                               BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs,
+                               BooleanSupplier mine) {
         super("mykit-stranded-repair", clock);
         this.journal = journal;
         this.store = store;
         this.states = states;
         this.wakeBucket = wakeBucket;
         this.repairAfterMs = repairAfterMs;
+        this.mine = mine;
     }
 
     @Override
@@ -42,7 +47,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        if (journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, "", 1).isEmpty()) {
+        if (!mine.getAsBoolean() || journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, "", 1).isEmpty()) {
             return next;
         }
         // as a restore does: ends from now on leave tombstones, and ends under way reach the journal before it is read

@@ -2,8 +2,12 @@ package io.mykit.delay.queue.timer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
-/** The due road's background loops on this node: one timer per bucket, the sweeper and the stranded-job repairer. */
+/**
+ * The due road's background loops on this node: one timer per bucket, started and stopped one by one as this node
+ * gains and loses buckets, and the helpers (sweeper, repairer) that run while the due road runs.
+ */
 public final class TimerGroup {
     private final List<BucketTimer> timers;
     private final List<WakeableLoop> helpers = new ArrayList<>();
@@ -16,14 +20,32 @@ public final class TimerGroup {
         helpers.add(loop);
     }
 
-    public void start() {
-        timers.forEach(WakeableLoop::start);
+    /** Every timer asks {@code mayPump} before each pump (ownership can be lost between two passes). */
+    public void gate(IntPredicate mayPump) {
+        timers.forEach(timer -> timer.gate(mayPump));
+    }
+
+    public void startHelpers() {
         helpers.forEach(WakeableLoop::start);
     }
 
+    /** Stops every loop; a pass under way ends first. */
     public void stop() {
         helpers.forEach(WakeableLoop::stop);
         timers.forEach(WakeableLoop::stop);
+    }
+
+    public void startBucket(int bucket) {
+        timers.get(bucket).start();
+    }
+
+    /** Stops one bucket's timer and returns once its current pass, if any, has ended. */
+    public void stopBucket(int bucket) {
+        timers.get(bucket).stop();
+    }
+
+    public boolean isPumping(int bucket) {
+        return timers.get(bucket).isRunning();
     }
 
     /** A job of {@code bucket} falls due at {@code dueTime}: make sure its timer looks by then. */

@@ -1,0 +1,477 @@
+package io.mykit.delay.queue.cluster;
+
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.FenceTokens;
+import io.mykit.delay.queue.store.FencedException;
+import io.mykit.delay.queue.timer.TimerGroup;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * Bucket ownership through ZooKeeper (see the package notes): master-slave (the leader latch holder owns every bucket)
+ * or cluster (rendezvous hashing over live members). All decisions run on one worker thread; ZooKeeper callbacks only
+ * flip flags and schedule it.
+ */
+public final class ZooKeeperOwnership implements BucketOwnership {
+    public enum Kind { MASTER_SLAVE, CLUSTER }
+
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperOwnership.class);
+    /** A reconcile also runs this often, whatever the events: a missed watch costs at most this much. */
+    private static final long TICK_MS = 1_000;
+    private static final String MEMBERS = "/members";
+    private static final String OWNERS = "/owners";
+    private static final String LAYOUT = "/layout";
+    private static final String LEADER = "/leader";
+
+    private final CuratorFramework client;
+    private final Kind kind;
+    private final String nodeId;
+    private final String nodeUrl;
+    private final int buckets;
+    private final String layout;
+    private final DelayStore store;
+    private final FenceTokens fence;
+    private final TimerGroup timers;
+    private final Duration connectTimeout;
+    private final LongSupplier restores;
+
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mykit-ownership");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    /** Buckets held in ZooKeeper by this session: touched by the worker thread only. */
+    private final Map<Integer, Long> owned = new HashMap<>();
+    /** Buckets whose timer may pump: cleared at once by a connection loss, whatever the worker is doing. */
+    private final Set<Integer> active = ConcurrentHashMap.newKeySet();
+    private volatile boolean connected;
+    private volatile boolean sessionInDoubt;
+    private volatile ConnectionState lastState = ConnectionState.CONNECTED;
+    private volatile boolean stopped;
+    private LeaderLatch latch;
+    private CuratorCache cache;
+
+    /** {@code client} is namespaced and not started; this class starts and closes it. */
+    public ZooKeeperOwnership(CuratorFramework client, Kind kind, String nodeId, String nodeUrl, int buckets,
+                              String keyPrefix, DelayStore store, FenceTokens fence, TimerGroup timers,
+                              Duration connectTimeout, LongSupplier restores) {
+        this.client = client;
+        this.kind = kind;
+        this.nodeId = nodeId;
+        this.nodeUrl = nodeUrl;
+        this.buckets = buckets;
+        this.layout = "buckets=" + buckets + " prefix=" + keyPrefix;
+        this.store = store;
+        this.fence = fence;
+        this.timers = timers;
+        this.connectTimeout = connectTimeout;
+        this.restores = restores;
+    }
+
+    /** Connects and checks the layout; fails (the node refuses to start) when ZooKeeper is out of reach or disagrees. */
+    public void join() {
+        client.start();
+        try {
+            if (!client.blockUntilConnected((int) connectTimeout.toMillis() * 3, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("ZooKeeper " + client.getZookeeperClient().getCurrentConnectionString()
+                        + " did not answer within " + connectTimeout.multipliedBy(3) + ": mode " + mode()
+                        + " needs it to start");
+            }
+            checkLayout();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while joining ZooKeeper", e);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        } catch (Exception e) {
+            client.close();
+            throw new IllegalStateException("cannot join ZooKeeper: " + e, e);
+        }
+        connected = true;
+    }
+
+    private void checkLayout() throws Exception {
+        byte[] wanted = layout.getBytes(StandardCharsets.UTF_8);
+        try {
+            client.create().creatingParentsIfNeeded().forPath(LAYOUT, wanted);
+            return;
+        } catch (KeeperException.NodeExistsException recorded) {
+            // compared below
+        }
+        String found = new String(client.getData().forPath(LAYOUT), StandardCharsets.UTF_8);
+        if (found.equals(layout)) {
+            return;
+        }
+        List<String> live = client.checkExists().forPath(MEMBERS) == null ? List.of()
+                : client.getChildren().forPath(MEMBERS);
+        if (!live.isEmpty()) {
+            throw new IllegalStateException("ZooKeeper records layout '" + found + "' for this namespace and nodes "
+                    + live + " run it; this node is configured with '" + layout
+                    + "'. Use the same mykit.delay.buckets and key prefix, or stop every node before changing them.");
+        }
+        log.warn("layout changes from '{}' to '{}' (no node runs the old one)", found, layout);
+        client.setData().forPath(LAYOUT, wanted);
+    }
+
+    @Override
+    public void start() {
+        if (!connected) {
+            join();
+        }
+        client.getConnectionStateListenable().addListener((c, state) -> onConnectionState(state));
+        cache = CuratorCache.build(client, "/");
+        cache.listenable().addListener(CuratorCacheListener.builder().forAll((type, before, after) -> schedule()).build());
+        cache.start();
+        if (kind == Kind.MASTER_SLAVE) {
+            latch = new LeaderLatch(client, LEADER, nodeId);
+            latch.addListener(new LeaderLatchListener() {
+                @Override
+                public void isLeader() {
+                    schedule();
+                }
+
+                @Override
+                public void notLeader() {
+                    // stop pumping before the worker gets to it: another node may lead already
+                    active.clear();
+                    schedule();
+                }
+            });
+            try {
+                latch.start();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the leader latch", e);
+            }
+        }
+        fence.onFenced(bucket -> {
+            active.remove(bucket);
+            worker.execute(() -> dropFenced(bucket));
+        });
+        worker.scheduleWithFixedDelay(this::reconcileSafely, 0, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void onConnectionState(ConnectionState state) {
+        lastState = state;
+        if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+            // stop at once: ZooKeeper may give our buckets to another node before we hear of it
+            connected = false;
+            active.clear();
+            log.warn("ZooKeeper connection {}: every bucket of this node stops", state);
+        } else if (state.isConnected()) {
+            sessionInDoubt = true;
+            connected = true;
+            log.info("ZooKeeper connection {}: checking which buckets are still ours", state);
+        }
+        schedule();
+    }
+
+    private void schedule() {
+        if (pending.compareAndSet(false, true)) {
+            worker.execute(() -> {
+                pending.set(false);
+                reconcileSafely();
+            });
+        }
+    }
+
+    private void reconcileSafely() {
+        try {
+            reconcile();
+        } catch (Exception e) {
+            log.warn("ownership reconcile failed, retrying in {} ms: {}", TICK_MS, e.toString());
+        }
+    }
+
+    private void reconcile() throws Exception {
+        if (stopped) {
+            return;
+        }
+        if (!connected) {
+            pauseAll();
+            if (lastState == ConnectionState.LOST) {
+                // the session is gone and with it every owner znode of ours
+                owned.clear();
+            }
+            return;
+        }
+        long session = sessionId();
+        if (sessionInDoubt) {
+            sessionInDoubt = false;
+            keepOnlyOurs(session);
+        }
+        registerMember(session);
+        Set<Integer> desired = desired();
+        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+            if (!desired.contains(bucket)) {
+                release(bucket, session);
+            }
+        }
+        for (int bucket : desired) {
+            if (!owned.containsKey(bucket)) {
+                acquire(bucket, session);
+            }
+        }
+        for (int bucket : owned.keySet()) {
+            if (active.add(bucket)) {
+                // a connection loss or lost leadership clears 'active' from another thread: check after adding
+                if (!mayPump()) {
+                    active.remove(bucket);
+                    return;
+                }
+                timers.startBucket(bucket);
+                timers.wake(bucket, 0);
+            }
+        }
+    }
+
+    private boolean mayPump() {
+        return connected && !stopped && (kind != Kind.MASTER_SLAVE || latch.hasLeadership());
+    }
+
+    private Set<Integer> desired() throws Exception {
+        Set<Integer> wanted = new TreeSet<>();
+        if (kind == Kind.MASTER_SLAVE) {
+            if (latch.hasLeadership()) {
+                for (int b = 0; b < buckets; b++) {
+                    wanted.add(b);
+                }
+            }
+            return wanted;
+        }
+        List<String> members = client.getChildren().forPath(MEMBERS);
+        for (int b = 0; b < buckets; b++) {
+            if (nodeId.equals(Rendezvous.owner(b, members))) {
+                wanted.add(b);
+            }
+        }
+        return wanted;
+    }
+
+    private void registerMember(long session) throws Exception {
+        String path = MEMBERS + "/" + nodeId;
+        Stat stat = client.checkExists().forPath(path);
+        if (stat != null && stat.getEphemeralOwner() == session) {
+            return;
+        }
+        if (stat != null) {
+            // left by an earlier run of this node whose session has not expired yet
+            deleteQuietly(path);
+        }
+        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath(path, nodeUrl.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** After a reconnect: a bucket stays only if its owner znode still belongs to this session. */
+    private void keepOnlyOurs(long session) throws Exception {
+        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+            Stat stat = client.checkExists().forPath(ownerPath(bucket));
+            if (stat == null || stat.getEphemeralOwner() != session) {
+                log.warn("bucket {} is no longer ours after the reconnect", bucket);
+                stopBucket(bucket);
+                owned.remove(bucket);
+            }
+        }
+    }
+
+    private void acquire(int bucket, long session) throws Exception {
+        String path = ownerPath(bucket);
+        Stat stat = new Stat();
+        try {
+            client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath(path, nodeId.getBytes(StandardCharsets.UTF_8));
+        } catch (KeeperException.NodeExistsException held) {
+            Stat existing = client.checkExists().forPath(path);
+            if (existing == null || existing.getEphemeralOwner() != session) {
+                // its owner lets go (or its session expires) first; the deletion event brings us back here
+                return;
+            }
+            stat = existing;
+        }
+        String token = FenceTokens.format(stat.getCzxid());
+        fence.set(bucket, token);
+        try {
+            store.claim(bucket, token);
+        } catch (FencedException newer) {
+            log.warn("bucket {}: Redis holds a newer term than ours ({}), letting it go", bucket, token);
+            deleteIfOurs(path, session);
+            return;
+        } catch (RuntimeException redisDown) {
+            // without the claim a paused older owner could still pump: hold nothing until Redis answers
+            log.warn("bucket {}: cannot record our term in Redis ({}), retrying", bucket, redisDown.toString());
+            deleteIfOurs(path, session);
+            return;
+        }
+        owned.put(bucket, stat.getCzxid());
+        log.info("bucket {} is ours, token {}", bucket, token);
+    }
+
+    private void release(int bucket, long session) throws Exception {
+        stopBucket(bucket);
+        owned.remove(bucket);
+        deleteIfOurs(ownerPath(bucket), session);
+        log.info("bucket {} released", bucket);
+    }
+
+    private void dropFenced(int bucket) {
+        stopBucket(bucket);
+        if (owned.remove(bucket) != null) {
+            log.warn("bucket {} was refused by Redis (FENCED): a newer term owns it", bucket);
+        }
+        schedule();
+    }
+
+    private void pauseAll() {
+        active.clear();
+        for (int bucket : owned.keySet()) {
+            timers.stopBucket(bucket);
+        }
+    }
+
+    private void stopBucket(int bucket) {
+        active.remove(bucket);
+        timers.stopBucket(bucket);
+    }
+
+    private void deleteIfOurs(String path, long session) throws Exception {
+        Stat stat = client.checkExists().forPath(path);
+        if (stat != null && stat.getEphemeralOwner() == session) {
+            try {
+                client.delete().withVersion(stat.getVersion()).forPath(path);
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                // already gone or replaced: nothing of ours to delete
+            }
+        }
+    }
+
+    private void deleteQuietly(String path) throws Exception {
+        try {
+            client.delete().forPath(path);
+        } catch (KeeperException.NoNodeException gone) {
+            // expired meanwhile
+        }
+    }
+
+    private long sessionId() throws Exception {
+        return client.getZookeeperClient().getZooKeeper().getSessionId();
+    }
+
+    private static String ownerPath(int bucket) {
+        return OWNERS + "/b" + bucket;
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        active.clear();
+        try {
+            worker.submit(() -> {
+                for (int bucket : owned.keySet()) {
+                    timers.stopBucket(bucket);
+                }
+                owned.clear();
+            }).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("stopping the timers took too long: {}", e.toString());
+        }
+        worker.shutdownNow();
+        if (latch != null) {
+            try {
+                latch.close();
+            } catch (Exception e) {
+                log.debug("leader latch close: {}", e.toString());
+            }
+        }
+        if (cache != null) {
+            cache.close();
+        }
+        // closing the session deletes our member and owner znodes at once: the others take over without waiting
+        client.close();
+    }
+
+    @Override
+    public boolean isActive(int bucket) {
+        return active.contains(bucket);
+    }
+
+    @Override
+    public Collection<Integer> activeBuckets() {
+        return List.copyOf(active);
+    }
+
+    @Override
+    public boolean runsChores() {
+        return active.contains(0);
+    }
+
+    private String mode() {
+        return kind == Kind.MASTER_SLAVE ? "master-slave" : "cluster";
+    }
+
+    @Override
+    public ClusterView view() {
+        List<String> members = new ArrayList<>();
+        Map<Integer, ChildData> owners = new HashMap<>();
+        if (cache != null) {
+            cache.stream().forEach(data -> {
+                String path = data.getPath();
+                if (path.startsWith(MEMBERS + "/")) {
+                    members.add(path.substring(MEMBERS.length() + 1));
+                } else if (path.startsWith(OWNERS + "/b")) {
+                    owners.put(Integer.parseInt(path.substring(OWNERS.length() + 2)), data);
+                }
+            });
+        }
+        members.sort(null);
+        List<ClusterView.BucketView> views = new ArrayList<>(buckets);
+        for (int b = 0; b < buckets; b++) {
+            ChildData owner = owners.get(b);
+            views.add(new ClusterView.BucketView(b,
+                    owner == null ? null : new String(owner.getData(), StandardCharsets.UTF_8),
+                    owner == null ? null : FenceTokens.format(owner.getStat().getCzxid()),
+                    active.contains(b) && timers.isPumping(b)));
+        }
+        return new ClusterView(mode(), nodeId, lastState.name(), leader().orElse(null), members, fence.refusals(),
+                restores.getAsLong(), views);
+    }
+
+    private Optional<String> leader() {
+        if (latch == null) {
+            return Optional.empty();
+        }
+        try {
+            String id = latch.getLeader().getId();
+            return id == null || id.isEmpty() ? Optional.empty() : Optional.of(id);
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+}
