@@ -34,13 +34,12 @@ final class RedisConnections {
                 .connectionTimeoutMillis(timeout).socketTimeoutMillis(timeout).password(password);
         if (!redis.isCluster()) {
             HostAndPort address = new HostAndPort(redis.getHost(), redis.getPort());
-            return new SingleRedis(new JedisPooled(address, client.database(redis.getDatabase()).build(), pool),
-                    address.toString());
+            return new SingleRedis(new JedisPooled(address, client.database(redis.getDatabase()).build(), pool));
         }
         Set<HostAndPort> seeds = new LinkedHashSet<>();
         redis.getClusterNodes().forEach(node -> seeds.add(HostAndPort.from(node.trim())));
         DefaultJedisClientConfig config = client.build();
         return new ClusterRedis(() -> new ClusterConnectionProvider(seeds, config, pool), CLUSTER_MAX_ATTEMPTS,
-                Duration.ofMillis((long) timeout * CLUSTER_MAX_ATTEMPTS), String.join(",", redis.getClusterNodes()));
+                Duration.ofMillis((long) timeout * CLUSTER_MAX_ATTEMPTS));
     }
 }

@@ -24,18 +24,16 @@ public final class ClusterRedis implements RedisNodes {
     private final Supplier<ClusterConnectionProvider> connect;
     private final int maxAttempts;
     private final Duration maxRetryTime;
-    private final String seeds;
     private volatile Connected connected;
 
     private record Connected(ClusterConnectionProvider slots, JedisCluster cluster) {
     }
 
     /** {@code connect} reads the slot map from the seeds (and throws when none answers). */
-    public ClusterRedis(Supplier<ClusterConnectionProvider> connect, int maxAttempts, Duration maxRetryTime, String seeds) {
+    public ClusterRedis(Supplier<ClusterConnectionProvider> connect, int maxAttempts, Duration maxRetryTime) {
         this.connect = connect;
         this.maxAttempts = maxAttempts;
         this.maxRetryTime = maxRetryTime;
-        this.seeds = seeds;
     }
 
     @Override
@@ -68,11 +66,6 @@ public final class ClusterRedis implements RedisNodes {
             now.slots().getNodes().values().forEach(ConnectionPool::clear);
             now.slots().renewSlotCache();
         }
-    }
-
-    @Override
-    public String describe() {
-        return "Redis Cluster " + seeds;
     }
 
     @Override

@@ -13,7 +13,7 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
  * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
- * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
+ * {prefix:b<i>}:epoch        STRING set once Redis holds this gateway's data; missing = the node of this slot lost it
  * </pre>
  */
 public final class Keys {
@@ -61,8 +61,9 @@ public final class Keys {
         return tag(bucket) + ":owner";
     }
 
-    public String epoch() {
-        return "{" + prefix + "}:epoch";
+    /** One per bucket, so that a cluster node that lost its data misses the marks of the buckets it serves. */
+    public String epoch(int bucket) {
+        return tag(bucket) + ":epoch";
     }
 
     /** A SCAN pattern matching the ready lists of one bucket. */

@@ -25,9 +25,6 @@ public interface RedisNodes extends AutoCloseable {
      */
     void refresh();
 
-    /** Where this talks to, for messages. */
-    String describe();
-
     @Override
     void close();
 }

@@ -10,11 +10,9 @@ public final class SingleRedis implements RedisNodes {
     private static final String THE_NODE = "single";
 
     private final JedisPooled pooled;
-    private final String address;
 
-    public SingleRedis(JedisPooled pooled, String address) {
+    public SingleRedis(JedisPooled pooled) {
         this.pooled = pooled;
-        this.address = address;
     }
 
     @Override
@@ -36,11 +34,6 @@ public final class SingleRedis implements RedisNodes {
     @Override
     public void refresh() {
         pooled.getPool().clear();
-    }
-
-    @Override
-    public String describe() {
-        return "Redis " + address;
     }
 
     @Override
