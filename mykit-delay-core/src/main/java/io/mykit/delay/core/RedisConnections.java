@@ -23,11 +23,11 @@ final class RedisConnections {
     }
 
     static RedisNodes open(DelayProperties.Redis redis) {
+        // ConnectionPoolConfig tests idle connections, as JedisPoolConfig did
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(redis.getPoolSize());
         pool.setMaxIdle(redis.getPoolSize());
         pool.setMinIdle(Math.min(8, redis.getPoolSize()));
-        pool.setTestWhileIdle(true);
         int timeout = (int) redis.getTimeout().toMillis();
         String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
