@@ -18,7 +18,7 @@ local token = ARGV[1]
 if token ~= '' then
     local newest = redis.call('GET', owner)
     if newest and newest > token then
-        return redis.error_reply('FENCED')
+        return redis.error_reply('FENCED a newer ownership term holds this bucket')
     end
 end
 

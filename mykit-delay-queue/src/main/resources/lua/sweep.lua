@@ -29,7 +29,7 @@ local token = ARGV[5]
 if token ~= '' then
     local newest = redis.call('GET', owner)
     if newest and newest > token then
-        return redis.error_reply('FENCED')
+        return redis.error_reply('FENCED a newer ownership term holds this bucket')
     end
 end
 local clock = redis.call('TIME')

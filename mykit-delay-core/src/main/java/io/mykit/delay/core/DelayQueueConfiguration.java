@@ -13,6 +13,7 @@ import io.mykit.delay.queue.journal.MybatisJournal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
+import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.PushPipeline;
@@ -73,7 +74,12 @@ public class DelayQueueConfiguration {
 
     @Bean
     public RedisDelayStore delayStore(RedisNodes redis, DelayProperties properties, FenceTokens fence) {
-        return new RedisDelayStore(redis, new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets()), fence);
+        Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
+        if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
+            // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
+            StartupLayout.ensure(properties.getRedis(), keys);
+        }
+        return new RedisDelayStore(redis, keys, fence);
     }
 
     /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */
@@ -126,7 +132,7 @@ public class DelayQueueConfiguration {
     @Bean
     public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
                                  DeliveryOutcomes outcomes, Clock clock, DelayProperties properties,
-                                 ObjectProvider<BucketOwnership> ownership) {
+                                 ObjectProvider<BucketOwnership> ownership, ObjectProvider<WakeBus> wakes) {
         DelayProperties.Timer timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
@@ -138,8 +144,10 @@ public class DelayQueueConfiguration {
         group.addHelper(new InflightSweeper(store, states, outcomes, group::wake, clock,
                 timer.getSweepInterval().toMillis(), properties.getLimits().getDefaultTries(),
                 () -> ownership.getObject().activeBuckets()));
+        EndingsBarrier endings = properties.getMode() == DelayProperties.Mode.STANDALONE ? states::flushEndings
+                : timeoutMs -> wakes.getObject().flushEverywhere(timeoutMs);
         group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
-                properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores()));
+                properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores(), endings));
         return group;
     }
 
@@ -168,7 +176,7 @@ public class DelayQueueConfiguration {
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
         ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(), properties.getBuckets(),
                 properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
-                lossWatch::restores);
+                lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();
         return ownership;
@@ -177,11 +185,14 @@ public class DelayQueueConfiguration {
     /** Wakes a bucket's timer here, or (ZooKeeper modes) its owner on another node through Redis pub/sub. */
     @Bean(destroyMethod = "close")
     public WakeBus wakeBus(RedisDelayStore store, DelayProperties properties, NodeIdentity node, TimerGroup timers,
-                           BucketOwnership ownership, PullTarget pull, Clock clock) {
-        WakeBus bus = new WakeBus(store, properties.getRedis().getKeyPrefix(), node.id(), timers, ownership, pull, clock,
-                properties.getTimer().getMaxIdle().toMillis());
+                           BucketOwnership ownership, PullTarget pull, StateChangeWriter states, RecoveryService recovery,
+                           Clock clock) {
+        WakeBus bus = new WakeBus(store, properties.getRedis().getKeyPrefix(), node.id(), timers, ownership, pull, states,
+                clock, properties.getTimer().getMaxIdle().toMillis());
         if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
             pull.onHandedOver(bus::handedOver);
+            // a restore on one node must see every node's ends journaled first
+            recovery.endingsBarrier(bus::flushEverywhere);
         }
         return bus;
     }

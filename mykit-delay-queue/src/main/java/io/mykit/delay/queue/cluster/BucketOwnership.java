@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.cluster;
 
 import java.util.Collection;
+import java.util.List;
 
 /** Which buckets this node pumps now. Standalone: all of them; master-slave and cluster: decided through ZooKeeper. */
 public interface BucketOwnership {
@@ -19,6 +20,9 @@ public interface BucketOwnership {
 
     /** Whether the once-per-cluster chores (stranded-job repair, Redis-loss restore) are this node's to run. */
     boolean runsChores();
+
+    /** Live members (node ids), this one included. */
+    List<String> members();
 
     /** This node's view of the cluster, for {@code GET /cluster}. */
     ClusterView view();

@@ -56,6 +56,11 @@ public final class StandaloneOwnership implements BucketOwnership {
     }
 
     @Override
+    public List<String> members() {
+        return List.of(node);
+    }
+
+    @Override
     public ClusterView view() {
         List<ClusterView.BucketView> views = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {

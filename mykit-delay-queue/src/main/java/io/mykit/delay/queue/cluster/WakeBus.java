@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.slf4j.Logger;
@@ -11,7 +12,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,11 +28,16 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * b &lt;bucket&gt; &lt;due&gt;               the bucket has a job due at &lt;due&gt;
  * t &lt;node&gt; &lt;jobs&gt; &lt;topic&gt;       &lt;node&gt; made &lt;jobs&gt; jobs of &lt;topic&gt; ready
+ * f &lt;node&gt; &lt;request&gt;             &lt;node&gt; restores: journal every end you applied in Redis, then answer
+ * a &lt;request&gt; &lt;node&gt;             &lt;node&gt; has journaled its ends for &lt;request&gt;
  * </pre>
+ * The flush round ({@link #flushEverywhere}) is what makes a restore safe with several nodes: without it a restore
+ * reads the journal while another node's finish is applied in Redis but not yet written, and re-adds the job.
  */
 public final class WakeBus implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WakeBus.class);
     private static final long RESUBSCRIBE_PAUSE_MS = 500;
+    private static final long FLUSH_ANSWER_MS = 15_000;
 
     private final RedisDelayStore store;
     private final String channel;
@@ -40,18 +50,27 @@ public final class WakeBus implements AutoCloseable {
     private final Map<Integer, Long> dueByBucket = new ConcurrentHashMap<>();
     private final Map<String, Integer> readyByTopic = new ConcurrentHashMap<>();
     private volatile Listener listener = new Listener();
+    private final StateChangeWriter states;
+    private final Map<String, Set<String>> acks = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+    private final ExecutorService answers = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "mykit-flush-answer");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean running;
     private Thread publisher;
     private Thread subscriber;
 
     public WakeBus(RedisDelayStore store, String keyPrefix, String node, TimerGroup timers, BucketOwnership ownership,
-                   PullTarget pull, Clock clock, long idleCapMs) {
+                   PullTarget pull, StateChangeWriter states, Clock clock, long idleCapMs) {
         this.store = store;
         this.channel = "{" + keyPrefix + "}:wake";
         this.node = node;
         this.timers = timers;
         this.ownership = ownership;
         this.pull = pull;
+        this.states = states;
         this.clock = clock;
         this.idleCapMs = idleCapMs;
     }
@@ -81,6 +100,57 @@ public final class WakeBus implements AutoCloseable {
             readyByTopic.merge(topic, jobs, Integer::sum);
             LockSupport.unpark(publisher);
         }
+    }
+
+    /**
+     * Flushes this node's ends and asks every other live member to do the same; true once all answered in time. A
+     * member that does not answer fails the round: the caller retries rather than risk re-adding an ended job.
+     */
+    public boolean flushEverywhere(long timeoutMs) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        String request = node + "/" + requests.incrementAndGet() + "/" + System.nanoTime();
+        Set<String> answered = ConcurrentHashMap.newKeySet();
+        acks.put(request, answered);
+        try {
+            if (!states.flushEndings(timeoutMs)) {
+                return false;
+            }
+            List<String> others = new ArrayList<>(ownership.members());
+            others.remove(node);
+            if (others.isEmpty()) {
+                return true;
+            }
+            store.publish(channel, List.of("f " + node + " " + request));
+            while (!answered.containsAll(others) && System.currentTimeMillis() < end) {
+                Thread.sleep(2);
+            }
+            if (!answered.containsAll(others)) {
+                List<String> silent = new ArrayList<>(others);
+                silent.removeAll(answered);
+                log.warn("nodes {} did not confirm their ends within {} ms: the restore waits and tries again", silent,
+                        timeoutMs);
+                return false;
+            }
+            return true;
+        } finally {
+            acks.remove(request);
+        }
+    }
+
+    private void answerFlush(String request) {
+        answers.execute(() -> {
+            try {
+                if (states.flushEndings(FLUSH_ANSWER_MS)) {
+                    store.publish(channel, List.of("a " + request + " " + node));
+                } else {
+                    log.warn("could not journal this node's ends within {} ms for restore {}", FLUSH_ANSWER_MS, request);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("could not answer restore {}: {}", request, e.toString());
+            }
+        });
     }
 
     private void publishLoop() {
@@ -138,6 +208,13 @@ public final class WakeBus implements AutoCloseable {
                 }
             } else if (parts.length == 4 && parts[0].equals("t") && !parts[1].equals(node)) {
                 pull.wakeTopic(parts[3], Integer.parseInt(parts[2]));
+            } else if (parts.length == 3 && parts[0].equals("f") && !parts[1].equals(node)) {
+                answerFlush(parts[2]);
+            } else if (parts.length == 3 && parts[0].equals("a")) {
+                Set<String> answered = acks.get(parts[1]);
+                if (answered != null) {
+                    answered.add(parts[2]);
+                }
             }
         } catch (NumberFormatException e) {
             log.debug("ignoring a malformed wake-up '{}'", message);
@@ -147,6 +224,7 @@ public final class WakeBus implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        answers.shutdownNow();
         if (listener.isSubscribed()) {
             try {
                 listener.unsubscribe();

@@ -40,6 +40,11 @@ public class DeliveryOutcomes {
         this.clock = clock;
     }
 
+    /** Buckets whose jobs this node may no longer hand over: a newer ownership term claimed them (see the store). */
+    public java.util.Set<Integer> outranked(java.util.Collection<Integer> buckets) {
+        return store.outranked(buckets);
+    }
+
     public void settle(int bucket, List<Job> delivered, List<SendFailure> failed) {
         long now = clock.millis();
         if (!delivered.isEmpty()) {

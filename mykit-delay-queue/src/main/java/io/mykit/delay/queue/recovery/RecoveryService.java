@@ -41,6 +41,7 @@ public class RecoveryService {
     private final DelayStore store;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
+    private volatile EndingsBarrier endings;
     private final Clock clock;
     private final int pageSize;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -59,6 +60,12 @@ public class RecoveryService {
         this.wakeBucket = wakeBucket;
         this.clock = clock;
         this.pageSize = pageSize;
+        this.endings = states::flushEndings;
+    }
+
+    /** How to wait for ends under way before reading the journal: this node's writer (default) or every node's. */
+    public void endingsBarrier(EndingsBarrier barrier) {
+        this.endings = barrier;
     }
 
     /** The running restore's progress, else the last one's outcome; null when none ran. */
@@ -84,7 +91,7 @@ public class RecoveryService {
         }
         try {
             // from here on every end leaves a tombstone; ends begun before must be in the journal before it is read
-            if (!states.flushEndings(FLUSH_MS)) {
+            if (!endings.await(FLUSH_MS)) {
                 throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
                         + " ms; a restore now could bring back jobs that just ended", null);
             }
@@ -146,7 +153,7 @@ public class RecoveryService {
     public boolean restoreJob(String jobId) {
         store.beginRestore();
         try {
-            if (!states.flushEndings(FLUSH_MS)) {
+            if (!endings.await(FLUSH_MS)) {
                 throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
                         + " ms", null);
             }

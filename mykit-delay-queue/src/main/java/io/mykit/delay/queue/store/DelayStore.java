@@ -48,6 +48,12 @@ public interface DelayStore {
      */
     PumpResult pumpDue(int bucket, long now, int limit, long handOverMs);
 
+    /**
+     * The buckets among these that a newer term than this node's claimed since: jobs this node pumped from them must
+     * not be handed over any more (the new owner's sweeper takes them). Empty for unfenced (standalone) buckets.
+     */
+    java.util.Set<Integer> outranked(Collection<Integer> buckets);
+
     /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. Fenced like {@link #pumpDue}. */
     int toReady(int bucket, String topic, List<String> ids);
 

@@ -178,6 +178,30 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public java.util.Set<Integer> outranked(Collection<Integer> buckets) {
+        List<Integer> fenced = buckets.stream().distinct().filter(b -> !fence.token(b).isEmpty()).toList();
+        if (fenced.isEmpty()) {
+            return java.util.Set.of();
+        }
+        return step(() -> {
+            List<Response<String>> newest = new ArrayList<>(fenced.size());
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                fenced.forEach(b -> newest.add(pipes.on(keys.owner(b)).get(keys.owner(b))));
+                pipes.sync();
+            }
+            java.util.Set<Integer> outranked = new java.util.TreeSet<>();
+            for (int i = 0; i < fenced.size(); i++) {
+                String token = newest.get(i).get();
+                if (token != null && token.compareTo(fence.token(fenced.get(i))) > 0) {
+                    outranked.add(fenced.get(i));
+                    fence.refused(fenced.get(i));
+                }
+            }
+            return outranked;
+        });
+    }
+
+    @Override
     public int toReady(int bucket, String topic, List<String> ids) {
         if (ids.isEmpty()) {
             return 0;
@@ -391,6 +415,8 @@ public class RedisDelayStore implements DelayStore {
     public void writeEpoch() {
         String now = Long.toString(System.currentTimeMillis());
         batch(pipes -> {
+            // the layout too: a restore placed every job by this gateway's count, and Redis lost the old record
+            pipes.on(keys.layout()).set(keys.layout(), Integer.toString(keys.buckets()));
             for (int b = 0; b < keys.buckets(); b++) {
                 pipes.on(keys.epoch(b)).set(keys.epoch(b), now);
             }
@@ -488,7 +514,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private static boolean isFenced(JedisDataException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("FENCED");
+        // the first word of an error reply is its code; older servers put ERR in front of it
+        String message = e.getMessage();
+        return message != null && (message.startsWith("FENCED") || message.startsWith("ERR FENCED"));
     }
 
     /** EVALSHA queued on the pipeline of the node serving {@code keyList} (one bucket's keys, so one slot). */

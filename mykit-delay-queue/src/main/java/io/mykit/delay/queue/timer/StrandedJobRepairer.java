@@ -5,6 +5,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +29,12 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final long repairAfterMs;
     private final BooleanSupplier mine;
+    private final EndingsBarrier endings;
 
     /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
     public StrandedJobRepairer(Journal journal, DelayStore store, StateChangeWriter states,
                                BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs,
-                               BooleanSupplier mine) {
+                               BooleanSupplier mine, EndingsBarrier endings) {
         super("mykit-stranded-repair", clock);
         this.journal = journal;
         this.store = store;
@@ -40,6 +42,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         this.wakeBucket = wakeBucket;
         this.repairAfterMs = repairAfterMs;
         this.mine = mine;
+        this.endings = endings;
     }
 
     @Override
@@ -54,7 +57,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         store.beginRestore();
         try {
             // written changes first, so a job whose "stored" change is still queued is not mistaken for stranded
-            if (!states.flushEndings(repairAfterMs)) {
+            if (!endings.await(repairAfterMs)) {
                 return now + repairAfterMs / 2;
             }
             repair(now);

@@ -154,7 +154,15 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
     }
 
-    private void sendAndSettle(List<Handover> group, int jobCount) {
+    private void sendAndSettle(List<Handover> taken, int jobCount) {
+        // a node paused or cut off since the pump must not send what a newer owner of the bucket now answers for
+        Set<Integer> outranked = outcomes.outranked(taken.stream().map(Handover::bucket).toList());
+        List<Handover> group = taken;
+        if (!outranked.isEmpty()) {
+            log.warn("{}: buckets {} have a newer owner; their jobs stay in flight for it", name, outranked);
+            group = taken.stream().filter(handover -> !outranked.contains(handover.bucket())).toList();
+            jobCount = group.stream().mapToInt(handover -> handover.jobs().size()).sum();
+        }
         List<Job> all = new ArrayList<>(jobCount);
         group.forEach(handover -> all.addAll(handover.jobs()));
         List<Job> delivered = new ArrayList<>(jobCount);
