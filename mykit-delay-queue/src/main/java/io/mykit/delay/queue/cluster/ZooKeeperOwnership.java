@@ -82,6 +82,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private volatile boolean sessionInDoubt;
     private volatile ConnectionState lastState = ConnectionState.CONNECTED;
     private volatile boolean stopped;
+    private long lastReclaim;
     private LeaderLatch latch;
     private CuratorCache cache;
 
@@ -263,6 +264,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
                 acquire(bucket, session);
             }
         }
+        reclaimNowAndThen();
         for (int bucket : owned.keySet()) {
             if (active.add(bucket)) {
                 // a connection loss or lost leadership clears 'active' from another thread: check after adding
@@ -355,6 +357,27 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
         owned.put(bucket, stat.getCzxid());
         log.info("bucket {} is ours, token {}", bucket, token);
+    }
+
+    /** Once a tick, records our terms again: a Redis that lost its data (or a flushed owner key) is fenced again. */
+    private void reclaimNowAndThen() {
+        long now = System.currentTimeMillis();
+        if (now - lastReclaim < TICK_MS) {
+            return;
+        }
+        lastReclaim = now;
+        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+            try {
+                store.claim(bucket, fence.token(bucket));
+            } catch (FencedException newer) {
+                log.warn("bucket {}: a newer term claimed it, letting it go", bucket);
+                stopBucket(bucket);
+                owned.remove(bucket);
+            } catch (RuntimeException redisDown) {
+                // the steps themselves fail too while Redis is away; the next tick tries again
+                return;
+            }
+        }
     }
 
     private void release(int bucket, long session) throws Exception {

@@ -81,6 +81,24 @@ class TwoNodeClusterTest {
     }
 
     @Test
+    void owners_record_their_terms_again_when_redis_lost_them() {
+        io.mykit.delay.queue.store.Keys keys = first.bean(RedisDelayStore.class).keys();
+        io.mykit.delay.test.support.TestServers.RedisEndpoint redis = io.mykit.delay.test.support.TestServers.redis();
+        try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis(redis.host(), redis.port())) {
+            for (int b = 0; b < keys.buckets(); b++) {
+                jedis.del(keys.owner(b));
+            }
+            await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+                JsonNode buckets = first.client().get("/cluster").data().path("buckets");
+                for (int b = 0; b < keys.buckets(); b++) {
+                    assertThat(jedis.get(keys.owner(b))).as("owner key of bucket %d", b)
+                            .isEqualTo(buckets.get(b).path("token").asText());
+                }
+            });
+        }
+    }
+
+    @Test
     void a_node_with_another_bucket_count_refuses_to_join_while_nodes_run() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestGateway.start(cluster(zookeeper, prefix,
                         namespace, "n3", "0ms", "mykit.delay.buckets=32", "spring.datasource.url=" + jdbcUrlOf(first))))
