@@ -172,6 +172,8 @@ public class DelayQueueConfiguration {
                 .sessionTimeoutMs((int) registry.getSessionTimeout().toMillis())
                 .connectionTimeoutMs((int) registry.getConnectionTimeout().toMillis())
                 .retryPolicy(new ExponentialBackoffRetry(200, 10, 2_000))
+                // reconnect through the configured addresses only (proxies, NAT), not those ZooKeeper advertises
+                .ensembleTracker(false)
                 .build();
         ZooKeeperOwnership.Kind kind = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;

@@ -126,7 +126,8 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             try {
                 boolean othersLive = checkLayout();
                 layoutCheck.accept(othersLive);
-                registerMember(sessionId());
+                // as serve-only until start(): the others keep their buckets until this node can take its share
+                registerMember(sessionId(), false);
             } finally {
                 lock.release();
             }
@@ -256,7 +257,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             sessionInDoubt = false;
             keepOnlyOurs(session);
         }
-        registerMember(session);
+        registerMember(session, pumps);
         Set<Integer> desired = desired();
         for (Integer bucket : new ArrayList<>(owned.keySet())) {
             if (!desired.contains(bucket)) {
@@ -318,18 +319,21 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         return wanted;
     }
 
-    private void registerMember(long session) throws Exception {
+    private void registerMember(long session, boolean takesBuckets) throws Exception {
         String path = MEMBERS + "/" + nodeId;
+        byte[] data = (takesBuckets ? nodeUrl : nodeUrl + SERVE_ONLY).getBytes(StandardCharsets.UTF_8);
         Stat stat = client.checkExists().forPath(path);
         if (stat != null && stat.getEphemeralOwner() == session) {
+            if (!java.util.Arrays.equals(client.getData().forPath(path), data)) {
+                client.setData().forPath(path, data);
+            }
             return;
         }
         if (stat != null) {
             // left by an earlier run of this node whose session has not expired yet
             deleteQuietly(path);
         }
-        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-                .forPath(path, (pumps ? nodeUrl : nodeUrl + SERVE_ONLY).getBytes(StandardCharsets.UTF_8));
+        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, data);
     }
 
     /** After a reconnect: a bucket stays only if its owner znode still belongs to this session. */
@@ -530,15 +534,22 @@ public final class ZooKeeperOwnership implements BucketOwnership {
                 restores.getAsLong(), views);
     }
 
+    /**
+     * The latch participant with the lowest sequence leads; read from the local cache, never from ZooKeeper, so
+     * {@code /cluster} answers at once while ZooKeeper is out of reach.
+     */
     private Optional<String> leader() {
-        if (latch == null) {
+        if (kind != Kind.MASTER_SLAVE || cache == null) {
             return Optional.empty();
         }
-        try {
-            String id = latch.getLeader().getId();
-            return id == null || id.isEmpty() ? Optional.empty() : Optional.of(id);
-        } catch (Exception e) {
-            return Optional.empty();
-        }
+        return cache.stream().filter(data -> data.getPath().startsWith(LEADER + "/"))
+                .min(java.util.Comparator.comparing(data -> sequenceOf(data.getPath())))
+                .map(data -> new String(data.getData(), StandardCharsets.UTF_8))
+                .filter(id -> !id.isEmpty());
+    }
+
+    /** The sequence suffix ZooKeeper appends to a latch node's name (fixed width, so string order is number order). */
+    private static String sequenceOf(String path) {
+        return path.substring(Math.max(0, path.length() - 10));
     }
 }

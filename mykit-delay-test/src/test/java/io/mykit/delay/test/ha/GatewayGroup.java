@@ -294,6 +294,10 @@ final class GatewayGroup implements AutoCloseable {
                 }
             }
         }
+        // in cluster mode a node listed as member but not yet pumping is still starting: the spread is not settled
+        if ("cluster".equals(mode) && !new java.util.HashSet<>(pumpers.values()).containsAll(ids)) {
+            return null;
+        }
         return pumpers.size() == buckets ? pumpers : null;
     }
 
