@@ -15,7 +15,9 @@
  * <h2>ZooKeeper nodes (under /namespace)</h2>
  * <pre>
  * /layout            PERSISTENT  "buckets=N prefix=P": a node with another layout refuses to start while members live
- * /members/node-id   EPHEMERAL   one per live gateway (data: its base URL)
+ * /locks/layout      lock        held while a starting node checks (and may migrate) the layout and registers
+ * /members/node-id   EPHEMERAL   one per live gateway (data: its base URL, " serve-only" until its timers start or
+ *                                when they are off: such a member gets no bucket but is asked to flush before restores)
  * /leader            LeaderLatch (master-slave only)
  * /owners/bI         EPHEMERAL   the owner of bucket I (data: node id); its czxid is the ownership term's token
  * </pre>
@@ -28,7 +30,9 @@
  * {@code to_ready} and {@code retry} take the caller's token and answer the error {@code FENCED} when the stored one
  * is greater (string comparison of equal-width strings: Lua numbers lose precision past 2^53). Standalone passes an
  * empty token and is not checked. A node keeps its token after it releases a bucket: jobs it pumped in its term may
- * still be handed over until a newer term claims the bucket.
+ * still be handed over until a newer term claims the bucket. Broker senders ask before each batch whether a newer
+ * term claimed its buckets ({@code DelayStore.outranked}) and leave those jobs in flight. Owners write their tokens
+ * again once a second, so a Redis that lost its data is fenced again within a tick.
  *
  * <h2>Ownership life cycle (one reconcile thread per node, never ZooKeeper's event thread)</h2>
  * <ol>
@@ -43,7 +47,8 @@
  *     ephemeralOwner is still this session. LOST: drop everything and reconcile from scratch.</li>
  * <li>A FENCED reply stops that bucket at once and triggers a reconcile.</li>
  * <li>Chores that must run once per cluster (sweeper of owned buckets runs everywhere; stranded-job repairer,
- *     Redis-loss watch and its restore) run on the owner of bucket 0.</li>
+ *     Redis-loss watch and its restore) run on the owner of bucket 0. A restore or repair first asks every member
+ *     over the wake channel to journal the ends it applied in Redis, and waits for all answers (else it retries).</li>
  * </ol>
  *
  * <h2>One clock for in-flight deadlines</h2>
