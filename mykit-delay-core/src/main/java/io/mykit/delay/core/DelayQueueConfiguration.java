@@ -82,7 +82,12 @@ public class DelayQueueConfiguration {
 
     @Bean
     public RedisDelayStore delayStore(JedisPool pool, DelayProperties properties, FenceTokens fence) {
-        return new RedisDelayStore(pool, new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets()), fence);
+        Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
+        if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
+            // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
+            StartupLayout.ensure(properties.getRedis(), keys);
+        }
+        return new RedisDelayStore(pool, keys, fence);
     }
 
     /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */
@@ -179,7 +184,7 @@ public class DelayQueueConfiguration {
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
         ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(), properties.getBuckets(),
                 properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
-                lossWatch::restores);
+                lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();
         return ownership;

@@ -11,6 +11,8 @@
  * {prefix:bi}:restoring   STRING restores running (counter)   while set, every end leaves a tombstone
  * {prefix:bi}:ended       ZSET   id -> end time               tombstones: a restore never re-adds these
  * {prefix}:epoch          STRING                              missing = Redis lost the data
+ * {prefix}:layout         STRING bucket count N                every job is in bucket Buckets.of(id, N)
+ * {prefix}:layout-target  STRING bucket count M                a migration N -> M runs (or was interrupted)
  * </pre>
  *
  * <h2>Guarantees and the windows they close</h2>
@@ -29,6 +31,11 @@
  *     is journaled Finish and answered 200.</li>
  * <li>A pull job whose reservation expires {@code tries} times, or whose ttl ran out, is journaled Dead (before it
  *     leaves Redis) instead of going round forever.</li>
+ * <li>A change of {@code mykit.delay.buckets} moves every job to its new bucket in the stage it had (waiting, ready,
+ *     in flight with its deadline, reservation count) before any timer or request runs ({@code store.BucketLayout}).
+ *     Each job is written to its new bucket before it leaves the old one; a crash leaves it in one or both, identical,
+ *     and the next start finishes the migration it recorded. Tombstones are not moved: only a restore running at the
+ *     same time needs them, and none runs during a migration.</li>
  * <li>Shutdown: timers stop first, the web server drains, broker senders finish or leave jobs in flight, the
  *     journal writer flushes last.</li>
  * </ul>

@@ -9,6 +9,7 @@ import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
@@ -32,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +51,9 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private static final String OWNERS = "/owners";
     private static final String LAYOUT = "/layout";
     private static final String LEADER = "/leader";
+    private static final String LAYOUT_LOCK = "/locks/layout";
+    /** A migration of a million jobs takes seconds; a lock held longer than this belongs to a stuck node. */
+    private static final Duration LAYOUT_LOCK_WAIT = Duration.ofMinutes(5);
 
     private final CuratorFramework client;
     private final Kind kind;
@@ -61,6 +66,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private final TimerGroup timers;
     private final Duration connectTimeout;
     private final LongSupplier restores;
+    private final Consumer<Boolean> layoutCheck;
 
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "mykit-ownership");
@@ -76,13 +82,14 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private volatile boolean sessionInDoubt;
     private volatile ConnectionState lastState = ConnectionState.CONNECTED;
     private volatile boolean stopped;
+    private long lastReclaim;
     private LeaderLatch latch;
     private CuratorCache cache;
 
     /** {@code client} is namespaced and not started; this class starts and closes it. */
     public ZooKeeperOwnership(CuratorFramework client, Kind kind, String nodeId, String nodeUrl, int buckets,
                               String keyPrefix, DelayStore store, FenceTokens fence, TimerGroup timers,
-                              Duration connectTimeout, LongSupplier restores) {
+                              Duration connectTimeout, LongSupplier restores, Consumer<Boolean> layoutCheck) {
         this.client = client;
         this.kind = kind;
         this.nodeId = nodeId;
@@ -94,6 +101,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         this.timers = timers;
         this.connectTimeout = connectTimeout;
         this.restores = restores;
+        this.layoutCheck = layoutCheck;
     }
 
     /** Connects and checks the layout; fails (the node refuses to start) when ZooKeeper is out of reach or disagrees. */
@@ -105,7 +113,19 @@ public final class ZooKeeperOwnership implements BucketOwnership {
                         + " did not answer within " + connectTimeout.multipliedBy(3) + ": mode " + mode()
                         + " needs it to start");
             }
-            checkLayout();
+            // one node at a time checks (and may migrate) the layout and joins: a node starting at the same moment
+            // with another bucket count then sees this one as a live member and refuses
+            InterProcessMutex lock = new InterProcessMutex(client, LAYOUT_LOCK);
+            if (!lock.acquire(LAYOUT_LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("another node held the layout lock for " + LAYOUT_LOCK_WAIT);
+            }
+            try {
+                boolean othersLive = checkLayout();
+                layoutCheck.accept(othersLive);
+                registerMember(sessionId());
+            } finally {
+                lock.release();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while joining ZooKeeper", e);
@@ -119,20 +139,23 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         connected = true;
     }
 
-    private void checkLayout() throws Exception {
+    /** Checks ZooKeeper's layout record against this node's; returns whether other nodes live. */
+    private boolean checkLayout() throws Exception {
+        List<String> live = new ArrayList<>(client.checkExists().forPath(MEMBERS) == null ? List.of()
+                : client.getChildren().forPath(MEMBERS));
+        // an earlier run of this very node whose session has not expired yet is not another node
+        live.remove(nodeId);
         byte[] wanted = layout.getBytes(StandardCharsets.UTF_8);
         try {
             client.create().creatingParentsIfNeeded().forPath(LAYOUT, wanted);
-            return;
+            return !live.isEmpty();
         } catch (KeeperException.NodeExistsException recorded) {
             // compared below
         }
         String found = new String(client.getData().forPath(LAYOUT), StandardCharsets.UTF_8);
         if (found.equals(layout)) {
-            return;
+            return !live.isEmpty();
         }
-        List<String> live = client.checkExists().forPath(MEMBERS) == null ? List.of()
-                : client.getChildren().forPath(MEMBERS);
         if (!live.isEmpty()) {
             throw new IllegalStateException("ZooKeeper records layout '" + found + "' for this namespace and nodes "
                     + live + " run it; this node is configured with '" + layout
@@ -140,6 +163,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
         log.warn("layout changes from '{}' to '{}' (no node runs the old one)", found, layout);
         client.setData().forPath(LAYOUT, wanted);
+        return false;
     }
 
     @Override
@@ -240,6 +264,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
                 acquire(bucket, session);
             }
         }
+        reclaimNowAndThen();
         for (int bucket : owned.keySet()) {
             if (active.add(bucket)) {
                 // a connection loss or lost leadership clears 'active' from another thread: check after adding
@@ -332,6 +357,27 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
         owned.put(bucket, stat.getCzxid());
         log.info("bucket {} is ours, token {}", bucket, token);
+    }
+
+    /** Once a tick, records our terms again: a Redis that lost its data (or a flushed owner key) is fenced again. */
+    private void reclaimNowAndThen() {
+        long now = System.currentTimeMillis();
+        if (now - lastReclaim < TICK_MS) {
+            return;
+        }
+        lastReclaim = now;
+        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+            try {
+                store.claim(bucket, fence.token(bucket));
+            } catch (FencedException newer) {
+                log.warn("bucket {}: a newer term claimed it, letting it go", bucket);
+                stopBucket(bucket);
+                owned.remove(bucket);
+            } catch (RuntimeException redisDown) {
+                // the steps themselves fail too while Redis is away; the next tick tries again
+                return;
+            }
+        }
     }
 
     private void release(int bucket, long session) throws Exception {

@@ -14,6 +14,8 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
  * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
  * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
+ * {prefix}:layout            STRING bucket count the jobs are placed by
+ * {prefix}:layout-target     STRING bucket count a migration under way moves them to (see BucketLayout)
  * </pre>
  */
 public final class Keys {
@@ -63,6 +65,14 @@ public final class Keys {
 
     public String epoch() {
         return "{" + prefix + "}:epoch";
+    }
+
+    public String layout() {
+        return "{" + prefix + "}:layout";
+    }
+
+    public String layoutTarget() {
+        return "{" + prefix + "}:layout-target";
     }
 
     /** A SCAN pattern matching the ready lists of one bucket. */

@@ -401,7 +401,9 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public void writeEpoch() {
-        withJedis(jedis -> jedis.set(keys.epoch(), Long.toString(System.currentTimeMillis())));
+        // the layout too: a restore placed every job by this gateway's count, and Redis lost the old record
+        withJedis(jedis -> jedis.mset(keys.epoch(), Long.toString(System.currentTimeMillis()),
+                keys.layout(), Integer.toString(keys.buckets())));
     }
 
     @Override

@@ -24,13 +24,15 @@ class TwoNodeClusterTest {
     private static TestingServer zookeeper;
     private static TestGateway first;
     private static TestGateway second;
+    private static String namespace;
+    private static String prefix;
 
     @BeforeAll
     static void twoNodes() throws Exception {
         System.setProperty("zookeeper.admin.enableServer", "false");
         zookeeper = new TestingServer(-1, true);
-        String prefix = "cr-" + UUID.randomUUID().toString().substring(0, 8);
-        String namespace = "restore-" + prefix;
+        prefix = "cr-" + UUID.randomUUID().toString().substring(0, 8);
+        namespace = "two-" + prefix;
         // the first node's journal writer lingers 1 s: its Finish stays unwritten long enough for the restore to race it
         first = TestGateway.start(cluster(zookeeper, prefix, namespace, "n1", "1s"));
         second = TestGateway.start(cluster(zookeeper, prefix, namespace, "n2", "0ms",
@@ -76,6 +78,32 @@ class TwoNodeClusterTest {
             assertThat(b.finish(job.path("id").asText()).status()).isEqualTo(200);
         }
         assertThat(pulled).isEqualTo(pushed);
+    }
+
+    @Test
+    void owners_record_their_terms_again_when_redis_lost_them() {
+        io.mykit.delay.queue.store.Keys keys = first.bean(RedisDelayStore.class).keys();
+        io.mykit.delay.test.support.TestServers.RedisEndpoint redis = io.mykit.delay.test.support.TestServers.redis();
+        try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis(redis.host(), redis.port())) {
+            for (int b = 0; b < keys.buckets(); b++) {
+                jedis.del(keys.owner(b));
+            }
+            await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+                JsonNode buckets = first.client().get("/cluster").data().path("buckets");
+                for (int b = 0; b < keys.buckets(); b++) {
+                    assertThat(jedis.get(keys.owner(b))).as("owner key of bucket %d", b)
+                            .isEqualTo(buckets.get(b).path("token").asText());
+                }
+            });
+        }
+    }
+
+    @Test
+    void a_node_with_another_bucket_count_refuses_to_join_while_nodes_run() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestGateway.start(cluster(zookeeper, prefix,
+                        namespace, "n3", "0ms", "mykit.delay.buckets=32", "spring.datasource.url=" + jdbcUrlOf(first))))
+                .hasStackTraceContaining("ZooKeeper records layout 'buckets=16 prefix=" + prefix + "'");
+        assertThat(first.client().get("/cluster").data().path("members").size()).isEqualTo(2);
     }
 
     @Test

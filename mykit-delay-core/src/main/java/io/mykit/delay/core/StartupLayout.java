@@ -1,0 +1,79 @@
+package io.mykit.delay.core;
+
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.store.BucketLayout;
+import io.mykit.delay.queue.store.Keys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+import java.time.Duration;
+
+/**
+ * Start-up: before anything uses the store, places the jobs by {@code mykit.delay.buckets} ({@link BucketLayout}),
+ * through a connection of its own. A standalone gateway is alone on its key prefix, so it may migrate; in the ZooKeeper
+ * modes the node migrates under the layout lock and only while no other node lives. It waits a while for a Redis that
+ * is not up yet, then fails the start: running on an unchecked layout would leave jobs where no timer or lookup finds
+ * them.
+ */
+final class StartupLayout {
+    private static final Logger log = LoggerFactory.getLogger(StartupLayout.class);
+    private static final Duration REDIS_WAIT = Duration.ofSeconds(30);
+    /** Reads of one migration step: pruning a long ready list is one script call. */
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+
+    private StartupLayout() {
+    }
+
+    static void ensure(DelayProperties.Redis redis, Keys keys) {
+        ensure(redis, keys, false);
+    }
+
+    /** {@code othersLive}: nodes on the old layout run; moving jobs under their timers could deliver a job twice. */
+    static void ensure(DelayProperties.Redis redis, Keys keys, boolean othersLive) {
+        String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
+        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) redis.getTimeout().toMillis())
+                .socketTimeoutMillis((int) Math.max(redis.getTimeout().toMillis(), SOCKET_TIMEOUT.toMillis()))
+                .password(password).database(redis.getDatabase()).build();
+        try (JedisPooled jedis = new JedisPooled(new HostAndPort(redis.getHost(), redis.getPort()), config)) {
+            awaitRedis(jedis, redis);
+            BucketLayout layout = new BucketLayout(jedis, keys);
+            if (othersLive && layout.needsMigration()) {
+                throw new IllegalStateException("Redis holds jobs placed for another bucket count and other nodes run "
+                        + "on it: stop every node before changing mykit.delay.buckets");
+            }
+            layout.ensure();
+        }
+    }
+
+    private static void awaitRedis(JedisPooled jedis, DelayProperties.Redis redis) {
+        long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
+        while (true) {
+            try {
+                jedis.ping();
+                return;
+            } catch (JedisConnectionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Redis " + redis.getHost() + ":" + redis.getPort()
+                            + " unreachable for " + REDIS_WAIT.toSeconds() + " s: cannot check the bucket layout", e);
+                }
+                log.warn("Redis {}:{} unreachable ({}): waiting to check the bucket layout", redis.getHost(),
+                        redis.getPort(), e.getMessage());
+                sleepOneSecond();
+            }
+        }
+    }
+
+    private static void sleepOneSecond() {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Redis", e);
+        }
+    }
+}

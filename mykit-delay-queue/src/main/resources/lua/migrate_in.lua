@@ -1,0 +1,41 @@
+-- Writes jobs that move into this bucket (a bucket-count change), each in the stage it had in its old bucket. Safe to
+-- run again for the same jobs: a job whose record is already here (a re-run after a crash) is not queued twice.
+-- KEYS[1]  job pool HASH of the bucket
+-- KEYS[2]  delay ZSET of the bucket
+-- KEYS[3]  in-flight ZSET of the bucket
+-- KEYS[4]  pull reservation counts HASH of the bucket
+-- KEYS[5+] ready LISTs of the bucket that the ready jobs below go to
+-- ARGV     id, record, due score or '', in-flight deadline or '', reservations or '', ready list (index into
+--          KEYS[5+], 1-based) or '0'; six per job
+-- Returns the number of jobs whose record was not here before.
+local pool = KEYS[1]
+local delay = KEYS[2]
+local inflight = KEYS[3]
+local reserved = KEYS[4]
+
+local fresh = 0
+for i = 1, #ARGV, 6 do
+    local id, record, due, deadline, reservations = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    local ready = tonumber(ARGV[i + 5])
+    local new = redis.call('HSET', pool, id, record) == 1
+    if new then
+        fresh = fresh + 1
+    end
+    if due ~= '' then
+        redis.call('ZADD', delay, due, id)
+    end
+    if deadline ~= '' then
+        redis.call('ZADD', inflight, deadline, id)
+    end
+    if reservations ~= '' then
+        redis.call('HSET', reserved, id, reservations)
+    end
+    if ready > 0 then
+        local list = KEYS[4 + ready]
+        -- only a job already here can already be in the list: the scan stays off the lists on a first pass
+        if new or not redis.call('LPOS', list, id) then
+            redis.call('RPUSH', list, id)
+        end
+    end
+end
+return fresh

@@ -1,0 +1,22 @@
+-- Removes jobs that moved to another bucket (a bucket-count change) from this one, after migrate_in.lua wrote them
+-- there. Their ready-list entries stay until prune_ready.lua drops them (reserve.lua skips them meanwhile). No
+-- tombstone: no restore runs while the buckets are migrated.
+-- KEYS[1] job pool HASH of the bucket
+-- KEYS[2] delay ZSET of the bucket
+-- KEYS[3] in-flight ZSET of the bucket
+-- KEYS[4] pull reservation counts HASH of the bucket
+-- ARGV    job ids
+-- Returns the number of jobs that were still in the pool.
+local pool = KEYS[1]
+local delay = KEYS[2]
+local inflight = KEYS[3]
+local reserved = KEYS[4]
+
+local removed = 0
+for _, id in ipairs(ARGV) do
+    redis.call('ZREM', delay, id)
+    redis.call('ZREM', inflight, id)
+    redis.call('HDEL', reserved, id)
+    removed = removed + redis.call('HDEL', pool, id)
+end
+return removed
