@@ -9,12 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The whole {@code mykit.delay.*} configuration tree; {@link #validate()} runs at start-up. */
 @ConfigurationProperties("mykit.delay")
 public class DelayProperties implements InitializingBean {
     public static final int DEFAULT_BUCKETS = 16;
     public static final String DEFAULT_KEY_PREFIX = "mykit-delay";
+    private static final Pattern HOST_AND_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9_.-]+):[0-9]{1,5}");
 
     /** Number of Redis ZSET buckets jobs are spread over by CRC32(id). */
     private int buckets = DEFAULT_BUCKETS;
@@ -68,8 +70,12 @@ public class DelayProperties implements InitializingBean {
     public void validate() {
         List<String> errors = new ArrayList<>();
         check(errors, buckets >= 1 && buckets <= 1024, "mykit.delay.buckets must be 1..1024, was " + buckets);
-        check(errors, redis.host != null && !redis.host.isBlank(), "mykit.delay.redis.host must be set");
-        check(errors, redis.port > 0 && redis.port < 65536, "mykit.delay.redis.port must be 1..65535, was " + redis.port);
+        if (redis.isCluster()) {
+            validateClusterNodes(errors);
+        } else {
+            check(errors, redis.host != null && !redis.host.isBlank(), "mykit.delay.redis.host must be set");
+            check(errors, redis.port > 0 && redis.port < 65536, "mykit.delay.redis.port must be 1..65535, was " + redis.port);
+        }
         check(errors, redis.keyPrefix != null && redis.keyPrefix.matches("[A-Za-z0-9_.:-]{1,64}"),
                 "mykit.delay.redis.key-prefix must match [A-Za-z0-9_.:-]{1,64}, was " + redis.keyPrefix);
         check(errors, redis.poolSize >= 2, "mykit.delay.redis.pool-size must be >= 2");
@@ -127,6 +133,23 @@ public class DelayProperties implements InitializingBean {
         }
     }
 
+    private void validateClusterNodes(List<String> errors) {
+        List<String> bad = redis.clusterNodes.stream().filter(node -> !isHostAndPort(node)).toList();
+        check(errors, bad.isEmpty(), "mykit.delay.redis.cluster-nodes must be host:port entries (port 1..65535), bad: "
+                + String.join(", ", bad.stream().map(node -> "'" + node + "'").toList()));
+        check(errors, redis.database == 0, "mykit.delay.redis.database must be 0 with cluster-nodes (a Redis Cluster "
+                + "has database 0 only), was " + redis.database);
+    }
+
+    /** host:port or [ipv6]:port, with a port of 1..65535. */
+    private static boolean isHostAndPort(String node) {
+        if (node == null || !HOST_AND_PORT.matcher(node).matches()) {
+            return false;
+        }
+        int port = Integer.parseInt(node.substring(node.lastIndexOf(':') + 1));
+        return port > 0 && port < 65536;
+    }
+
     private void validateRegistry(List<String> errors) {
         if (mode == Mode.STANDALONE) {
             return;
@@ -153,7 +176,7 @@ public class DelayProperties implements InitializingBean {
     }
 
     public static class Redis {
-        /** Redis host; left unset, the embedded default starts its own Redis. */
+        /** Redis host; left unset (and no cluster-nodes), the embedded default starts its own Redis. */
         private String host;
         /** Redis port. */
         private int port = 6379;
@@ -165,8 +188,10 @@ public class DelayProperties implements InitializingBean {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         /** Socket and connect timeout. */
         private Duration timeout = Duration.ofSeconds(2);
-        /** Maximum pooled connections (HTTP threads, timers and long-polls share them). */
+        /** Maximum pooled connections (HTTP threads, timers and long-polls share them); per node on a cluster. */
         private int poolSize = 64;
+        /** Redis Cluster seed nodes, host:port each; when set, host and port are not used. */
+        private List<String> clusterNodes = new ArrayList<>();
 
         public String getHost() { return host; }
         public void setHost(String host) { this.host = host; }
@@ -182,6 +207,13 @@ public class DelayProperties implements InitializingBean {
         public void setTimeout(Duration timeout) { this.timeout = timeout; }
         public int getPoolSize() { return poolSize; }
         public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
+        public List<String> getClusterNodes() { return clusterNodes; }
+        public void setClusterNodes(List<String> clusterNodes) { this.clusterNodes = clusterNodes; }
+
+        /** True when the gateway talks to a Redis Cluster rather than a single Redis. */
+        public boolean isCluster() {
+            return clusterNodes != null && !clusterNodes.isEmpty();
+        }
     }
 
     public static class Timer {

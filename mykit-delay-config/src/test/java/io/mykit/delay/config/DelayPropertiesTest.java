@@ -3,6 +3,7 @@ package io.mykit.delay.config;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -43,5 +44,21 @@ class DelayPropertiesTest {
         DelayProperties properties = valid();
         properties.getDispatch().setDefaultTarget("activemq");
         assertThatThrownBy(properties::validate).hasMessageContaining("mykit.delay.activemq.broker-url must be set");
+    }
+
+    @Test
+    void cluster_nodes_replace_host_and_each_bad_entry_is_listed() {
+        DelayProperties cluster = new DelayProperties();
+        cluster.getRedis().setClusterNodes(List.of("10.0.0.1:7000", "redis-b.local:7001", "[::1]:7002"));
+        assertThatCode(cluster::validate).as("no host needed with cluster-nodes").doesNotThrowAnyException();
+
+        cluster.getRedis().setClusterNodes(List.of("10.0.0.1:7000", "10.0.0.2", "host:0", "h:70000", "a b:1"));
+        cluster.getRedis().setDatabase(2);
+        assertThatThrownBy(cluster::validate)
+                .hasMessageContaining("mykit.delay.redis.cluster-nodes must be host:port entries")
+                .hasMessageContaining("'10.0.0.2', 'host:0', 'h:70000', 'a b:1'")
+                .hasMessageNotContaining("'10.0.0.1:7000'")
+                .hasMessageContaining("mykit.delay.redis.database must be 0 with cluster-nodes")
+                .hasMessageNotContaining("mykit.delay.redis.host must be set");
     }
 }

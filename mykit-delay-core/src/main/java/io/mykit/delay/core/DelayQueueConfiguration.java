@@ -19,6 +19,7 @@ import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.InflightSweeper;
 import io.mykit.delay.queue.timer.StrandedJobRepairer;
@@ -32,8 +33,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
 import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.cluster.StandaloneOwnership;
 import io.mykit.delay.queue.cluster.WakeBus;
@@ -62,17 +61,10 @@ public class DelayQueueConfiguration {
         return Clock.systemUTC();
     }
 
+    /** One Redis, or a Redis Cluster when mykit.delay.redis.cluster-nodes is set. */
     @Bean(destroyMethod = "close")
-    public JedisPool delayJedisPool(DelayProperties properties) {
-        DelayProperties.Redis redis = properties.getRedis();
-        JedisPoolConfig config = new JedisPoolConfig();
-        config.setMaxTotal(redis.getPoolSize());
-        config.setMaxIdle(redis.getPoolSize());
-        config.setMinIdle(Math.min(8, redis.getPoolSize()));
-        config.setTestWhileIdle(true);
-        int timeout = (int) redis.getTimeout().toMillis();
-        String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
-        return new JedisPool(config, redis.getHost(), redis.getPort(), timeout, password, redis.getDatabase());
+    public RedisNodes delayRedis(DelayProperties properties) {
+        return RedisConnections.open(properties.getRedis());
     }
 
     @Bean
@@ -81,13 +73,13 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public RedisDelayStore delayStore(JedisPool pool, DelayProperties properties, FenceTokens fence) {
+    public RedisDelayStore delayStore(RedisNodes redis, DelayProperties properties, FenceTokens fence) {
         Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
         if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
             // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
             StartupLayout.ensure(properties.getRedis(), keys);
         }
-        return new RedisDelayStore(pool, keys, fence);
+        return new RedisDelayStore(redis, keys, fence);
     }
 
     /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */
@@ -249,7 +241,9 @@ public class DelayQueueConfiguration {
     @Bean
     public DueRoadLifecycle dueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
                                              WakeBus wakes, PullTarget pull, DelayProperties properties) {
-        return new DueRoadLifecycle(timers, lossWatch, ownership, wakes, pull, properties.getTimer().isEnabled());
+        boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
+        return new DueRoadLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
+                properties.getTimer().isEnabled());
     }
 
     private static String hostName() {

@@ -21,6 +21,7 @@ public class DueRoadLifecycle implements SmartLifecycle {
     private final boolean timersEnabled;
     private volatile boolean running;
 
+    /** {@code wakes} may be null: a standalone node has nobody to wake. */
     public DueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership, WakeBus wakes,
                             PullTarget pull, boolean timersEnabled) {
         this.timers = timers;
@@ -33,7 +34,9 @@ public class DueRoadLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
-        wakes.start();
+        if (wakes != null) {
+            wakes.start();
+        }
         if (timersEnabled) {
             timers.gate(ownership::isActive);
             ownership.start();
@@ -49,7 +52,9 @@ public class DueRoadLifecycle implements SmartLifecycle {
         ownership.stop();
         timers.stop();
         lossWatch.stop();
-        wakes.close();
+        if (wakes != null) {
+            wakes.close();
+        }
         pull.stopWaiting();
     }
 

@@ -5,9 +5,8 @@ import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 import java.time.Duration;
@@ -34,13 +33,7 @@ final class StartupLayout {
 
     /** {@code othersLive}: nodes on the old layout run; moving jobs under their timers could deliver a job twice. */
     static void ensure(DelayProperties.Redis redis, Keys keys, boolean othersLive) {
-        String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
-        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis((int) redis.getTimeout().toMillis())
-                .socketTimeoutMillis((int) Math.max(redis.getTimeout().toMillis(), SOCKET_TIMEOUT.toMillis()))
-                .password(password).database(redis.getDatabase()).build();
-        try (JedisPooled jedis = new JedisPooled(new HostAndPort(redis.getHost(), redis.getPort()), config)) {
-            awaitRedis(jedis, redis);
+        try (UnifiedJedis jedis = awaitRedis(redis)) {
             BucketLayout layout = new BucketLayout(jedis, keys);
             if (othersLive && layout.needsMigration()) {
                 throw new IllegalStateException("Redis holds jobs placed for another bucket count and other nodes run "
@@ -50,19 +43,25 @@ final class StartupLayout {
         }
     }
 
-    private static void awaitRedis(JedisPooled jedis, DelayProperties.Redis redis) {
+    /** A client (of one Redis or a Redis Cluster) that answered PING. */
+    private static UnifiedJedis awaitRedis(DelayProperties.Redis redis) {
         long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
         while (true) {
+            UnifiedJedis jedis = null;
             try {
+                jedis = RedisConnections.client(redis, SOCKET_TIMEOUT);
                 jedis.ping();
-                return;
-            } catch (JedisConnectionException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Redis " + redis.getHost() + ":" + redis.getPort()
-                            + " unreachable for " + REDIS_WAIT.toSeconds() + " s: cannot check the bucket layout", e);
+                return jedis;
+            } catch (JedisConnectionException | JedisClusterOperationException e) {
+                if (jedis != null) {
+                    jedis.close();
                 }
-                log.warn("Redis {}:{} unreachable ({}): waiting to check the bucket layout", redis.getHost(),
-                        redis.getPort(), e.getMessage());
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(RedisConnections.describe(redis) + " unreachable for "
+                            + REDIS_WAIT.toSeconds() + " s: cannot check the bucket layout", e);
+                }
+                log.warn("{} unreachable ({}): waiting to check the bucket layout", RedisConnections.describe(redis),
+                        e.getMessage());
                 sleepOneSecond();
             }
         }

@@ -312,9 +312,9 @@ final class RestoreScenario {
     private void awaitEpoch(Keys keys) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 30_000;
         try (Jedis jedis = jedis()) {
-            while (!jedis.exists(keys.epoch())) {
+            while (!jedis.exists(keys.epoch(keys.buckets() - 1))) {
                 if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("the gateway wrote no epoch key " + keys.epoch() + " in 30 s");
+                    throw new IllegalStateException("the gateway wrote no epoch key " + keys.epoch(keys.buckets() - 1) + " in 30 s");
                 }
                 Thread.sleep(50);
             }

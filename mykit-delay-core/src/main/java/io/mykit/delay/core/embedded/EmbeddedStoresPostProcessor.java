@@ -15,6 +15,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.context.event.SpringApplicationEvent;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.env.EnvironmentPostProcessor;
 import org.springframework.boot.logging.DeferredLogFactory;
@@ -34,6 +35,7 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
     static final String DEFAULT_DATA_DIR = "./data";
     static final String REDIS_HOST = "mykit.delay.redis.host";
     static final String REDIS_PORT = "mykit.delay.redis.port";
+    static final String REDIS_CLUSTER_NODES = "mykit.delay.redis.cluster-nodes";
     static final String DATASOURCE_URL = "spring.datasource.url";
     static final String PROPERTY_SOURCE_NAME = "mykitDelayEmbeddedStores";
 
@@ -59,7 +61,8 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         if (!binder.bind(ENABLED, Boolean.class).orElse(true)) {
             return;
         }
-        boolean needRedis = isBlank(binder, REDIS_HOST);
+        boolean needRedis = isBlank(binder, REDIS_HOST)
+                && binder.bind(REDIS_CLUSTER_NODES, Bindable.listOf(String.class)).map(List::isEmpty).orElse(true);
         boolean needJournal = isBlank(binder, DATASOURCE_URL);
         if (!needRedis && !needJournal) {
             return;

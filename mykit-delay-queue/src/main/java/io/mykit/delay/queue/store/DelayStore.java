@@ -94,10 +94,10 @@ public interface DelayStore {
     /** Puts in-flight jobs of one bucket back at the given due times with updated records; returns how many moved. Fenced. */
     int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
 
-    /** Whether Redis still holds the epoch key this gateway wrote: false means Redis lost its data. */
+    /** Whether Redis still holds every epoch mark this gateway wrote: false means Redis (or one node of it) lost data. */
     boolean hasEpoch();
 
-    /** Writes the epoch key (after a restore, or on a first start). */
+    /** Writes the epoch marks (after a restore, or on a first start). */
     void writeEpoch();
 
     /** Removes every bucket, in-flight set, pool and ready list of this gateway (keeps the epoch); returns keys removed. */

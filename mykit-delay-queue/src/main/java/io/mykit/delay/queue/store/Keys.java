@@ -13,7 +13,7 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
  * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
- * {prefix}:epoch             STRING set once Redis holds this gateway's data; missing = Redis lost it
+ * {prefix:b<i>}:epoch        STRING set once Redis holds this gateway's data; missing = the node of this slot lost it
  * {prefix}:layout            STRING bucket count the jobs are placed by
  * {prefix}:layout-target     STRING bucket count a migration under way moves them to (see BucketLayout)
  * </pre>
@@ -63,8 +63,9 @@ public final class Keys {
         return tag(bucket) + ":owner";
     }
 
-    public String epoch() {
-        return "{" + prefix + "}:epoch";
+    /** One per bucket, so that a cluster node that lost its data misses the marks of the buckets it serves. */
+    public String epoch(int bucket) {
+        return tag(bucket) + ":epoch";
     }
 
     public String layout() {

@@ -4,16 +4,16 @@ import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-import redis.clients.jedis.exceptions.JedisException;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,11 +23,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
- * {@link DelayStore} on Redis through a {@link JedisPool}: Jedis' pool is thread-safe, blocking and lets a
- * pipeline and a Lua call share one connection, which is all this store needs.
+ * {@link DelayStore} on one Redis or a Redis Cluster ({@link RedisNodes}): each script touches the keys of one
+ * bucket, which share a hash tag and so a slot; batches over many buckets are pipelined per node.
  */
 public class RedisDelayStore implements DelayStore {
     /** A restore renews its mark per page; a mark left by a node that died goes away after this. */
@@ -35,21 +38,22 @@ public class RedisDelayStore implements DelayStore {
     /** Tombstones left behind by a restore whose node died are trimmed by the sweeper after this. */
     private static final long TOMBSTONE_RETENTION_MS = 600_000;
 
-    private final JedisPool pool;
+    private final RedisNodes redis;
     private final Keys keys;
-    private final Scripts scripts = new Scripts();
+    private final Scripts scripts;
     private final AtomicInteger reserveStart = new AtomicInteger();
     private final FenceTokens fence;
 
     /** A store whose bucket steps are not fenced (standalone). */
-    public RedisDelayStore(JedisPool pool, Keys keys) {
-        this(pool, keys, new FenceTokens(keys.buckets()));
+    public RedisDelayStore(RedisNodes redis, Keys keys) {
+        this(redis, keys, new FenceTokens(keys.buckets()));
     }
 
-    public RedisDelayStore(JedisPool pool, Keys keys, FenceTokens fence) {
-        this.pool = pool;
+    public RedisDelayStore(RedisNodes redis, Keys keys, FenceTokens fence) {
+        this.redis = redis;
         this.keys = keys;
         this.fence = fence;
+        this.scripts = new Scripts(redis, IntStream.range(0, keys.buckets()).mapToObj(keys::owner).toList());
     }
 
     public FenceTokens fence() {
@@ -62,8 +66,8 @@ public class RedisDelayStore implements DelayStore {
 
     /** Loads the scripts up front so the first push pays no NOSCRIPT round trip. */
     public void loadScripts() {
-        withJedis(jedis -> {
-            scripts.loadAll(jedis);
+        step(() -> {
+            scripts.loadAll();
             return null;
         });
     }
@@ -85,7 +89,7 @@ public class RedisDelayStore implements DelayStore {
         Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
-            argsByBucket.forEach((bucket, args) -> replies.add(pipe.evalsha(scripts.add.sha(), unlessEnded
+            argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.add, unlessEnded
                     ? List.of(keys.delay(bucket), keys.pool(bucket), keys.ended(bucket))
                     : List.of(keys.delay(bucket), keys.pool(bucket)), args)));
             return replies;
@@ -100,7 +104,7 @@ public class RedisDelayStore implements DelayStore {
         Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
-            argsByBucket.forEach((bucket, args) -> replies.add(pipe.evalsha(scripts.put.sha(),
+            argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.put,
                     List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket)), args)));
             return replies;
         }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
@@ -120,27 +124,21 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public void beginRestore() {
-        withJedis(jedis -> {
-            Pipeline pipe = jedis.pipelined();
+        batch(pipes -> {
             for (int b = 0; b < keys.buckets(); b++) {
-                pipe.incr(keys.restoring(b));
-                pipe.pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
+                pipes.on(keys.restoring(b)).incr(keys.restoring(b));
+                pipes.on(keys.restoring(b)).pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
             }
-            pipe.sync();
-            return null;
         });
     }
 
     @Override
     public void keepRestoring() {
-        withJedis(jedis -> {
-            Pipeline pipe = jedis.pipelined();
+        batch(pipes -> {
             for (int b = 0; b < keys.buckets(); b++) {
-                pipe.pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
-                pipe.pexpire(keys.ended(b), RESTORE_MARK_TTL_MS);
+                pipes.on(keys.restoring(b)).pexpire(keys.restoring(b), RESTORE_MARK_TTL_MS);
+                pipes.on(keys.ended(b)).pexpire(keys.ended(b), RESTORE_MARK_TTL_MS);
             }
-            pipe.sync();
-            return null;
         });
     }
 
@@ -149,7 +147,7 @@ public class RedisDelayStore implements DelayStore {
         pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             for (int b = 0; b < keys.buckets(); b++) {
-                replies.add(pipe.evalsha(scripts.endRestore.sha(), List.of(keys.restoring(b), keys.ended(b)), List.of()));
+                replies.add(evalsha(pipe, scripts.endRestore, List.of(keys.restoring(b), keys.ended(b)), List.of()));
             }
             return replies;
         });
@@ -185,11 +183,12 @@ public class RedisDelayStore implements DelayStore {
         if (fenced.isEmpty()) {
             return java.util.Set.of();
         }
-        return withJedis(jedis -> {
-            Pipeline pipe = jedis.pipelined();
+        return step(() -> {
             List<Response<String>> newest = new ArrayList<>(fenced.size());
-            fenced.forEach(b -> newest.add(pipe.get(keys.owner(b))));
-            pipe.sync();
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                fenced.forEach(b -> newest.add(pipes.on(keys.owner(b)).get(keys.owner(b))));
+                pipes.sync();
+            }
             java.util.Set<Integer> outranked = new java.util.TreeSet<>();
             for (int i = 0; i < fenced.size(); i++) {
                 String token = newest.get(i).get();
@@ -217,23 +216,26 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public List<Job> reserve(String topic, long ttrMs, int max) {
-        return withJedis(jedis -> {
+        return step(() -> {
             int n = keys.buckets();
-            // one round trip finds the non-empty ready lists, so an empty topic costs 1 RTT, not n
-            Pipeline pipe = jedis.pipelined();
-            List<Response<Long>> lengths = new ArrayList<>(n);
-            for (int b = 0; b < n; b++) {
-                lengths.add(pipe.llen(keys.ready(b, topic)));
+            // one round trip per node finds the non-empty ready lists, so an empty topic costs no n round trips
+            List<Long> lengths = new ArrayList<>(n);
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                List<Response<Long>> replies = new ArrayList<>(n);
+                for (int b = 0; b < n; b++) {
+                    replies.add(pipes.on(keys.ready(b, topic)).llen(keys.ready(b, topic)));
+                }
+                pipes.sync();
+                replies.forEach(reply -> lengths.add(reply.get()));
             }
-            pipe.sync();
             List<Job> reserved = new ArrayList<>();
             int start = Math.floorMod(reserveStart.getAndIncrement(), n);
             for (int i = 0; i < n && reserved.size() < max; i++) {
                 int b = (start + i) % n;
-                if (lengths.get(b).get() == 0) {
+                if (lengths.get(b) == 0) {
                     continue;
                 }
-                Object hits = scripts.eval(jedis, scripts.reserve, reserveKeys(b, topic),
+                Object hits = scripts.eval(scripts.reserve, reserveKeys(b, topic),
                         List.of(Long.toString(ttrMs), Integer.toString(max - reserved.size())));
                 reserved.addAll(decodeReserved(hits));
             }
@@ -275,7 +277,7 @@ public class RedisDelayStore implements DelayStore {
             List<Response<Object>> out = new ArrayList<>(jobIds.size());
             for (String id : jobIds) {
                 int b = bucketOf(id);
-                out.add(pipe.evalsha(scripts.remove.sha(), endKeys(b), List.of(id, Long.toString(now), "finish")));
+                out.add(evalsha(pipe, scripts.remove, endKeys(b), List.of(id, Long.toString(now), "finish")));
             }
             return out;
         });
@@ -317,7 +319,7 @@ public class RedisDelayStore implements DelayStore {
         List<Object> replies = pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>();
             for (int b : order) {
-                out.add(pipe.evalsha(scripts.sweep.sha(), List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
+                out.add(evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
                         keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b)),
                         List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
                                 Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
@@ -396,32 +398,49 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public boolean hasEpoch() {
-        return withJedis(jedis -> jedis.exists(keys.epoch()));
+        // every bucket's mark: on a cluster, one master restarted empty loses only the marks of its slots
+        return step(() -> {
+            List<Response<Boolean>> marks = new ArrayList<>(keys.buckets());
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                for (int b = 0; b < keys.buckets(); b++) {
+                    marks.add(pipes.on(keys.epoch(b)).exists(keys.epoch(b)));
+                }
+                pipes.sync();
+            }
+            return marks.stream().allMatch(Response::get);
+        });
     }
 
     @Override
     public void writeEpoch() {
-        // the layout too: a restore placed every job by this gateway's count, and Redis lost the old record
-        withJedis(jedis -> jedis.mset(keys.epoch(), Long.toString(System.currentTimeMillis()),
-                keys.layout(), Integer.toString(keys.buckets())));
+        String now = Long.toString(System.currentTimeMillis());
+        batch(pipes -> {
+            // the layout too: a restore placed every job by this gateway's count, and Redis lost the old record
+            pipes.on(keys.layout()).set(keys.layout(), Integer.toString(keys.buckets()));
+            for (int b = 0; b < keys.buckets(); b++) {
+                pipes.on(keys.epoch(b)).set(keys.epoch(b), now);
+            }
+        });
     }
 
     @Override
     public long clear() {
-        return withJedis(jedis -> {
+        return step(() -> {
+            UnifiedJedis client = redis.client();
             long removed = 0;
             for (int b = 0; b < keys.buckets(); b++) {
-                // the restore marks and tombstones stay: a restore running now must still skip jobs that ended
+                // the restore marks and tombstones stay: a restore running now must still skip jobs that ended; the
+                // pattern holds the bucket's hash tag, so on a cluster each SCAN runs on the one node of that slot
                 List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b),
                         keys.reserved(b)));
                 String cursor = ScanParams.SCAN_POINTER_START;
                 ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
                 do {
-                    ScanResult<String> page = jedis.scan(cursor, params);
+                    ScanResult<String> page = client.scan(cursor, params);
                     doomed.addAll(page.getResult());
                     cursor = page.getCursor();
                 } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-                removed += jedis.del(doomed.toArray(String[]::new));
+                removed += client.del(doomed.toArray(String[]::new));
             }
             return removed;
         });
@@ -429,30 +448,29 @@ public class RedisDelayStore implements DelayStore {
 
     /** Publishes messages on a channel in one round trip (cross-node wake-ups). */
     public void publish(String channel, List<String> messages) {
-        withJedis(jedis -> {
-            Pipeline pipe = jedis.pipelined();
-            messages.forEach(message -> pipe.publish(channel, message));
-            pipe.sync();
-            return null;
-        });
+        // a cluster passes a PUBLISH on to every node: any node will do, here the one of the channel name's slot
+        batch(pipes -> messages.forEach(message -> pipes.on(channel).publish(channel, message)));
     }
 
     /** Listens on a channel until {@code listener} unsubscribes or the connection breaks (then it throws). */
     public void listen(String channel, JedisPubSub listener) {
-        try (Jedis jedis = pool.getResource()) {
-            jedis.subscribe(listener, channel);
-        }
+        redis.client().subscribe(listener, channel);
     }
 
     @Override
     public Optional<StoredJob> peek(String jobId) {
         int bucket = bucketOf(jobId);
-        return withJedis(jedis -> {
-            Pipeline pipe = jedis.pipelined();
-            Response<String> record = pipe.hget(keys.pool(bucket), jobId);
-            Response<Double> due = pipe.zscore(keys.delay(bucket), jobId);
-            Response<Double> deadline = pipe.zscore(keys.inflight(bucket), jobId);
-            pipe.sync();
+        return step(() -> {
+            Response<String> record;
+            Response<Double> due;
+            Response<Double> deadline;
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                // the three keys share the bucket's slot: one pipeline on one node
+                record = pipes.on(keys.pool(bucket)).hget(keys.pool(bucket), jobId);
+                due = pipes.on(keys.delay(bucket)).zscore(keys.delay(bucket), jobId);
+                deadline = pipes.on(keys.inflight(bucket)).zscore(keys.inflight(bucket), jobId);
+                pipes.sync();
+            }
             if (record.get() == null) {
                 return Optional.empty();
             }
@@ -478,14 +496,14 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private Object eval(LuaScript script, List<String> keyList, List<String> args) {
-        return withJedis(jedis -> scripts.eval(jedis, script, keyList, args));
+        return step(() -> scripts.eval(script, keyList, args));
     }
 
     /** {@link #eval} of a step that names the caller's ownership term: a FENCED reply stops this node's bucket. */
     private Object evalFenced(int bucket, LuaScript script, List<String> keyList, List<String> args) {
-        return withJedis(jedis -> {
+        return step(() -> {
             try {
-                return scripts.eval(jedis, script, keyList, args);
+                return scripts.eval(script, keyList, args);
             } catch (JedisDataException e) {
                 if (isFenced(e)) {
                     throw fence.refused(bucket);
@@ -501,25 +519,41 @@ public class RedisDelayStore implements DelayStore {
         return message != null && (message.startsWith("FENCED") || message.startsWith("ERR FENCED"));
     }
 
-    /** Runs a pipeline of EVALSHA calls; on NOSCRIPT loads the scripts and runs it once more (all callers are idempotent). */
-    private List<Object> pipelined(Function<Pipeline, List<Response<Object>>> calls) {
-        return withJedis(jedis -> {
+    /** EVALSHA queued on the pipeline of the node serving {@code keyList} (one bucket's keys, so one slot). */
+    private static Response<Object> evalsha(NodePipelines<?> pipes, LuaScript script, List<String> keyList,
+                                            List<String> args) {
+        return pipes.on(keyList.get(0)).evalsha(script.sha(), keyList, args);
+    }
+
+    /** Plain commands pipelined per node, replies unread. */
+    private void batch(Consumer<NodePipelines<?>> calls) {
+        step(() -> {
+            try (NodePipelines<?> pipes = redis.pipelines()) {
+                calls.accept(pipes);
+                pipes.sync();
+            }
+            return null;
+        });
+    }
+
+    /** Runs EVALSHA calls pipelined per node; on NOSCRIPT loads the scripts and runs them once more (all callers are idempotent). */
+    private List<Object> pipelined(Function<NodePipelines<?>, List<Response<Object>>> calls) {
+        return step(() -> {
             try {
-                return runPipeline(jedis, calls);
-            } catch (JedisDataException e) {
-                if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) {
-                    throw e;
-                }
-                scripts.loadAll(jedis);
-                return runPipeline(jedis, calls);
+                return runPipeline(calls);
+            } catch (JedisNoScriptException e) {
+                scripts.loadAll();
+                return runPipeline(calls);
             }
         });
     }
 
-    private static List<Object> runPipeline(Jedis jedis, Function<Pipeline, List<Response<Object>>> calls) {
-        Pipeline pipe = jedis.pipelined();
-        List<Response<Object>> replies = calls.apply(pipe);
-        pipe.sync();
+    private List<Object> runPipeline(Function<NodePipelines<?>, List<Response<Object>>> calls) {
+        List<Response<Object>> replies;
+        try (NodePipelines<?> pipes = redis.pipelines()) {
+            replies = calls.apply(pipes);
+            pipes.sync();
+        }
         List<Object> values = new ArrayList<>(replies.size());
         for (Response<Object> reply : replies) {
             try {
@@ -536,27 +570,23 @@ public class RedisDelayStore implements DelayStore {
     }
 
     /**
-     * Runs one store step. A broken connection (Redis restarted since it was pooled) empties the idle pool and the
-     * step runs once more on a fresh connection; every step is safe to repeat (NX adds, guarded moves, sweepable).
+     * Runs one store step. A broken connection (Redis restarted since it was pooled) or a cluster redirection (a slot
+     * moved) refreshes the connections and the slot map and the step runs once more; every step is safe to repeat
+     * (NX adds, guarded moves, sweepable).
      */
-    private <T> T withJedis(Function<Jedis, T> work) {
+    private <T> T step(Supplier<T> work) {
         try {
-            return once(work);
-        } catch (JedisConnectionException stale) {
-            pool.clear();
+            return work.get();
+        } catch (JedisConnectionException | JedisRedirectionException stale) {
             try {
-                return once(work);
+                redis.refresh();
+                return work.get();
             } catch (JedisException e) {
+                e.addSuppressed(stale);
                 throw new StoreUnavailableException("redis", e.getMessage(), e);
             }
         } catch (JedisException e) {
             throw new StoreUnavailableException("redis", e.getMessage(), e);
-        }
-    }
-
-    private <T> T once(Function<Jedis, T> work) {
-        try (Jedis jedis = pool.getResource()) {
-            return work.apply(jedis);
         }
     }
 }

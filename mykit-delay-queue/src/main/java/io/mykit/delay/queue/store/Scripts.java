@@ -1,11 +1,13 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.util.List;
 
-/** The gateway's Lua scripts, loaded once and run by EVALSHA; a NOSCRIPT reply (Redis restarted or flushed) reloads them. */
+/**
+ * The gateway's Lua scripts, loaded once on every node that serves a bucket and run by EVALSHA; a NOSCRIPT reply
+ * (a node restarted or flushed its scripts) loads them on every such node and runs the call once more.
+ */
 final class Scripts {
     final LuaScript add = LuaScript.load("add");
     final LuaScript pumpDue = LuaScript.load("pump_due");
@@ -24,19 +26,26 @@ final class Scripts {
 
     private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry, release,
             touch, put, markEnded, endRestore, claim);
+    private final RedisNodes redis;
+    /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */
+    private final List<String> bucketKeys;
 
-    void loadAll(Jedis jedis) {
-        for (LuaScript script : all) {
-            jedis.scriptLoad(script.source());
-        }
+    Scripts(RedisNodes redis, List<String> bucketKeys) {
+        this.redis = redis;
+        this.bucketKeys = List.copyOf(bucketKeys);
     }
 
-    Object eval(Jedis jedis, LuaScript script, List<String> keys, List<String> args) {
+    void loadAll() {
+        redis.loadScripts(all, bucketKeys);
+    }
+
+    /** EVALSHA on the node serving {@code keys} (all of one bucket, so of one slot). */
+    Object eval(LuaScript script, List<String> keys, List<String> args) {
         try {
-            return jedis.evalsha(script.sha(), keys, args);
+            return redis.client().evalsha(script.sha(), keys, args);
         } catch (JedisNoScriptException e) {
-            loadAll(jedis);
-            return jedis.evalsha(script.sha(), keys, args);
+            loadAll();
+            return redis.client().evalsha(script.sha(), keys, args);
         }
     }
 }

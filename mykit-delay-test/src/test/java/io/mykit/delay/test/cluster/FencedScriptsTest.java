@@ -6,12 +6,14 @@ import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPooled;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +32,7 @@ class FencedScriptsTest {
     private static final int B = 0;
 
     private JedisPool pool;
+    private SingleRedis nodes;
     private Keys keys;
     private FenceTokens oldFence;
     private FenceTokens newFence;
@@ -41,12 +44,13 @@ class FencedScriptsTest {
     void twoNodesOnOneBucket() {
         TestServers.RedisEndpoint redis = TestServers.redis();
         pool = new JedisPool(redis.host(), redis.port());
+        nodes = new SingleRedis(new JedisPooled(redis.host(), redis.port()));
         keys = new Keys("fence-" + UUID.randomUUID().toString().substring(0, 8), BUCKETS);
         oldFence = new FenceTokens(BUCKETS);
         newFence = new FenceTokens(BUCKETS);
         oldFence.onFenced(toldFenced::add);
-        oldOwner = new RedisDelayStore(pool, keys, oldFence);
-        newOwner = new RedisDelayStore(pool, keys, newFence);
+        oldOwner = new RedisDelayStore(nodes, keys, oldFence);
+        newOwner = new RedisDelayStore(nodes, keys, newFence);
         // terms whose numbers differ only past 2^53, where Lua numbers could no longer tell them apart
         long older = (1L << 53) + 1;
         oldFence.set(B, FenceTokens.format(older));
@@ -64,6 +68,7 @@ class FencedScriptsTest {
             }
         }
         pool.close();
+        nodes.close();
     }
 
     @Test
@@ -106,7 +111,7 @@ class FencedScriptsTest {
     void broker_senders_learn_that_their_bucket_has_a_newer_owner_before_they_send() {
         assertThat(oldOwner.outranked(List.of(B, B))).containsExactly(B);
         assertThat(newOwner.outranked(List.of(B))).isEmpty();
-        assertThat(new RedisDelayStore(pool, keys).outranked(List.of(B))).as("unfenced standalone").isEmpty();
+        assertThat(new RedisDelayStore(nodes, keys).outranked(List.of(B))).as("unfenced standalone").isEmpty();
     }
 
     @Test
@@ -120,7 +125,7 @@ class FencedScriptsTest {
 
     @Test
     void unfenced_standalone_steps_ignore_the_owner_key() {
-        RedisDelayStore standalone = new RedisDelayStore(pool, keys);
+        RedisDelayStore standalone = new RedisDelayStore(nodes, keys);
         long now = System.currentTimeMillis();
         standalone.add(List.of(job("j4", now - 10)));
         assertThat(standalone.pumpDue(B, now, 10, 30_000).jobs()).extracting(Job::getId).containsExactly("j4");

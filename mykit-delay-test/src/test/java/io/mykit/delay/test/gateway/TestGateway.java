@@ -4,6 +4,7 @@ import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.TestServers;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -16,9 +17,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A whole gateway in the test JVM on a random port, against the real Redis and MariaDB of {@link TestServers},
- * with a key prefix and a journal database of its own (dropped on close) so tests cannot see each other's data:
- * a restore reads the whole journal, so gateways must not share one.
+ * A whole gateway in the test JVM on a random port, against the real Redis (or {@link RedisClusterServers}) and
+ * MariaDB of {@link TestServers}, with a key prefix and a journal database of its own (dropped on close) so tests
+ * cannot see each other's data: a restore reads the whole journal, so gateways must not share one.
  */
 public final class TestGateway implements AutoCloseable {
     private final ConfigurableApplicationContext context;
@@ -44,14 +45,23 @@ public final class TestGateway implements AutoCloseable {
 
     /** Starts against the given Redis (fault tests use a private one). */
     public static TestGateway start(String redisHost, int redisPort, String... extraProperties) {
+        return start(List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort),
+                extraProperties);
+    }
+
+    /** Starts against the test JVM's Redis Cluster. */
+    public static TestGateway startOnCluster(RedisClusterServers cluster, String... extraProperties) {
+        return start(List.of("mykit.delay.redis.cluster-nodes=" + cluster.nodesSetting()), extraProperties);
+    }
+
+    private static TestGateway start(List<String> redisProperties, String... extraProperties) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         String prefix = "it-" + unique;
         String database = "mykit_it_" + unique;
-        List<String> props = new ArrayList<>(List.of(
+        List<String> props = new ArrayList<>(redisProperties);
+        props.addAll(List.of(
                 "server.port=0",
                 "mykit.delay.embedded.enabled=false",
-                "mykit.delay.redis.host=" + redisHost,
-                "mykit.delay.redis.port=" + redisPort,
                 "mykit.delay.redis.key-prefix=" + prefix,
                 "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),

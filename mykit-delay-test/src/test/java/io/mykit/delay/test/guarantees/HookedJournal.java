@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * after the first WaitPut insert committed: how a test puts other requests into the window between a restore's read
  * and its add, or between a push's commit and its Redis add, deterministically.
  */
-final class HookedJournal implements Journal {
+public final class HookedJournal implements Journal {
     private final Journal real;
     private final Runnable afterFirstPage;
     private final Runnable afterFirstInsert;
@@ -31,11 +31,11 @@ final class HookedJournal implements Journal {
         this.afterFirstInsert = afterFirstInsert;
     }
 
-    static HookedJournal afterFirstPage(Journal real, Runnable action) {
+    public static HookedJournal afterFirstPage(Journal real, Runnable action) {
         return new HookedJournal(real, action, null);
     }
 
-    static HookedJournal afterFirstInsert(Journal real, Runnable action) {
+    public static HookedJournal afterFirstInsert(Journal real, Runnable action) {
         return new HookedJournal(real, null, action);
     }
 

@@ -5,12 +5,12 @@ import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.MigrationReport;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPooled;
 
 import java.util.List;
@@ -30,20 +30,17 @@ class BucketLayoutTest {
     private static final int SCAN_BUCKETS = 40;
 
     private static JedisPooled redis;
-    private static JedisPool pool;
     private String prefix;
 
     @BeforeAll
     static void connect() {
         TestServers.RedisEndpoint endpoint = TestServers.redis();
         redis = new JedisPooled(endpoint.host(), endpoint.port());
-        pool = new JedisPool(endpoint.host(), endpoint.port());
     }
 
     @AfterAll
     static void disconnect() {
         redis.close();
-        pool.close();
     }
 
     @AfterEach
@@ -61,7 +58,7 @@ class BucketLayoutTest {
         assertThat(new BucketLayout(redis, keys).needsMigration()).as("nothing recorded yet").isFalse();
         assertThat(new BucketLayout(redis, keys).ensure()).as("a first start only records its count").isEmpty();
         assertThat(redis.get(keys.layout())).isEqualTo(Integer.toString(buckets));
-        StageSeeder.seed(new RedisDelayStore(pool, keys), prefix, jobs);
+        StageSeeder.seed(new RedisDelayStore(new SingleRedis(redis), keys), prefix, jobs);
         BucketSnapshot before = BucketSnapshot.read(redis, prefix, SCAN_BUCKETS);
         assertThat(before.problems()).as("seeded state is sound").isEmpty();
         assertThat(before.jobs()).hasSize(jobs);

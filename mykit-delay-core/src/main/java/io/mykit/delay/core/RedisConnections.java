@@ -1,0 +1,79 @@
+package io.mykit.delay.core;
+
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.store.ClusterRedis;
+import io.mykit.delay.queue.store.RedisNodes;
+import io.mykit.delay.queue.store.SingleRedis;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** The store's Redis from {@code mykit.delay.redis}: a Redis Cluster when cluster-nodes is set, else one Redis. */
+final class RedisConnections {
+    /** Tries of one cluster command across redirections and reconnects (Jedis' default is 5). */
+    private static final int CLUSTER_MAX_ATTEMPTS = 3;
+
+    private RedisConnections() {
+    }
+
+    static RedisNodes open(DelayProperties.Redis redis) {
+        // ConnectionPoolConfig tests idle connections, as JedisPoolConfig did
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(redis.getPoolSize());
+        pool.setMaxIdle(redis.getPoolSize());
+        pool.setMinIdle(Math.min(8, redis.getPoolSize()));
+        long timeout = redis.getTimeout().toMillis();
+        DefaultJedisClientConfig.Builder client = clientConfig(redis, redis.getTimeout());
+        if (!redis.isCluster()) {
+            return new SingleRedis(new JedisPooled(address(redis), client.database(redis.getDatabase()).build(), pool));
+        }
+        DefaultJedisClientConfig config = client.build();
+        Set<HostAndPort> seeds = seeds(redis);
+        return new ClusterRedis(() -> new ClusterConnectionProvider(seeds, config, pool), CLUSTER_MAX_ATTEMPTS,
+                Duration.ofMillis(timeout * CLUSTER_MAX_ATTEMPTS));
+    }
+
+    /**
+     * A plain client of the same Redis or Redis Cluster for one-off start-up work whose calls may take
+     * {@code socketTimeout}; a cluster's slot map is read here, so this throws when no seed answers.
+     */
+    static UnifiedJedis client(DelayProperties.Redis redis, Duration socketTimeout) {
+        DefaultJedisClientConfig.Builder config = clientConfig(redis, socketTimeout);
+        if (!redis.isCluster()) {
+            return new JedisPooled(address(redis), config.database(redis.getDatabase()).build());
+        }
+        return new JedisCluster(seeds(redis), config.build(), CLUSTER_MAX_ATTEMPTS);
+    }
+
+    /** Where the Redis is, for messages. */
+    static String describe(DelayProperties.Redis redis) {
+        return redis.isCluster() ? "Redis Cluster " + String.join(",", redis.getClusterNodes())
+                : "Redis " + redis.getHost() + ":" + redis.getPort();
+    }
+
+    private static DefaultJedisClientConfig.Builder clientConfig(DelayProperties.Redis redis, Duration socketTimeout) {
+        String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
+        return DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) redis.getTimeout().toMillis())
+                .socketTimeoutMillis((int) Math.max(redis.getTimeout().toMillis(), socketTimeout.toMillis()))
+                .password(password);
+    }
+
+    private static HostAndPort address(DelayProperties.Redis redis) {
+        return new HostAndPort(redis.getHost(), redis.getPort());
+    }
+
+    private static Set<HostAndPort> seeds(DelayProperties.Redis redis) {
+        Set<HostAndPort> seeds = new LinkedHashSet<>();
+        redis.getClusterNodes().forEach(node -> seeds.add(HostAndPort.from(node.trim())));
+        return seeds;
+    }
+}
