@@ -135,7 +135,8 @@ final class BenchCluster implements AutoCloseable {
 
     /**
      * Waits until each node counts every member, the nodes' pumping buckets cover all buckets once and the owner of
-     * bucket 0 has written the epoch: pushed to before that, its Redis-loss watch takes the jobs for lost and restores.
+     * bucket 0 has written the epoch marks: pushed to before that, its Redis-loss watch takes the jobs for lost and
+     * restores them.
      */
     private void awaitSettled() throws InterruptedException {
         long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
@@ -166,8 +167,13 @@ final class BenchCluster implements AutoCloseable {
     }
 
     private boolean epochWritten(int buckets) {
+        Keys keys = new Keys(keyPrefix, buckets);
+        String[] marks = new String[buckets];
+        for (int b = 0; b < buckets; b++) {
+            marks[b] = keys.epoch(b);
+        }
         try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
-            return jedis.exists(new Keys(keyPrefix, buckets).epoch());
+            return jedis.exists(marks) == buckets;
         }
     }
 

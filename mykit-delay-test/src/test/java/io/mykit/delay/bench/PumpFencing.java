@@ -5,9 +5,9 @@ import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.Pipeline;
+import io.mykit.delay.queue.store.SingleRedis;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.JedisPooled;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +47,11 @@ final class PumpFencing {
     static Result measure(BenchSettings settings, int batch, int pairs, int warmupPairs) {
         String prefix = BenchGateway.newKeyPrefix();
         Keys keys = new Keys(prefix, 1);
-        try (JedisPool pool = new JedisPool(settings.redisHost(), settings.redisPort())) {
-            RedisDelayStore unfenced = new RedisDelayStore(pool, keys);
+        JedisPooled redis = new JedisPooled(settings.redisHost(), settings.redisPort());
+        try (SingleRedis nodes = new SingleRedis(redis)) {
+            RedisDelayStore unfenced = new RedisDelayStore(nodes, keys);
             FenceTokens tokens = new FenceTokens(1);
-            RedisDelayStore fenced = new RedisDelayStore(pool, keys, tokens);
+            RedisDelayStore fenced = new RedisDelayStore(nodes, keys, tokens);
             unfenced.loadScripts();
             fenced.loadScripts();
             tokens.set(BUCKET, FenceTokens.format(TERM));
@@ -72,11 +73,11 @@ final class PumpFencing {
                 long nsB;
                 // alternate which goes first, so neither gains from following the other
                 if ((pair & 1) == 0) {
-                    nsA = pump(pool, keys, unfenced, jobs);
-                    nsB = pump(pool, keys, fenced, jobs);
+                    nsA = pump(redis, keys, unfenced, jobs);
+                    nsB = pump(redis, keys, fenced, jobs);
                 } else {
-                    nsB = pump(pool, keys, fenced, jobs);
-                    nsA = pump(pool, keys, unfenced, jobs);
+                    nsB = pump(redis, keys, fenced, jobs);
+                    nsA = pump(redis, keys, unfenced, jobs);
                 }
                 if (pair >= 0) {
                     a.record(nsA);
@@ -91,21 +92,20 @@ final class PumpFencing {
     }
 
     /** One timed pump of the whole batch through {@code store} (ns), then its jobs made due again, untimed. */
-    private static long pump(JedisPool pool, Keys keys, RedisDelayStore store, List<Job> jobs) {
+    private static long pump(JedisPooled redis, Keys keys, RedisDelayStore store, List<Job> jobs) {
         long start = System.nanoTime();
         PumpResult result = store.pumpDue(BUCKET, System.currentTimeMillis(), jobs.size(), HAND_OVER_MS);
         long ns = System.nanoTime() - start;
         if (result.jobs().size() != jobs.size()) {
             throw new IllegalStateException("a pump moved " + result.jobs().size() + " jobs, expected " + jobs.size());
         }
-        makeDueAgain(pool, keys, jobs);
+        makeDueAgain(redis, keys, jobs);
         return ns;
     }
 
     /** Puts the pumped jobs back from in-flight into the delay set with their due time, in one round trip. */
-    private static void makeDueAgain(JedisPool pool, Keys keys, List<Job> jobs) {
-        try (Jedis jedis = pool.getResource()) {
-            Pipeline pipe = jedis.pipelined();
+    private static void makeDueAgain(JedisPooled redis, Keys keys, List<Job> jobs) {
+        try (AbstractPipeline pipe = redis.pipelined()) {
             pipe.del(keys.inflight(BUCKET));
             for (Job job : jobs) {
                 pipe.zadd(keys.delay(BUCKET), job.dueTime(), job.getId());
