@@ -102,14 +102,14 @@ final class ClusterScenario {
         System.setProperty("zookeeper.admin.enableServer", "false");
         try (TestingServer zookeeper = new TestingServer(-1, true)) {
             for (int count : z.nodeCounts) {
-                headlines.add(nodes(count, zookeeper.getConnectString(), logs));
+                headlines.add(nodesOrRow(count, zookeeper.getConnectString(), logs));
             }
         }
         List<String> drains = new ArrayList<>();
         List<String> lates = new ArrayList<>();
         headlines.forEach(h -> {
-            drains.add(ReportTable.count(h.drainPerS()));
-            lates.add(Long.toString(h.lateP99()));
+            drains.add(h == null ? "-" : ReportTable.count(h.drainPerS()));
+            lates.add(h == null ? "-" : Long.toString(h.lateP99()));
         });
         String counts = String.join(" / ", z.nodeCounts.stream().map(String::valueOf).toList());
         table.row("8 cluster, summary", counts + " nodes", String.format("drain %s jobs/s; lateness p99 %s ms",
@@ -120,6 +120,20 @@ final class ClusterScenario {
                 + " journal's Ready rows by host: the node whose timer handed the job over. Pullers, pushers and"
                 + " finishers are spread over the nodes round-robin, so most pulls wait on a node that does not own"
                 + " the job's bucket and are woken across nodes.");
+    }
+
+    /** {@link #nodes}, or a row saying why it failed (null): the other node counts still run. */
+    private Headline nodesOrRow(int count, String zookeeper, Path logs) {
+        try {
+            return nodes(count, zookeeper, logs);
+        } catch (Exception e) {
+            String line = e.toString().replace('\n', ' ');
+            table.row(String.format(Locale.ROOT, "8 cluster, %d node%s", count, count == 1 ? "" : "s"), "run",
+                    "failed: " + (line.length() <= 200 ? line : line.substring(0, 197) + "..."), "completes",
+                    ReportTable.verdict(false));
+            e.printStackTrace();
+            return null;
+        }
     }
 
     /** One node count: start, warm up, lateness, drain, share; returns the figures for the summary. */
