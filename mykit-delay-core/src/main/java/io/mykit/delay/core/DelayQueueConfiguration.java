@@ -162,7 +162,8 @@ public class DelayQueueConfiguration {
     public BucketOwnership bucketOwnership(DelayProperties properties, NodeIdentity node, RedisDelayStore store,
                                            FenceTokens fence, TimerGroup timers, RedisLossWatch lossWatch) {
         if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
-            return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores);
+            return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores,
+                    properties.getTimer().isEnabled());
         }
         DelayProperties.Registry registry = properties.getRegistry();
         CuratorFramework client = CuratorFrameworkFactory.builder()
@@ -174,7 +175,8 @@ public class DelayQueueConfiguration {
                 .build();
         ZooKeeperOwnership.Kind kind = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
-        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(), properties.getBuckets(),
+        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(),
+                properties.getTimer().isEnabled(), properties.getBuckets(),
                 properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
                 lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start

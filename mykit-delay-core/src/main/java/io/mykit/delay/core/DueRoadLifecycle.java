@@ -37,9 +37,10 @@ public class DueRoadLifecycle implements SmartLifecycle {
         if (wakes != null) {
             wakes.start();
         }
+        timers.gate(ownership::isActive);
+        // with timers off the node owns no bucket, but in ZooKeeper modes it stays a member restores ask about its ends
+        ownership.start();
         if (timersEnabled) {
-            timers.gate(ownership::isActive);
-            ownership.start();
             timers.startHelpers();
         }
         lossWatch.start();

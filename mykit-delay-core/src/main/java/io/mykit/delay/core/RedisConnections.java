@@ -7,9 +7,7 @@ import io.mykit.delay.queue.store.SingleRedis;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 import java.time.Duration;
@@ -25,13 +23,22 @@ final class RedisConnections {
     }
 
     static RedisNodes open(DelayProperties.Redis redis) {
+        return open(redis, redis.getTimeout());
+    }
+
+    /**
+     * The same Redis or Redis Cluster for start-up work whose calls may take {@code socketTimeout} (a migration step);
+     * a cluster's slot map is read at first use, so that use throws while no seed answers.
+     */
+    static RedisNodes open(DelayProperties.Redis redis, Duration socketTimeout) {
         // ConnectionPoolConfig tests idle connections, as JedisPoolConfig did
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(redis.getPoolSize());
         pool.setMaxIdle(redis.getPoolSize());
         pool.setMinIdle(Math.min(8, redis.getPoolSize()));
-        long timeout = redis.getTimeout().toMillis();
-        DefaultJedisClientConfig.Builder client = clientConfig(redis, redis.getTimeout());
+        // a command's tries may each take the socket timeout, as JedisCluster's default allows
+        long timeout = Math.max(redis.getTimeout().toMillis(), socketTimeout.toMillis());
+        DefaultJedisClientConfig.Builder client = clientConfig(redis, socketTimeout);
         if (!redis.isCluster()) {
             return new SingleRedis(new JedisPooled(address(redis), client.database(redis.getDatabase()).build(), pool));
         }
@@ -39,18 +46,6 @@ final class RedisConnections {
         Set<HostAndPort> seeds = seeds(redis);
         return new ClusterRedis(() -> new ClusterConnectionProvider(seeds, config, pool), CLUSTER_MAX_ATTEMPTS,
                 Duration.ofMillis(timeout * CLUSTER_MAX_ATTEMPTS));
-    }
-
-    /**
-     * A plain client of the same Redis or Redis Cluster for one-off start-up work whose calls may take
-     * {@code socketTimeout}; a cluster's slot map is read here, so this throws when no seed answers.
-     */
-    static UnifiedJedis client(DelayProperties.Redis redis, Duration socketTimeout) {
-        DefaultJedisClientConfig.Builder config = clientConfig(redis, socketTimeout);
-        if (!redis.isCluster()) {
-            return new JedisPooled(address(redis), config.database(redis.getDatabase()).build());
-        }
-        return new JedisCluster(seeds(redis), config.build(), CLUSTER_MAX_ATTEMPTS);
     }
 
     /** Where the Redis is, for messages. */

@@ -3,9 +3,9 @@ package io.mykit.delay.core;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.queue.store.RedisNodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -13,7 +13,7 @@ import java.time.Duration;
 
 /**
  * Start-up: before anything uses the store, places the jobs by {@code mykit.delay.buckets} ({@link BucketLayout}),
- * through a connection of its own. A standalone gateway is alone on its key prefix, so it may migrate; in the ZooKeeper
+ * through connections of its own (the store's kind: per-node pipelines on a Redis Cluster). A standalone gateway is alone on its key prefix, so it may migrate; in the ZooKeeper
  * modes the node migrates under the layout lock and only while no other node lives. It waits a while for a Redis that
  * is not up yet, then fails the start: running on an unchecked layout would leave jobs where no timer or lookup finds
  * them.
@@ -33,8 +33,8 @@ final class StartupLayout {
 
     /** {@code othersLive}: nodes on the old layout run; moving jobs under their timers could deliver a job twice. */
     static void ensure(DelayProperties.Redis redis, Keys keys, boolean othersLive) {
-        try (UnifiedJedis jedis = awaitRedis(redis)) {
-            BucketLayout layout = new BucketLayout(jedis, keys);
+        try (RedisNodes nodes = awaitRedis(redis)) {
+            BucketLayout layout = new BucketLayout(nodes, keys);
             if (othersLive && layout.needsMigration()) {
                 throw new IllegalStateException("Redis holds jobs placed for another bucket count and other nodes run "
                         + "on it: stop every node before changing mykit.delay.buckets");
@@ -43,19 +43,16 @@ final class StartupLayout {
         }
     }
 
-    /** A client (of one Redis or a Redis Cluster) that answered PING. */
-    private static UnifiedJedis awaitRedis(DelayProperties.Redis redis) {
+    /** One Redis or a Redis Cluster that answered PING. */
+    private static RedisNodes awaitRedis(DelayProperties.Redis redis) {
         long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
         while (true) {
-            UnifiedJedis jedis = null;
+            RedisNodes nodes = RedisConnections.open(redis, SOCKET_TIMEOUT);
             try {
-                jedis = RedisConnections.client(redis, SOCKET_TIMEOUT);
-                jedis.ping();
-                return jedis;
+                nodes.client().ping();
+                return nodes;
             } catch (JedisConnectionException | JedisClusterOperationException e) {
-                if (jedis != null) {
-                    jedis.close();
-                }
+                nodes.close();
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(RedisConnections.describe(redis) + " unreachable for "
                             + REDIS_WAIT.toSeconds() + " s: cannot check the bucket layout", e);

@@ -35,7 +35,8 @@
  *     in flight with its deadline, reservation count) before any timer or request runs ({@code store.BucketLayout}).
  *     Each job is written to its new bucket before it leaves the old one; a crash leaves it in one or both, identical,
  *     and the next start finishes the migration it recorded. Tombstones are not moved: only a restore running at the
- *     same time needs them, and none runs during a migration.</li>
+ *     same time needs them, and none runs during a migration. The epoch marks follow: every new bucket is marked when
+ *     every old one was (a resize is no Redis loss), none when one was missing (the loss is still noticed).</li>
  * <li>Shutdown: timers stop first, the web server drains, broker senders finish or leave jobs in flight, the
  *     journal writer flushes last.</li>
  * </ul>

@@ -16,22 +16,28 @@ public final class StandaloneOwnership implements BucketOwnership {
     private final String node;
     private final FenceTokens fence;
     private final LongSupplier restores;
+    private final boolean pumps;
     private final List<Integer> all;
     private volatile boolean running;
 
-    public StandaloneOwnership(TimerGroup timers, int buckets, String node, FenceTokens fence, LongSupplier restores) {
+    /** {@code pumps} false: timers are switched off, the node only serves HTTP. */
+    public StandaloneOwnership(TimerGroup timers, int buckets, String node, FenceTokens fence, LongSupplier restores,
+                               boolean pumps) {
         this.timers = timers;
         this.buckets = buckets;
         this.node = node;
         this.fence = fence;
         this.restores = restores;
+        this.pumps = pumps;
         this.all = IntStream.range(0, buckets).boxed().toList();
     }
 
     @Override
     public void start() {
-        running = true;
-        all.forEach(timers::startBucket);
+        if (pumps) {
+            running = true;
+            all.forEach(timers::startBucket);
+        }
     }
 
     @Override

@@ -52,6 +52,8 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private static final String LAYOUT = "/layout";
     private static final String LEADER = "/leader";
     private static final String LAYOUT_LOCK = "/locks/layout";
+    /** Marks a member whose timers are off: it serves HTTP and answers restores, but gets no bucket. */
+    private static final String SERVE_ONLY = " serve-only";
     /** A migration of a million jobs takes seconds; a lock held longer than this belongs to a stuck node. */
     private static final Duration LAYOUT_LOCK_WAIT = Duration.ofMinutes(5);
 
@@ -59,6 +61,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private final Kind kind;
     private final String nodeId;
     private final String nodeUrl;
+    private final boolean pumps;
     private final int buckets;
     private final String layout;
     private final DelayStore store;
@@ -87,13 +90,14 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private CuratorCache cache;
 
     /** {@code client} is namespaced and not started; this class starts and closes it. */
-    public ZooKeeperOwnership(CuratorFramework client, Kind kind, String nodeId, String nodeUrl, int buckets,
+    public ZooKeeperOwnership(CuratorFramework client, Kind kind, String nodeId, String nodeUrl, boolean pumps, int buckets,
                               String keyPrefix, DelayStore store, FenceTokens fence, TimerGroup timers,
                               Duration connectTimeout, LongSupplier restores, Consumer<Boolean> layoutCheck) {
         this.client = client;
         this.kind = kind;
         this.nodeId = nodeId;
         this.nodeUrl = nodeUrl;
+        this.pumps = pumps;
         this.buckets = buckets;
         this.layout = "buckets=" + buckets + " prefix=" + keyPrefix;
         this.store = store;
@@ -175,7 +179,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         cache = CuratorCache.build(client, "/");
         cache.listenable().addListener(CuratorCacheListener.builder().forAll((type, before, after) -> schedule()).build());
         cache.start();
-        if (kind == Kind.MASTER_SLAVE) {
+        if (kind == Kind.MASTER_SLAVE && pumps) {
             latch = new LeaderLatch(client, LEADER, nodeId);
             latch.addListener(new LeaderLatchListener() {
                 @Override
@@ -279,11 +283,14 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     }
 
     private boolean mayPump() {
-        return connected && !stopped && (kind != Kind.MASTER_SLAVE || latch.hasLeadership());
+        return pumps && connected && !stopped && (kind != Kind.MASTER_SLAVE || latch.hasLeadership());
     }
 
     private Set<Integer> desired() throws Exception {
         Set<Integer> wanted = new TreeSet<>();
+        if (!pumps) {
+            return wanted;
+        }
         if (kind == Kind.MASTER_SLAVE) {
             if (latch.hasLeadership()) {
                 for (int b = 0; b < buckets; b++) {
@@ -292,7 +299,17 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             }
             return wanted;
         }
-        List<String> members = client.getChildren().forPath(MEMBERS);
+        List<String> members = new ArrayList<>();
+        for (String member : client.getChildren().forPath(MEMBERS)) {
+            try {
+                if (!new String(client.getData().forPath(MEMBERS + "/" + member), StandardCharsets.UTF_8)
+                        .endsWith(SERVE_ONLY)) {
+                    members.add(member);
+                }
+            } catch (KeeperException.NoNodeException left) {
+                // gone between the listing and the read: not a member any more
+            }
+        }
         for (int b = 0; b < buckets; b++) {
             if (nodeId.equals(Rendezvous.owner(b, members))) {
                 wanted.add(b);
@@ -312,7 +329,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             deleteQuietly(path);
         }
         client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-                .forPath(path, nodeUrl.getBytes(StandardCharsets.UTF_8));
+                .forPath(path, (pumps ? nodeUrl : nodeUrl + SERVE_ONLY).getBytes(StandardCharsets.UTF_8));
     }
 
     /** After a reconnect: a bucket stays only if its owner znode still belongs to this session. */

@@ -2,6 +2,7 @@ package io.mykit.delay.queue.store;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
  * <pre>
  * {prefix}:layout         N   every job is in bucket Buckets.of(id, N)
  * {prefix}:layout-target  M   a migration N -> M is under way: each job is in its bucket under N, under M, or both
+ * {prefix:bI}:epoch           carried across a migration: set for every bucket I &lt; M when all of 0..N-1 were set
  * </pre>
  * <ul>
  * <li>No record (first start, or data of a version without it): the configured count is recorded and the jobs in
@@ -24,6 +26,10 @@ import java.util.List;
  * <li>A target found at start is a migration a crash interrupted: it is finished first, to the count it recorded,
  *     whatever is configured now; then the jobs move on to the configured count if that differs (a restart with the
  *     old count moves them back). Nothing is refused: every pass ends with each job in exactly one bucket.</li>
+ * <li>The epoch marks ({@code RedisLossWatch}) follow the jobs: when Redis held the mark of every old bucket, it held
+ *     all the data, so every new bucket gets its mark (else the new buckets would read as lost and start a needless
+ *     full restore). When one was missing, every new bucket's mark goes, so the loss is still noticed whatever bucket
+ *     it was in. A first record writes no mark: a layout missing may itself be the loss (Redis restarted empty).</li>
  * </ul>
  */
 public final class BucketLayout {
@@ -38,19 +44,21 @@ public final class BucketLayout {
         void written(long jobsSoFar);
     }
 
+    private final RedisNodes nodes;
     private final UnifiedJedis redis;
     private final Keys keys;
     private final BucketMover mover;
 
     /** {@code keys.buckets()} is the configured count the jobs must end up placed by. */
-    public BucketLayout(UnifiedJedis redis, Keys keys) {
-        this(redis, keys, jobsSoFar -> { });
+    public BucketLayout(RedisNodes nodes, Keys keys) {
+        this(nodes, keys, jobsSoFar -> { });
     }
 
-    public BucketLayout(UnifiedJedis redis, Keys keys, PageHook hook) {
-        this.redis = redis;
+    public BucketLayout(RedisNodes nodes, Keys keys, PageHook hook) {
+        this.nodes = nodes;
+        this.redis = nodes.client();
         this.keys = keys;
-        this.mover = new BucketMover(redis, keys, hook);
+        this.mover = new BucketMover(nodes, keys, hook);
     }
 
     /**
@@ -95,11 +103,55 @@ public final class BucketLayout {
     private MigrationReport migrate(int from, int to) {
         log.info("Moving jobs from {} to {} buckets (mykit.delay.buckets changed)", from, to);
         MigrationReport report = mover.move(from, to);
+        // before the record: a crash after it would leave the new buckets unmarked, a crash before re-runs this
+        carryEpochMarks(from, to);
         // layout first: a crash between the two leaves target = layout, whose re-run moves nothing
         redis.set(keys.layout(), Integer.toString(to));
         redis.del(keys.layoutTarget());
+        dropEpochMarks(to, from);
         log.info("Bucket layout changed, {}", report);
         return report;
+    }
+
+    /** Marks every bucket of the new count when every old bucket was marked, else unmarks them (see the class doc). */
+    private void carryEpochMarks(int from, int to) {
+        boolean whole = allMarked(from);
+        String now = Long.toString(System.currentTimeMillis());
+        try (NodePipelines<?> pipes = nodes.pipelines()) {
+            for (int b = 0; b < to; b++) {
+                if (whole) {
+                    pipes.on(keys.epoch(b)).set(keys.epoch(b), now);
+                } else {
+                    pipes.on(keys.epoch(b)).del(keys.epoch(b));
+                }
+            }
+            pipes.sync();
+        }
+        if (!whole) {
+            log.warn("Redis lacked the epoch mark of a bucket before the migration {} -> {}: the Redis-loss watch will "
+                    + "restore from the journal", from, to);
+        }
+    }
+
+    private boolean allMarked(int buckets) {
+        List<Response<Boolean>> marks = new ArrayList<>(buckets);
+        try (NodePipelines<?> pipes = nodes.pipelines()) {
+            for (int b = 0; b < buckets; b++) {
+                marks.add(pipes.on(keys.epoch(b)).exists(keys.epoch(b)));
+            }
+            pipes.sync();
+        }
+        return marks.stream().allMatch(Response::get);
+    }
+
+    /** The marks of buckets {@code first..end-1}, which no longer exist (none when the count grew). */
+    private void dropEpochMarks(int first, int end) {
+        try (NodePipelines<?> pipes = nodes.pipelines()) {
+            for (int b = first; b < end; b++) {
+                pipes.on(keys.epoch(b)).del(keys.epoch(b));
+            }
+            pipes.sync();
+        }
     }
 
     private static int count(String key, String value) {

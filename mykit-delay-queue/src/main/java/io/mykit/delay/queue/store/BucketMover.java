@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * Moves every job placed by one bucket count to its bucket under another, old bucket by old bucket, a page of the
@@ -20,31 +21,35 @@ import java.util.TreeMap;
  * <pre>
  *   read a page of the old bucket's pool          (HSCAN)
  *   read the leaving jobs' stages there           (one pipeline: ZMSCORE x2, HMGET)
- *   write them into their new buckets             (migrate_in.lua per new bucket, one pipeline)
+ *   write them into their new buckets             (migrate_in.lua per new bucket, a pipeline per node)
  *   remove them from the old bucket               (migrate_out.lua)
  * then per old bucket: drop ready-list entries of jobs that left (prune_ready.lua), or, for a bucket that no longer
  * exists, delete what is left of it (ready lists, tombstones, restore marker, entries of ids without a record).
  * </pre>
  * A crash at any point leaves each job in its old bucket, its new one, or both with the same stage; running the move
- * again finishes it. No script touches two buckets, so it runs on a Redis Cluster too.
+ * again finishes it. No command or script names keys of two buckets and batches are pipelined per node
+ * ({@link RedisNodes#pipelines()}), so it runs on a Redis Cluster too.
  */
 final class BucketMover {
     private static final int PAGE = 1000;
 
-    private final UnifiedJedis redis;
+    private final RedisNodes redis;
     private final Keys keys;
     private final BucketLayout.PageHook hook;
-    private final MigrationScripts scripts = new MigrationScripts();
+    private final MigrationScripts scripts;
 
-    BucketMover(UnifiedJedis redis, Keys keys, BucketLayout.PageHook hook) {
+    BucketMover(RedisNodes redis, Keys keys, BucketLayout.PageHook hook) {
         this.redis = redis;
         this.keys = keys;
         this.hook = hook;
+        this.scripts = new MigrationScripts(redis);
     }
 
     MigrationReport move(int from, int to) {
         long start = System.nanoTime();
         Tally tally = new Tally();
+        // one key per bucket of either count reaches every node a migration call can run on
+        scripts.load(IntStream.range(0, Math.max(from, to)).mapToObj(keys::pool).toList());
         for (int bucket = 0; bucket < from; bucket++) {
             moveOut(bucket, to, tally);
             if (bucket < to) {
@@ -63,7 +68,7 @@ final class BucketMover {
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
             // entries already moved are gone from the pool; HSCAN still returns every entry present throughout
-            ScanResult<Map.Entry<String, String>> page = redis.hscan(keys.pool(bucket), cursor, params);
+            ScanResult<Map.Entry<String, String>> page = redis.client().hscan(keys.pool(bucket), cursor, params);
             Map<String, String> leaving = new LinkedHashMap<>();
             page.getResult().stream().filter(e -> Buckets.of(e.getKey(), to) != bucket)
                     .forEach(e -> leaving.put(e.getKey(), e.getValue()));
@@ -80,11 +85,13 @@ final class BucketMover {
         Response<List<Double>> due;
         Response<List<Double>> deadline;
         Response<List<String>> reservations;
-        try (AbstractPipeline pipe = redis.pipelined()) {
+        try (NodePipelines<?> pipes = redis.pipelines()) {
+            // the three keys share the bucket's slot: one node, one pipeline
+            AbstractPipeline pipe = pipes.on(keys.pool(bucket));
             due = pipe.zmscore(keys.delay(bucket), ids);
             deadline = pipe.zmscore(keys.inflight(bucket), ids);
             reservations = pipe.hmget(keys.reserved(bucket), ids);
-            pipe.sync();
+            pipes.sync();
         }
         List<MovingJob> jobs = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
@@ -112,12 +119,12 @@ final class BucketMover {
         jobs.forEach(job -> byTarget.computeIfAbsent(Buckets.of(job.id(), to), b -> new ArrayList<>()).add(job));
         List<MigrationScripts.Call> writes = new ArrayList<>(byTarget.size());
         byTarget.forEach((target, group) -> writes.add(moveInCall(target, group)));
-        long fresh = scripts.run(redis, writes).stream().mapToLong(Long.class::cast).sum();
+        long fresh = scripts.run(writes).stream().mapToLong(Long.class::cast).sum();
         tally.alreadyThere += jobs.size() - fresh;
         jobs.forEach(tally::count);
         hook.written(tally.moved());
         List<String> ids = jobs.stream().map(MovingJob::id).toList();
-        scripts.run(redis, List.of(new MigrationScripts.Call(scripts.moveOut,
+        scripts.run(List.of(new MigrationScripts.Call(scripts.moveOut,
                 List.of(keys.pool(bucket), keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket)), ids)));
     }
 
@@ -149,13 +156,14 @@ final class BucketMover {
                 .map(list -> new MigrationScripts.Call(scripts.pruneReady, List.of(list, keys.pool(bucket)), List.of()))
                 .toList();
         if (!prunes.isEmpty()) {
-            scripts.run(redis, prunes).forEach(dropped -> tally.readyEntriesDropped += (Long) dropped);
+            scripts.run(prunes).forEach(dropped -> tally.readyEntriesDropped += (Long) dropped);
         }
     }
 
     /** A bucket beyond the new count: every job has left it, so what remains is leftovers. */
     private void retire(int bucket, Tally tally) {
-        long left = redis.hlen(keys.pool(bucket));
+        UnifiedJedis client = redis.client();
+        long left = client.hlen(keys.pool(bucket));
         if (left > 0) {
             throw new IllegalStateException("bucket " + bucket + " still holds " + left + " jobs after moving them out: "
                     + "is a gateway of this key prefix running?");
@@ -164,11 +172,11 @@ final class BucketMover {
                 keys.restoring(bucket), keys.ended(bucket)));
         List<String> lists = readyLists(bucket);
         for (String list : lists) {
-            tally.readyEntriesDropped += redis.llen(list);
+            tally.readyEntriesDropped += client.llen(list);
         }
         doomed.addAll(lists);
-        tally.tombstonesDropped += redis.zcard(keys.ended(bucket));
-        redis.del(doomed.toArray(String[]::new));
+        tally.tombstonesDropped += client.zcard(keys.ended(bucket));
+        client.del(doomed.toArray(String[]::new));
         tally.retired++;
     }
 
@@ -178,7 +186,7 @@ final class BucketMover {
         ScanParams params = new ScanParams().match(keys.readyPattern(bucket)).count(PAGE);
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
-            ScanResult<String> page = redis.scan(cursor, params);
+            ScanResult<String> page = redis.client().scan(cursor, params);
             lists.addAll(page.getResult());
             cursor = page.getCursor();
         } while (!ScanParams.SCAN_POINTER_START.equals(cursor));

@@ -23,15 +23,16 @@ import org.awaitility.core.ConditionTimeoutException;
 import io.mykit.delay.test.support.TestServers;
 
 /**
- * The packaged gateway ({@code mykit-delay.jar}) as a child JVM that can be killed with SIGKILL and started again
- * on the same port and configuration. Each start writes its own log file, kept for a post-mortem.
+ * The packaged gateway ({@code mykit-delay.jar}) as a child JVM that can be killed with SIGKILL, stopped with
+ * SIGTERM, frozen with SIGSTOP and thawed with SIGCONT, and started again on the same port and configuration. Each
+ * start writes its own log file, kept for a post-mortem.
  */
-final class ChildGateway implements AutoCloseable {
+public final class ChildGateway implements AutoCloseable {
 
     static final Path JAR = Path.of("..", "mykit-delay-core", "target", "mykit-delay.jar");
 
     /** Exit status the JDK reports for a process ended by signal 9 (128 + 9). */
-    static final int SIGKILL_EXIT = 137;
+    public static final int SIGKILL_EXIT = 137;
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(15);
@@ -60,7 +61,7 @@ final class ChildGateway implements AutoCloseable {
     }
 
     /** A gateway on {@code port} with these JVM options and {@code --key=value} arguments; not started yet. */
-    static ChildGateway of(int port, List<String> jvmOptions, List<String> arguments, Path logDir) {
+    public static ChildGateway of(int port, List<String> jvmOptions, List<String> arguments, Path logDir) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException("The runnable jar " + JAR.toAbsolutePath().normalize()
                     + " is missing: build mykit-delay-core first (mvn -pl mykit-delay-core -am package)");
@@ -75,12 +76,12 @@ final class ChildGateway implements AutoCloseable {
         return new ChildGateway(List.copyOf(command), port, logDir);
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return "http://" + TestServers.LOCALHOST + ":" + port;
     }
 
     /** Starts a new JVM and returns once it answers HTTP; fails with its log if it exits or stays silent. */
-    void start() {
+    public void start() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("gateway pid " + process.pid() + " is still running");
         }
@@ -107,7 +108,7 @@ final class ChildGateway implements AutoCloseable {
     }
 
     /** kill -9: returns the exit status, which is {@link #SIGKILL_EXIT} when SIGKILL really ended it. */
-    int kill9() throws InterruptedException {
+    public int kill9() throws InterruptedException {
         // Process.destroyForcibly() is SIGKILL on Linux; the caller checks the exit status to be sure
         process.destroyForcibly();
         if (!process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
@@ -117,7 +118,33 @@ final class ChildGateway implements AutoCloseable {
         return process.exitValue();
     }
 
-    long pid() {
+    /** SIGTERM, the graceful stop: returns the exit status once the JVM is gone. */
+    public int terminate() throws InterruptedException {
+        // Process.destroy() is SIGTERM on Linux: Spring's shutdown hooks run
+        process.destroy();
+        if (!process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            throw new IllegalStateException("gateway pid " + process.pid() + " did not stop within " + EXIT_TIMEOUT
+                    + " of SIGTERM; " + logTail());
+        }
+        LIVE.remove(process);
+        return process.exitValue();
+    }
+
+    /** SIGSTOP: every thread of the JVM freezes (a long GC pause or a stalled VM), sockets stay open. */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #freeze()}. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    public long pid() {
         return process.pid();
     }
 
@@ -126,7 +153,7 @@ final class ChildGateway implements AutoCloseable {
     }
 
     /** The last lines of the current start's log. */
-    String logTail() {
+    public String logTail() {
         Path log = logDir.resolve("gateway-" + starts + ".log");
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
@@ -136,7 +163,7 @@ final class ChildGateway implements AutoCloseable {
         }
     }
 
-    Path logDir() {
+    public Path logDir() {
         return logDir;
     }
 
@@ -148,6 +175,23 @@ final class ChildGateway implements AutoCloseable {
         }
         if (process != null) {
             LIVE.remove(process);
+        }
+    }
+
+    // the JDK sends only TERM and KILL, so the other signals go through kill(1)
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!kill.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + name, e);
         }
     }
 

@@ -99,6 +99,21 @@ class TwoNodeClusterTest {
     }
 
     @Test
+    void a_node_with_timers_off_is_a_member_but_owns_no_bucket() {
+        try (TestGateway serving = TestGateway.start(cluster(zookeeper, prefix, namespace, "n4", "0ms",
+                "mykit.delay.timer.enabled=false", "spring.datasource.url=" + jdbcUrlOf(first)))) {
+            await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(first.client().get("/cluster").data().path("members").size()).isEqualTo(3));
+            // a few reconcile ticks: a bucket given to n4 would have moved by now
+            await().pollDelay(java.time.Duration.ofSeconds(3)).atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+                java.util.Set<String> owners = new java.util.HashSet<>();
+                first.client().get("/cluster").data().path("buckets").forEach(b -> owners.add(b.path("owner").asText()));
+                assertThat(owners).containsExactlyInAnyOrder("n1", "n2");
+            });
+        }
+    }
+
+    @Test
     void a_node_with_another_bucket_count_refuses_to_join_while_nodes_run() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestGateway.start(cluster(zookeeper, prefix,
                         namespace, "n3", "0ms", "mykit.delay.buckets=32", "spring.datasource.url=" + jdbcUrlOf(first))))

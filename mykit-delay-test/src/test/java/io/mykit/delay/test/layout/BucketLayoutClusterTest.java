@@ -4,65 +4,117 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
 import io.mykit.delay.queue.store.BucketLayout;
+import io.mykit.delay.queue.store.ClusterRedis;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.MigrationReport;
-import io.mykit.delay.test.support.OwnRedisCluster;
+import io.mykit.delay.queue.store.NodePipelines;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.support.RedisClusterServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.resps.ScanResult;
 
+import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The migration on a real Redis Cluster of three masters, where a call naming keys of two buckets (two slots) would be
- * refused with CROSSSLOT. The cluster starts empty, so the first script calls also take the NOSCRIPT road.
+ * The migration on the test JVM's Redis Cluster of three masters ({@link RedisClusterServers}), where a call naming
+ * keys of two buckets (two slots) would be refused with CROSSSLOT. It runs on the store's {@link ClusterRedis}
+ * (per-node pipelines), under a key prefix of its own: other classes share the cluster, so it deletes only its keys.
+ * The scripts are flushed on every master after the first page, so the migration also takes the NOSCRIPT road.
  */
 class BucketLayoutClusterTest {
-    private static final String PREFIX = "layout-cluster";
     private static final int JOBS = 4_000;
     private static final long HOUR = 3_600_000;
+
+    private final RedisClusterServers cluster = RedisClusterServers.get();
+    private final String prefix = "layout-cluster-" + UUID.randomUUID().toString().substring(0, 8);
+    private ClusterRedis redis;
+
+    @BeforeEach
+    void connect() {
+        redis = new ClusterRedis(() -> new ClusterConnectionProvider(new LinkedHashSet<>(cluster.nodes()),
+                DefaultJedisClientConfig.builder().build()), 3, Duration.ofSeconds(6));
+    }
+
+    @AfterEach
+    void deleteKeys() {
+        redis.close();
+        // key by key: keys of different buckets live on different masters
+        for (HostAndPort node : cluster.nodes()) {
+            try (Jedis jedis = new Jedis(node)) {
+                ScanParams params = new ScanParams().match("{" + prefix + "*").count(1000);
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, params);
+                    page.getResult().forEach(jedis::del);
+                    cursor = page.getCursor();
+                } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+            }
+        }
+    }
 
     @Test
     void growing_16_to_32_then_shrinking_to_8_on_a_cluster_moves_every_job_in_its_stage() {
         long start = System.nanoTime();
-        try (OwnRedisCluster cluster = OwnRedisCluster.start(3); JedisCluster redis = cluster.client()) {
-            assertThat(new BucketLayout(redis, new Keys(PREFIX, 16)).ensure()).isEmpty();
-            seed(redis, new Keys(PREFIX, 16));
-            BucketSnapshot before = BucketSnapshot.read(redis, PREFIX, 40);
-            assertThat(before.problems()).isEmpty();
-            assertThat(before.jobs()).hasSize(JOBS);
-            assertThat(before.staleReadyEntries()).isEqualTo(16);
+        assertThat(new BucketLayout(redis, new Keys(prefix, 16)).ensure()).isEmpty();
+        seed(new Keys(prefix, 16));
+        // as the gateway's Redis-loss watch leaves them on a first start
+        new RedisDelayStore(redis, new Keys(prefix, 16)).writeEpoch();
+        BucketSnapshot before = BucketSnapshot.read(redis.client(), prefix, 40);
+        assertThat(before.problems()).isEmpty();
+        assertThat(before.jobs()).hasSize(JOBS);
+        assertThat(before.staleReadyEntries()).isEqualTo(16);
 
-            List<MigrationReport> grown = new BucketLayout(redis, new Keys(PREFIX, 32)).ensure();
-            assertThat(grown).singleElement().satisfies(r -> assertThat(r.moved()).isPositive());
-            assertPlaced(redis, before, 32);
+        AtomicBoolean flushed = new AtomicBoolean();
+        List<MigrationReport> grown = new BucketLayout(redis, new Keys(prefix, 32), written -> {
+            if (flushed.compareAndSet(false, true)) {
+                cluster.flushScripts();
+            }
+        }).ensure();
+        assertThat(flushed).as("the scripts were flushed mid-migration").isTrue();
+        assertThat(grown).singleElement().satisfies(r -> assertThat(r.moved()).isPositive());
+        assertPlaced(before, 32);
+        assertThat(new RedisDelayStore(redis, new Keys(prefix, 32)).hasEpoch()).as("new buckets marked").isTrue();
 
-            List<MigrationReport> shrunk = new BucketLayout(redis, new Keys(PREFIX, 8)).ensure();
-            assertThat(shrunk).singleElement().satisfies(r -> assertThat(r.bucketsRetired()).isEqualTo(24));
-            assertPlaced(redis, before, 8);
-            assertThat(new BucketLayout(redis, new Keys(PREFIX, 8)).needsMigration()).isFalse();
-            System.out.printf("BucketLayoutClusterTest: %s; %s; %d ms with the cluster start%n", grown, shrunk,
-                    (System.nanoTime() - start) / 1_000_000);
-        }
+        List<MigrationReport> shrunk = new BucketLayout(redis, new Keys(prefix, 8)).ensure();
+        assertThat(shrunk).singleElement().satisfies(r -> assertThat(r.bucketsRetired()).isEqualTo(24));
+        assertPlaced(before, 8);
+        assertThat(new BucketLayout(redis, new Keys(prefix, 8)).needsMigration()).isFalse();
+        assertThat(new RedisDelayStore(redis, new Keys(prefix, 8)).hasEpoch()).isTrue();
+        System.out.printf("BucketLayoutClusterTest: %s; %s; %d ms%n", grown, shrunk,
+                (System.nanoTime() - start) / 1_000_000);
     }
 
-    private static void assertPlaced(JedisCluster redis, BucketSnapshot before, int buckets) {
-        BucketSnapshot after = BucketSnapshot.read(redis, PREFIX, 40);
+    private void assertPlaced(BucketSnapshot before, int buckets) {
+        BucketSnapshot after = BucketSnapshot.read(redis.client(), prefix, 40);
         assertThat(after.problems()).isEmpty();
         assertThat(after.staleReadyEntries()).isZero();
         assertThat(after.differencesFrom(before.placedBy((id, p) -> Buckets.of(id, buckets)))).isEmpty();
     }
 
-    /** Writes the stages straight into the bucket structures (the store's own verbs assume a single Redis). */
-    private static void seed(JedisCluster redis, Keys keys) {
+    /** Writes the stages straight into the bucket structures, a ready-list leftover of a finished job in each bucket. */
+    private void seed(Keys keys) {
         long now = System.currentTimeMillis();
-        try (AbstractPipeline pipe = redis.pipelined()) {
+        try (NodePipelines<?> pipes = redis.pipelines()) {
             for (int i = 0; i < JOBS; i++) {
-                String id = PREFIX + "-" + i;
+                String id = prefix + "-" + i;
                 int b = Buckets.of(id, keys.buckets());
                 Job job = new Job(id, "pull-" + (i % 3), null, null, HOUR, 0, 0, 0, "body " + i, now);
+                // every key of bucket b shares its slot: one node's pipeline
+                AbstractPipeline pipe = pipes.on(keys.pool(b));
                 pipe.hset(keys.pool(b), id, JobCodec.encode(job));
                 switch (i % 5) {
                     case 0 -> pipe.zadd(keys.delay(b), job.dueTime(), id);
@@ -80,9 +132,9 @@ class BucketLayoutClusterTest {
             }
             // a finished job's entry, left in its ready list as remove.lua leaves it
             for (int b = 0; b < keys.buckets(); b++) {
-                pipe.rpush(keys.ready(b, "pull-0"), "finished-" + b);
+                pipes.on(keys.pool(b)).rpush(keys.ready(b, "pull-0"), "finished-" + b);
             }
-            pipe.sync();
+            pipes.sync();
         }
     }
 }

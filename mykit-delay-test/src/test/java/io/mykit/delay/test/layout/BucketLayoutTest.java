@@ -30,17 +30,20 @@ class BucketLayoutTest {
     private static final int SCAN_BUCKETS = 40;
 
     private static JedisPooled redis;
+    /** The store's connection abstraction over {@link #redis}, as the migration runs on it. */
+    private static SingleRedis nodes;
     private String prefix;
 
     @BeforeAll
     static void connect() {
         TestServers.RedisEndpoint endpoint = TestServers.redis();
         redis = new JedisPooled(endpoint.host(), endpoint.port());
+        nodes = new SingleRedis(redis);
     }
 
     @AfterAll
     static void disconnect() {
-        redis.close();
+        nodes.close();
     }
 
     @AfterEach
@@ -55,10 +58,10 @@ class BucketLayoutTest {
     private BucketSnapshot seed(int buckets, int jobs) {
         prefix = "layout-" + UUID.randomUUID().toString().substring(0, 8);
         Keys keys = new Keys(prefix, buckets);
-        assertThat(new BucketLayout(redis, keys).needsMigration()).as("nothing recorded yet").isFalse();
-        assertThat(new BucketLayout(redis, keys).ensure()).as("a first start only records its count").isEmpty();
+        assertThat(new BucketLayout(nodes, keys).needsMigration()).as("nothing recorded yet").isFalse();
+        assertThat(new BucketLayout(nodes, keys).ensure()).as("a first start only records its count").isEmpty();
         assertThat(redis.get(keys.layout())).isEqualTo(Integer.toString(buckets));
-        StageSeeder.seed(new RedisDelayStore(new SingleRedis(redis), keys), prefix, jobs);
+        StageSeeder.seed(new RedisDelayStore(nodes, keys), prefix, jobs);
         BucketSnapshot before = BucketSnapshot.read(redis, prefix, SCAN_BUCKETS);
         assertThat(before.problems()).as("seeded state is sound").isEmpty();
         assertThat(before.jobs()).hasSize(jobs);
@@ -70,7 +73,7 @@ class BucketLayoutTest {
     }
 
     private BucketLayout layout(int buckets) {
-        return new BucketLayout(redis, new Keys(prefix, buckets));
+        return new BucketLayout(nodes, new Keys(prefix, buckets));
     }
 
     /** The end state of a migration to {@code buckets}: every job once, in its bucket, as it was; records final. */
@@ -123,7 +126,7 @@ class BucketLayoutTest {
     @Test
     void a_migration_stopped_half_way_with_jobs_in_both_buckets_is_finished_by_the_next_start() {
         BucketSnapshot before = seed(16, 20_000);
-        BucketLayout crashing = new BucketLayout(redis, new Keys(prefix, 32), written -> {
+        BucketLayout crashing = new BucketLayout(nodes, new Keys(prefix, 32), written -> {
             if (written >= 4_000) {
                 throw new IllegalStateException("crash after " + written + " jobs written");
             }
@@ -146,7 +149,7 @@ class BucketLayoutTest {
     @Test
     void a_restart_with_the_old_count_after_an_interrupted_migration_finishes_it_then_moves_the_jobs_back() {
         BucketSnapshot before = seed(16, 10_000);
-        assertThatThrownBy(new BucketLayout(redis, new Keys(prefix, 32), written -> {
+        assertThatThrownBy(new BucketLayout(nodes, new Keys(prefix, 32), written -> {
             if (written >= 2_000) {
                 throw new IllegalStateException("crash");
             }
@@ -176,5 +179,25 @@ class BucketLayoutTest {
                     .isEmpty();
         }
         assertThat(layout(8).ensure()).as("second run").isEmpty();
+    }
+
+    @Test
+    void the_epoch_marks_follow_a_migration_and_a_mark_lost_before_it_still_reads_as_a_loss() {
+        seed(16, 2_000);
+        RedisDelayStore store16 = new RedisDelayStore(nodes, new Keys(prefix, 16));
+        assertThat(store16.hasEpoch()).as("a first layout record marks nothing: a missing layout may be a loss").isFalse();
+        // as the Redis-loss watch leaves them once it has checked Redis
+        store16.writeEpoch();
+
+        layout(32).ensure();
+        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 32)).hasEpoch()).as("every new bucket marked").isTrue();
+
+        // a loss the shrink would hide: bucket 20 no longer exists under 8, so its own mark is never checked again
+        redis.del(new Keys(prefix, 32).epoch(20));
+        layout(8).ensure();
+        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 8)).hasEpoch()).as("the loss is still noticed").isFalse();
+        for (int b = 8; b < 32; b++) {
+            assertThat(redis.exists(new Keys(prefix, 32).epoch(b))).as("mark of retired bucket " + b).isFalse();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.mykit.delay.test.layout;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.util.Buckets;
+import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -82,6 +83,9 @@ class BucketResizeGatewayTest {
                 "spring.datasource.url=" + TestServers.jdbcUrl(first.database()));
         try {
             assertThat(redis.get(keys16.layout())).isEqualTo("32");
+            Keys keys32 = new Keys(first.keyPrefix(), 32);
+            assertThat(IntStream.range(0, 32).filter(b -> !redis.exists(keys32.epoch(b))))
+                    .as("buckets without an epoch mark after the migration").isEmpty();
             GatewayClient moved = second.client();
             String heldMoved = held.stream().filter(BucketResizeGatewayTest::changesBucket).findFirst().orElseThrow();
             assertThat(moved.lookup(heldMoved).data().path("stage").asText()).isEqualTo("IN_FLIGHT");
@@ -97,6 +101,11 @@ class BucketResizeGatewayTest {
             assertThat(received).as("each delivered once after the restart").allSatisfy((id, times) ->
                     assertThat(times).as(id).isEqualTo(1));
             assertThat(pull(moved, 100, 30_000, 1_500)).as("no second copy, nothing cancelled").isEmpty();
+            // the watch checked the marks at start, seconds ago: a resize is no Redis loss
+            JsonNode view = moved.get("/cluster").data();
+            assertThat(view.path("restores").isNumber()).as(view.toString()).isTrue();
+            assertThat(view.path("restores").asLong()).as("automatic restores").isZero();
+            assertThat(second.bean(RecoveryService.class).status()).as("no restore ran").isNull();
         } finally {
             second.close();
         }

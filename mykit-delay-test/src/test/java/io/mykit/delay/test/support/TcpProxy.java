@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * A byte-forwarding TCP proxy in front of a real server, so a test can cut the network to it ({@link #cut()}:
@@ -21,6 +22,7 @@ public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> upstreams = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
     private final Object frozenLock = new Object();
     private boolean frozen;
@@ -61,6 +63,13 @@ public final class TcpProxy implements AutoCloseable {
         server = null;
         open.forEach(TcpProxy::closeQuietly);
         open.clear();
+        upstreams.clear();
+    }
+
+    /** Local ports of this proxy's open connections to its target: a connection from any other port did not come through it. */
+    public Set<Integer> upstreamPorts() {
+        upstreams.removeIf(Socket::isClosed);
+        return upstreams.stream().map(Socket::getLocalPort).collect(Collectors.toSet());
     }
 
     /** Holds every byte in both directions (and on new connections) until {@link #thaw()}; nothing is dropped. */
@@ -100,7 +109,10 @@ public final class TcpProxy implements AutoCloseable {
         while (!listening.isClosed()) {
             try {
                 Socket client = listening.accept();
-                Socket upstream = new Socket(targetHost, targetPort);
+                Socket upstream = connectUpstream(client);
+                if (upstream == null) {
+                    continue;
+                }
                 synchronized (this) {
                     // a connection accepted while cut() ran must not slip through the partition
                     if (server != listening) {
@@ -110,6 +122,7 @@ public final class TcpProxy implements AutoCloseable {
                     }
                     open.add(client);
                     open.add(upstream);
+                    upstreams.add(upstream);
                 }
                 pump(client, upstream);
                 pump(upstream, client);
@@ -118,6 +131,16 @@ public final class TcpProxy implements AutoCloseable {
                     System.err.println("proxy " + port + ": " + e);
                 }
             }
+        }
+    }
+
+    // a server that is down refuses: drop the client at once, as the server would, instead of leaving it hanging
+    private Socket connectUpstream(Socket client) {
+        try {
+            return new Socket(targetHost, targetPort);
+        } catch (IOException e) {
+            closeQuietly(client);
+            return null;
         }
     }
 
