@@ -31,7 +31,8 @@ public final class Bench {
     private final CpuMeter cpu;
     private final ReportTable table = new ReportTable("scenario", "measure", "result", "target", "verdict");
     private final List<String> notes = new ArrayList<>();
-    private String gatewaySetup = "?";
+    /** What the last gateway started in this JVM ran with; null while none was. */
+    private String gatewaySetup;
 
     private Bench(BenchSettings settings) {
         this.settings = settings;
@@ -68,7 +69,8 @@ public final class Bench {
         double loadBefore = loadAverage();
         progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
                 + "/" + s.database() + "; scenarios 1,2,3 by default, about six minutes; 4 (restore), 5 and 6"
-                + " (ActiveMQ, RocketMQ lateness) and 7 (ActiveMQ drain) only when named in -Dbench.scenarios");
+                + " (ActiveMQ, RocketMQ lateness), 7 (ActiveMQ drain) and 8 (cluster of 1, 2, 3 gateway JVMs) only"
+                + " when named in -Dbench.scenarios");
         if (s.runs(1)) {
             singlePush();
         }
@@ -93,6 +95,9 @@ public final class Bench {
                 brokers.drain(7, this::startGateway);
             }
         }
+        if (s.runs(8)) {
+            new ClusterScenario(s, cpu, table, notes::add).run();
+        }
         double loadAfter = loadAverage();
 
         System.out.println();
@@ -104,8 +109,13 @@ public final class Bench {
         System.out.println("servers: Redis " + BenchGateway.redisVersion(s) + " at " + s.redisHost() + ":"
                 + s.redisPort() + "; MariaDB " + BenchGateway.mariaDbDescription(s) + " at " + s.mysqlHost() + ":"
                 + s.mysqlPort() + "/" + s.database());
-        System.out.println("gateway: in this JVM (" + String.join(" ", ManagementFactory.getRuntimeMXBean()
-                .getInputArguments().stream().filter(arg -> arg.startsWith("-X")).toList()) + "), " + gatewaySetup);
+        String jvmOptions = String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(arg -> arg.startsWith("-X")).toList());
+        String clusterJvms = "; scenario 8: gateway JVMs (" + String.join(" ", BenchJvm.GATEWAY_OPTIONS)
+                + "), mode=cluster";
+        // scenario 8 alone starts no gateway in this JVM, only its own gateway JVMs
+        System.out.println("gateway: " + (gatewaySetup == null ? "none in this JVM"
+                : "in this JVM (" + jvmOptions + "), " + gatewaySetup) + (s.runs(8) ? clusterJvms : ""));
         System.out.println("load: one blocking HTTP/1.1 keep-alive connection per driver thread (PlainHttp), "
                 + s.bodyBytes() + "-byte bodies, no id or createTime in the jobs (the gateway assigns them)");
         System.out.println();
@@ -251,7 +261,7 @@ public final class Bench {
         return String.join(", ", parts);
     }
 
-    private static double loadAverage() {
+    static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 

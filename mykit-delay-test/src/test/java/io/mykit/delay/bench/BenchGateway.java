@@ -39,14 +39,13 @@ final class BenchGateway implements AutoCloseable {
 
     private final BenchSettings settings;
     private final ConfigurableApplicationContext context;
-    private final String keyPattern;
+    private final String keyPrefix;
     private final int port;
 
     private BenchGateway(BenchSettings settings, ConfigurableApplicationContext context, String keyPrefix) {
         this.settings = settings;
         this.context = context;
-        // the prefix is random and only this gateway's, so any key containing it is one the gateway wrote
-        this.keyPattern = "*" + keyPrefix + "*";
+        this.keyPrefix = keyPrefix;
         this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
     }
 
@@ -56,22 +55,35 @@ final class BenchGateway implements AutoCloseable {
      */
     static BenchGateway start(BenchSettings settings, String... properties) throws SQLException {
         resetDatabase(settings);
-        String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        String prefix = newKeyPrefix();
+        // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
+                .run(arguments(settings, prefix, properties).toArray(String[]::new));
+        return new BenchGateway(settings, context, prefix);
+    }
+
+    /** A key prefix no other gateway uses, so that closing can remove exactly what this one wrote. */
+    static String newKeyPrefix() {
+        return "bench-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * The gateway's command line for the bench: a random port, WARN logs, the bench's Redis under {@code keyPrefix}
+     * and its MariaDB database; {@code properties} ({@code key=value}) come on top.
+     */
+    static List<String> arguments(BenchSettings settings, String keyPrefix, String... properties) {
         List<String> args = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--logging.level.root=WARN",
                 "--mykit.delay.embedded.enabled=false",
                 "--mykit.delay.redis.host=" + settings.redisHost(),
                 "--mykit.delay.redis.port=" + settings.redisPort(),
-                "--mykit.delay.redis.key-prefix=" + prefix,
+                "--mykit.delay.redis.key-prefix=" + keyPrefix,
                 "--spring.datasource.url=" + jdbcUrl(settings, settings.database()),
                 "--spring.datasource.username=" + settings.mysqlUser(),
                 "--spring.datasource.password=" + settings.mysqlPassword()));
         Arrays.stream(properties).map(p -> "--" + p).forEach(args::add);
-        // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
-                .run(args.toArray(String[]::new));
-        return new BenchGateway(settings, context, prefix);
+        return args;
     }
 
     String baseUrl() {
@@ -107,8 +119,7 @@ final class BenchGateway implements AutoCloseable {
         // the gateway writes update_time as this JVM's local time (MybatisJournal.toTime): read it back the same way
         ZoneId zone = ZoneId.systemDefault();
         List<Finished> finished = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(jdbcUrl(settings, settings.database()),
-                settings.mysqlUser(), settings.mysqlPassword());
+        try (Connection connection = journal(settings);
              PreparedStatement query = connection.prepareStatement("SELECT j.id, j.due_time, MIN(l.update_time),"
                      + " COUNT(*) FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
                      + " WHERE j.topic = ? AND l.status = ? GROUP BY j.id, j.due_time")) {
@@ -148,13 +159,14 @@ final class BenchGateway implements AutoCloseable {
         try {
             context.close();
         } finally {
-            deleteKeys();
+            deleteKeys(settings, keyPrefix);
         }
     }
 
-    private void deleteKeys() {
+    /** Removes every Redis key containing {@code keyPrefix}: one from {@link #newKeyPrefix}, so only the bench's. */
+    static void deleteKeys(BenchSettings settings, String keyPrefix) {
         try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
-            ScanParams match = new ScanParams().match(keyPattern).count(1000);
+            ScanParams match = new ScanParams().match("*" + keyPrefix + "*").count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = jedis.scan(cursor, match);
@@ -183,7 +195,8 @@ final class BenchGateway implements AutoCloseable {
         }
     }
 
-    private static void resetDatabase(BenchSettings settings) throws SQLException {
+    /** Creates the bench database if needed and empties its journal tables. */
+    static void resetDatabase(BenchSettings settings) throws SQLException {
         try (Connection connection = serverConnection(settings); Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE IF NOT EXISTS `" + settings.database() + "` CHARACTER SET utf8mb4");
             for (String table : JOURNAL_TABLES) {
@@ -207,6 +220,12 @@ final class BenchGateway implements AutoCloseable {
 
     private static Connection serverConnection(BenchSettings settings) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(settings, ""), settings.mysqlUser(), settings.mysqlPassword());
+    }
+
+    /** A connection to the bench's journal database. */
+    static Connection journal(BenchSettings settings) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(settings, settings.database()), settings.mysqlUser(),
+                settings.mysqlPassword());
     }
 
     private static String jdbcUrl(BenchSettings settings, String database) {

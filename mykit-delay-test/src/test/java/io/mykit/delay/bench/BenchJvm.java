@@ -57,7 +57,7 @@ final class BenchJvm {
     }
 
     /** exec:java loads the bench through a class loader of its own: its URLs are the test class path. */
-    private static String classPath(Class<?> main) throws URISyntaxException {
+    static String classPath(Class<?> main) throws URISyntaxException {
         if (!(main.getClassLoader() instanceof URLClassLoader loader)) {
             return System.getProperty("java.class.path");
         }

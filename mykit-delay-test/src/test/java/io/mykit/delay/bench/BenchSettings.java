@@ -35,7 +35,10 @@ record BenchSettings(
         return s;
     }
 
-    /** Whether scenario {@code n} (1 single push, 2 batch push, 3 lateness, 4 restore, 5-7 brokers) is to run. */
+    /**
+     * Whether scenario {@code n} (1 single push, 2 batch push, 3 lateness, 4 restore, 5-7 brokers, 8 cluster) is to
+     * run.
+     */
     boolean runs(int n) {
         return Arrays.stream(scenarios.split(",")).map(String::trim).anyMatch(Integer.toString(n)::equals);
     }

@@ -9,11 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Where the CPU went during a measurement, so a result can be read on a small shared machine:
@@ -26,6 +29,8 @@ import java.util.Set;
  *  redis, mariadb = the server processes, when this user may read them
  *  broker   = in the broker scenarios: the broker's threads in this JVM (embedded ActiveMQ) and this JVM's child
  *             processes (RocketMQ's name server and broker); a broker consumer's threads count as the driver's
+ *  nodes    = in the cluster scenario: each gateway JVM's whole process; "gateway" is then this JVM's own
+ *             threads besides the driver's (the ZooKeeper server)
  * </pre>
  *
  * A Java thread that ends between two samples takes its CPU with it into "gc/other"; the scenarios keep theirs alive.
@@ -42,19 +47,25 @@ final class CpuMeter {
     private final Optional<ProcessHandle> redis;
     private final Optional<ProcessHandle> mariaDb;
     private final BenchBroker broker;
+    private final List<ProcessHandle> nodes;
 
     /**
      * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the
-     * child processes' (-1 without a broker).
+     * child processes' (-1 without a broker); nodeNs each gateway JVM's (empty outside the cluster scenario).
      */
     record Sample(long wallNs, long jvmNs, long jitMs, Map<Long, Long> threadNs, Set<Long> driverIds,
-                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs) {
+                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs) {
     }
 
     /** Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). */
     record Usage(double seconds, double gateway, double driver, double jit, double gcOther, double redis,
-                 double mariaDb, double broker) {
+                 double mariaDb, double broker, double[] nodes) {
         String cores() {
+            if (nodes.length > 0) {
+                return String.format(Locale.ROOT, "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
+                        + " JVM (ZooKeeper, jit, gc) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
+                        gateway + jit + gcOther);
+            }
             return String.format(Locale.ROOT, "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
                     gateway, jit, gcOther, driver, known(redis, 1), known(mariaDb, 1))
                     + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker));
@@ -63,9 +74,19 @@ final class CpuMeter {
         /** CPU microseconds per job: less disturbed by other load on the machine than the rates are. */
         String perJob(long jobs) {
             double us = jobs == 0 ? 0 : seconds * 1e6 / jobs;
+            if (nodes.length > 0) {
+                return String.format(Locale.ROOT, "nodes %.0f us, redis %s us, mariadb %s us",
+                        Arrays.stream(nodes).sum() * us, known(redis, us), known(mariaDb, us));
+            }
             return String.format(Locale.ROOT, "gateway %.0f us, redis %s us, mariadb %s us", gateway * us,
                     known(redis, us), known(mariaDb, us))
                     + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us));
+        }
+
+        /** Each gateway JVM's cores, "0.41 + 0.38". */
+        String nodeCores() {
+            return Arrays.stream(nodes).mapToObj(c -> String.format(Locale.ROOT, "%.2f", c))
+                    .collect(Collectors.joining(" + "));
         }
 
         private static String known(double cores, double scale) {
@@ -74,13 +95,15 @@ final class CpuMeter {
     }
 
     CpuMeter(int redisPort, int mariaDbPort) {
-        this(redisServer(redisPort), mariaDbServer(mariaDbPort), null);
+        this(redisServer(redisPort), mariaDbServer(mariaDbPort), null, List.of());
     }
 
-    private CpuMeter(Optional<ProcessHandle> redis, Optional<ProcessHandle> mariaDb, BenchBroker broker) {
+    private CpuMeter(Optional<ProcessHandle> redis, Optional<ProcessHandle> mariaDb, BenchBroker broker,
+                     List<ProcessHandle> nodes) {
         this.redis = redis;
         this.mariaDb = mariaDb;
         this.broker = broker;
+        this.nodes = nodes;
         if (threads.isThreadCpuTimeSupported() && !threads.isThreadCpuTimeEnabled()) {
             threads.setThreadCpuTimeEnabled(true);
         }
@@ -88,7 +111,12 @@ final class CpuMeter {
 
     /** This meter, also telling {@code broker}'s CPU apart from the gateway's. */
     CpuMeter with(BenchBroker broker) {
-        return new CpuMeter(redis, mariaDb, broker);
+        return new CpuMeter(redis, mariaDb, broker, nodes);
+    }
+
+    /** This meter, also measuring each of these gateway processes. */
+    CpuMeter withNodes(List<ProcessHandle> gateways) {
+        return new CpuMeter(redis, mariaDb, broker, List.copyOf(gateways));
     }
 
     Sample sample() {
@@ -111,7 +139,8 @@ final class CpuMeter {
                 : ProcessHandle.current().descendants().mapToLong(CpuMeter::cpuNs).filter(ns -> ns > 0).sum();
         long jitMs = compiler == null ? 0 : compiler.getTotalCompilationTime();
         return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), jitMs, cpu, driver, brokerThreads,
-                redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs);
+                redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs,
+                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray());
     }
 
     static Usage between(Sample from, Sample to) {
@@ -132,9 +161,13 @@ final class CpuMeter {
         double jitNs = Math.min(Math.max(0, jvmNs - javaNs), (to.jitMs() - from.jitMs()) * 1e6);
         double broker = to.brokerNs() < 0 ? -1
                 : (brokerThreadNs + Math.max(0, to.brokerNs() - from.brokerNs())) / wall;
+        double[] nodes = new double[to.nodeNs().length];
+        for (int n = 0; n < nodes.length; n++) {
+            nodes[n] = cores(from.nodeNs()[n], to.nodeNs()[n], wall);
+        }
         return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
                 jitNs / wall, Math.max(0, jvmNs - javaNs - jitNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
-                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker);
+                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes);
     }
 
     private static double cores(long from, long to, double wall) {

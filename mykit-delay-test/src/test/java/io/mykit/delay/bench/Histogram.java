@@ -54,6 +54,15 @@ final class Histogram {
         return size == 0 ? 0 : percentile(100);
     }
 
+    /** Arithmetic mean; 0 when empty. */
+    double mean() {
+        double sum = 0;
+        for (int i = 0; i < size; i++) {
+            sum += values[i];
+        }
+        return size == 0 ? 0 : sum / size;
+    }
+
     /** The median of a few repeated measurements (mean of the middle two when even). */
     static double median(List<Double> samples) {
         if (samples.isEmpty()) {

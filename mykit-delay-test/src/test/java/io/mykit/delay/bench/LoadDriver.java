@@ -24,6 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp})
  * and measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again)
  * run a warm-up and then consecutive measurement windows, so one run yields several samples to take the median of.
+ * Given several gateways (a cluster), the threads of each role are spread over them round-robin.
  */
 final class LoadDriver {
     /** Far enough that nothing pushed by the throughput scenarios falls due while the bench runs. */
@@ -31,10 +32,12 @@ final class LoadDriver {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Threads that send the pullers' finishes, so a puller goes back to its GET at once. */
-    private static final int FINISHERS = 4;
+    static final int FINISHERS = 4;
 
-    /** Each driver thread's own connection; closed when the thread's work ends (see {@link #started}). */
-    private final ThreadLocal<PlainHttp> connection;
+    /** Each driver thread's own connection to its gateway; closed when its work ends (see {@link #started}). */
+    private final ThreadLocal<PlainHttp> connection = new ThreadLocal<>();
+    private final List<URI> nodes;
+    /** The first gateway: requests are encoded once for it and sent to any (the gateway ignores the Host header). */
     private final URI base;
     private final String body;
     private final CpuMeter cpu;
@@ -71,13 +74,27 @@ final class LoadDriver {
                     CpuMeter.Usage cpu) {
     }
 
+    /**
+     * Outcome of a drain: lateness (ms past due) as the pullers saw it, jobs finished (finish answered), and the
+     * epoch ms of the last finish answer.
+     */
+    record Drain(Histogram latenessMs, long received, long finished, long duplicates, long unexpected, long missing,
+                 long lastFinishedAt, long gets, long pullErrors, long finishErrors, String firstError,
+                 CpuMeter.Usage cpu) {
+    }
+
     /** What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs) and the rate reached. */
     record SteadyPush(Set<String> ids, Histogram latencyMicros, double rate, long errors, String firstError) {
     }
 
     LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
-        this.base = URI.create(base);
-        this.connection = ThreadLocal.withInitial(() -> new PlainHttp(this.base));
+        this(List.of(base), bodyBytes, cpu);
+    }
+
+    /** A driver of several gateways sharing one Redis: thread i of each role talks to gateway i mod their number. */
+    LoadDriver(List<String> bases, int bodyBytes, CpuMeter cpu) {
+        this.nodes = bases.stream().map(URI::create).toList();
+        this.base = nodes.get(0);
         this.body = "x".repeat(bodyBytes);
         this.cpu = cpu;
     }
@@ -118,7 +135,7 @@ final class LoadDriver {
         long start = System.nanoTime();
         List<Thread> workers = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            workers.add(started("bench-batch-push-" + c, () -> {
+            workers.add(started("bench-batch-push-", c, () -> {
                 long from;
                 while ((from = next.getAndAdd(size)) < count && failure.get() == null) {
                     try {
@@ -144,22 +161,8 @@ final class LoadDriver {
      */
     Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int pullBatch,
                             int minDelayMs, int maxDelayMs, long graceMs) throws InterruptedException {
-        Delivery run = new Delivery();
-        // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
-        PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
-                : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000");
-        List<Thread> finishers = new ArrayList<>();
-        for (int f = 0; f < FINISHERS; f++) {
-            finishers.add(started("bench-finisher-" + f, new Finisher(run)));
-        }
-        List<Puller> pullerStats = new ArrayList<>();
-        List<Thread> pullThreads = new ArrayList<>();
-        for (int p = 0; p < pullers; p++) {
-            Puller puller = new Puller(run, get);
-            pullerStats.add(puller);
-            pullThreads.add(started("bench-puller-" + p, puller));
-        }
-
+        Consumers consumers = new Consumers(topic, pullers, pullBatch);
+        Delivery run = consumers.run;
         CpuMeter.Sample cpuStart = cpu.sample();
         SteadyPush push = steadyPush(topic, rate, seconds, pushers, minDelayMs, maxDelayMs);
         long deadline = System.currentTimeMillis() + maxDelayMs + graceMs;
@@ -167,26 +170,47 @@ final class LoadDriver {
             pause(20);
         }
         CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
-        run.stop.set(true);
-        joinAll(pullThreads);
-        long finishDeadline = System.currentTimeMillis() + 10_000;
-        while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
-            pause(20);
-        }
-        run.finishersStop.set(true);
-        joinAll(finishers);
+        consumers.stop();
 
         Set<String> missing = new HashSet<>(push.ids());
         missing.removeAll(run.received);
         Set<String> unexpected = new HashSet<>(run.received);
         unexpected.removeAll(push.ids());
         String firstError = push.firstError() != null ? push.firstError() : run.firstError.get();
-        return new Lateness(Histogram.merged(pullerStats.stream().map(p -> p.lateness).toList()),
-                Histogram.merged(pullerStats.stream().map(p -> p.waitingLateness).toList()),
-                push.latencyMicros(), push.ids().size(), run.received.size(), run.duplicates.get(),
-                unexpected.size(), missing.size(), push.rate(), pullerStats.stream().mapToLong(p -> p.gets).sum(),
-                pullerStats.stream().mapToLong(p -> p.empty).sum(), push.errors(), run.pullErrors.get(),
+        return new Lateness(consumers.lateness(), consumers.waitingLateness(), push.latencyMicros(),
+                push.ids().size(), run.received.size(), run.duplicates.get(), unexpected.size(), missing.size(),
+                push.rate(), consumers.gets(), consumers.emptyGets(), push.errors(), run.pullErrors.get(),
                 run.finishErrors.get(), firstError, used);
+    }
+
+    /**
+     * The pull side of a drain: {@code pullers} long-poll {@code topic} from before {@code dueAt} and finish what they
+     * get, until the finishes of all {@code ids} were answered or {@code maxMs} after {@code dueAt}. CPU is measured
+     * from {@code dueAt} on.
+     */
+    Drain drain(String topic, Set<String> ids, long dueAt, int pullers, int pullBatch, long maxMs)
+            throws InterruptedException {
+        Consumers consumers = new Consumers(topic, pullers, pullBatch);
+        Delivery run = consumers.run;
+        long left;
+        while ((left = dueAt - System.currentTimeMillis()) > 0) {
+            Thread.sleep(left);
+        }
+        CpuMeter.Sample cpuStart = cpu.sample();
+        long deadline = dueAt + maxMs;
+        while (run.finished.get() < ids.size() && System.currentTimeMillis() < deadline) {
+            pause(5);
+        }
+        CpuMeter.Usage used = CpuMeter.between(cpuStart, cpu.sample());
+        consumers.stop();
+
+        Set<String> missing = new HashSet<>(ids);
+        missing.removeAll(run.received);
+        Set<String> unexpected = new HashSet<>(run.received);
+        unexpected.removeAll(ids);
+        return new Drain(consumers.lateness(), run.received.size(), run.finished.get(), run.duplicates.get(),
+                unexpected.size(), missing.size(), run.lastFinishedAt.get(), consumers.gets(), run.pullErrors.get(),
+                run.finishErrors.get(), run.firstError.get(), used);
     }
 
     /**
@@ -206,7 +230,7 @@ final class LoadDriver {
         for (int p = 0; p < pushers; p++) {
             Histogram latency = new Histogram();
             pushLatency.add(latency);
-            pushThreads.add(started("bench-pusher-" + p, () -> {
+            pushThreads.add(started("bench-pusher-", p, () -> {
                 long i;
                 while ((i = ticket.getAndIncrement()) < total) {
                     // job i leaves at its slot; a pusher that fell behind sends at once, so the rate catches up
@@ -244,14 +268,71 @@ final class LoadDriver {
         final AtomicLong pullErrors = new AtomicLong();
         final AtomicLong finishErrors = new AtomicLong();
         final AtomicLong finishesInFlight = new AtomicLong();
+        /** Jobs whose finish the gateway answered, and when the last answer came (epoch ms). */
+        final AtomicLong finished = new AtomicLong();
+        final AtomicLong lastFinishedAt = new AtomicLong();
         final AtomicReference<String> firstError = new AtomicReference<>();
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicBoolean finishersStop = new AtomicBoolean();
-        final LinkedBlockingQueue<PlainHttp.Request> finishes = new LinkedBlockingQueue<>();
+        final LinkedBlockingQueue<Finish> finishes = new LinkedBlockingQueue<>();
 
         void failed(AtomicLong counter, String error) {
             counter.incrementAndGet();
             firstError.compareAndSet(null, error);
+        }
+    }
+
+    /** A finish call waiting for a finisher, and how many jobs it finishes. */
+    private record Finish(PlainHttp.Request request, int jobs) {
+    }
+
+    /** The pullers and finishers of one topic, started together and stopped together. */
+    private final class Consumers {
+        final Delivery run = new Delivery();
+        private final List<Puller> pullers = new ArrayList<>();
+        private final List<Thread> pullThreads = new ArrayList<>();
+        private final List<Thread> finishers = new ArrayList<>();
+
+        Consumers(String topic, int pullerCount, int pullBatch) {
+            // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
+            PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
+                    : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000");
+            for (int f = 0; f < FINISHERS; f++) {
+                finishers.add(started("bench-finisher-", f, new Finisher(run)));
+            }
+            for (int p = 0; p < pullerCount; p++) {
+                Puller puller = new Puller(run, get);
+                pullers.add(puller);
+                pullThreads.add(started("bench-puller-", p, puller));
+            }
+        }
+
+        /** Ends the long-polls (up to their timeout), then the finishes still queued (up to 10 s). */
+        void stop() throws InterruptedException {
+            run.stop.set(true);
+            joinAll(pullThreads);
+            long finishDeadline = System.currentTimeMillis() + 10_000;
+            while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
+                pause(20);
+            }
+            run.finishersStop.set(true);
+            joinAll(finishers);
+        }
+
+        Histogram lateness() {
+            return Histogram.merged(pullers.stream().map(p -> p.lateness).toList());
+        }
+
+        Histogram waitingLateness() {
+            return Histogram.merged(pullers.stream().map(p -> p.waitingLateness).toList());
+        }
+
+        long gets() {
+            return pullers.stream().mapToLong(p -> p.gets).sum();
+        }
+
+        long emptyGets() {
+            return pullers.stream().mapToLong(p -> p.empty).sum();
         }
     }
 
@@ -266,22 +347,25 @@ final class LoadDriver {
         @Override
         public void run() {
             while (!run.finishersStop.get()) {
-                PlainHttp.Request request;
+                Finish finish;
                 try {
-                    request = run.finishes.poll(50, TimeUnit.MILLISECONDS);
+                    finish = run.finishes.poll(50, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                if (request == null) {
+                if (finish == null) {
                     continue;
                 }
                 try {
-                    PlainHttp.Reply reply = connection.get().exchange(request);
+                    PlainHttp.Reply reply = connection.get().exchange(finish.request());
                     if (reply.status() != 200) {
                         run.failed(run.finishErrors, "finish: HTTP " + reply.status() + " " + reply.body());
                     } else if (reply.body().contains("\"refused\":{\"")) {
                         run.failed(run.finishErrors, "finish refused: " + reply.body());
+                    } else {
+                        run.lastFinishedAt.accumulateAndGet(System.currentTimeMillis(), Math::max);
+                        run.finished.addAndGet(finish.jobs());
                     }
                 } catch (IOException e) {
                     run.failed(run.finishErrors, "finish: " + e);
@@ -353,10 +437,10 @@ final class LoadDriver {
         /** Acks without waiting for the answer: GET /finish for a single pull, one POST /finish/batch for a batch. */
         private void finish(List<String> ids, boolean batch) {
             run.finishesInFlight.incrementAndGet();
-            run.finishes.add(batch
+            run.finishes.add(new Finish(batch
                     ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"")
                             .collect(Collectors.joining(",", "[", "]")))
-                    : get("/finish?jobId=" + ids.get(0)));
+                    : get("/finish?jobId=" + ids.get(0)), ids.size()));
         }
     }
 
@@ -371,7 +455,7 @@ final class LoadDriver {
         for (int c = 0; c < clients; c++) {
             Client client = new Client(windows);
             stats.add(client);
-            workers.add(started("bench-" + name + "-" + c, () -> {
+            workers.add(started("bench-" + name + "-", c, () -> {
                 long t0;
                 while ((t0 = System.nanoTime()) < measureEnd) {
                     String error = null;
@@ -437,8 +521,9 @@ final class LoadDriver {
      */
     private String send(PlainHttp.Request request) throws IOException {
         PlainHttp.Reply reply;
-        if (Thread.currentThread().getName().startsWith("bench-")) {
-            reply = connection.get().exchange(request);
+        PlainHttp own = connection.get();
+        if (own != null) {
+            reply = own.exchange(request);
         } else {
             try (PlainHttp once = new PlainHttp(base)) {
                 reply = once.exchange(request);
@@ -472,16 +557,21 @@ final class LoadDriver {
         return json.append(']').toString();
     }
 
-    /** Starts a driver thread ({@code name} starts with "bench-"); its connection is closed when its work ends. */
-    private Thread started(String name, Runnable work) {
+    /**
+     * Starts driver thread {@code prefix + index} ({@code prefix} starts with "bench-") on a connection of its own to
+     * gateway {@code index} mod their number; the connection is closed when its work ends.
+     */
+    private Thread started(String prefix, int index, Runnable work) {
+        URI node = nodes.get(index % nodes.size());
         Thread thread = new Thread(() -> {
+            connection.set(new PlainHttp(node));
             try {
                 work.run();
             } finally {
                 connection.get().close();
                 connection.remove();
             }
-        }, name);
+        }, prefix + index);
         thread.start();
         return thread;
     }
