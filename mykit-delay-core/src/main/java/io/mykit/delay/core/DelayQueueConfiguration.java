@@ -69,7 +69,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public FenceTokens fenceTokens(DelayProperties properties) {
-        return new FenceTokens(properties.getBuckets());
+        return properties.getMode() == DelayProperties.Mode.STANDALONE ? new FenceTokens(properties.getBuckets())
+                : FenceTokens.fenced(properties.getBuckets());
     }
 
     @Bean

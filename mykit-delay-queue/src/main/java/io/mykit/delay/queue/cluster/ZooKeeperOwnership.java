@@ -78,7 +78,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     });
     private final AtomicBoolean pending = new AtomicBoolean();
     /** Buckets held in ZooKeeper by this session: touched by the worker thread only. */
-    private final Map<Integer, Long> owned = new HashMap<>();
+    private final Set<Integer> owned = new java.util.HashSet<>();
     /** Buckets whose timer may pump: cleared at once by a connection loss, whatever the worker is doing. */
     private final Set<Integer> active = ConcurrentHashMap.newKeySet();
     private volatile boolean connected;
@@ -259,18 +259,18 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
         registerMember(session, pumps);
         Set<Integer> desired = desired();
-        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+        for (Integer bucket : new ArrayList<>(owned)) {
             if (!desired.contains(bucket)) {
                 release(bucket, session);
             }
         }
         for (int bucket : desired) {
-            if (!owned.containsKey(bucket)) {
+            if (!owned.contains(bucket)) {
                 acquire(bucket, session);
             }
         }
         reclaimNowAndThen();
-        for (int bucket : owned.keySet()) {
+        for (int bucket : owned) {
             if (active.add(bucket)) {
                 // a connection loss or lost leadership clears 'active' from another thread: check after adding
                 if (!mayPump()) {
@@ -338,7 +338,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
 
     /** After a reconnect: a bucket stays only if its owner znode still belongs to this session. */
     private void keepOnlyOurs(long session) throws Exception {
-        for (Integer bucket : new ArrayList<>(owned.keySet())) {
+        for (Integer bucket : new ArrayList<>(owned)) {
             Stat stat = client.checkExists().forPath(ownerPath(bucket));
             if (stat == null || stat.getEphemeralOwner() != session) {
                 log.warn("bucket {} is no longer ours after the reconnect", bucket);
@@ -376,7 +376,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             deleteIfOurs(path, session);
             return;
         }
-        owned.put(bucket, stat.getCzxid());
+        owned.add(bucket);
         log.info("bucket {} is ours, token {}", bucket, token);
     }
 
@@ -387,17 +387,17 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             return;
         }
         lastReclaim = now;
-        for (Integer bucket : new ArrayList<>(owned.keySet())) {
-            try {
-                store.claim(bucket, fence.token(bucket));
-            } catch (FencedException newer) {
-                log.warn("bucket {}: a newer term claimed it, letting it go", bucket);
-                stopBucket(bucket);
-                owned.remove(bucket);
-            } catch (RuntimeException redisDown) {
-                // the steps themselves fail too while Redis is away; the next tick tries again
-                return;
-            }
+        Set<Integer> outranked;
+        try {
+            outranked = store.claimAgain(owned);
+        } catch (RuntimeException redisDown) {
+            // the steps themselves fail too while Redis is away; the next tick tries again
+            return;
+        }
+        for (int bucket : outranked) {
+            log.warn("bucket {}: a newer term claimed it, letting it go", bucket);
+            stopBucket(bucket);
+            owned.remove(bucket);
         }
     }
 
@@ -410,7 +410,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
 
     private void dropFenced(int bucket) {
         stopBucket(bucket);
-        if (owned.remove(bucket) != null) {
+        if (owned.remove(bucket)) {
             log.warn("bucket {} was refused by Redis (FENCED): a newer term owns it", bucket);
         }
         schedule();
@@ -418,7 +418,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
 
     private void pauseAll() {
         active.clear();
-        for (int bucket : owned.keySet()) {
+        for (int bucket : owned) {
             timers.stopBucket(bucket);
         }
     }
@@ -461,7 +461,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         active.clear();
         try {
             worker.submit(() -> {
-                for (int bucket : owned.keySet()) {
+                for (int bucket : owned) {
                     timers.stopBucket(bucket);
                 }
                 owned.clear();

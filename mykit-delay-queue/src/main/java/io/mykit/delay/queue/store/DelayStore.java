@@ -42,6 +42,9 @@ public interface DelayStore {
      */
     void claim(int bucket, String token);
 
+    /** {@link #claim} of this node's current token for many buckets in one round trip; returns those a newer term holds. */
+    java.util.Set<Integer> claimAgain(Collection<Integer> buckets);
+
     /**
      * Moves up to {@code limit} jobs due at {@code now} to in-flight, to be handed over within {@code handOverMs} by the
      * Redis clock. Fenced: throws {@link FencedException} when a newer term owns the bucket.

@@ -17,11 +17,24 @@ public final class FenceTokens {
     private final AtomicLong refusals = new AtomicLong();
     private volatile IntConsumer onFenced = bucket -> { };
 
+    /** Unfenced tokens (standalone): every step runs unchecked. */
     public FenceTokens(int buckets) {
+        this(buckets, "");
+    }
+
+    private FenceTokens(int buckets, String initial) {
         tokens = new AtomicReferenceArray<>(buckets);
         for (int b = 0; b < buckets; b++) {
-            tokens.set(b, "");
+            tokens.set(b, initial);
         }
+    }
+
+    /**
+     * Tokens of a ZooKeeper-mode node: a bucket it never claimed carries the lowest token, not the unchecked empty one,
+     * so a step on it is refused wherever some node holds a term.
+     */
+    public static FenceTokens fenced(int buckets) {
+        return new FenceTokens(buckets, format(0));
     }
 
     /** The token of a term numbered {@code zxid}, in the fixed-width form the scripts compare. */

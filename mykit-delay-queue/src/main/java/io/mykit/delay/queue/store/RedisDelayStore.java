@@ -165,6 +165,29 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public java.util.Set<Integer> claimAgain(Collection<Integer> buckets) {
+        List<Integer> order = List.copyOf(buckets);
+        if (order.isEmpty()) {
+            return java.util.Set.of();
+        }
+        List<Object> replies = pipelined(pipe -> {
+            List<Response<Object>> out = new ArrayList<>(order.size());
+            for (int b : order) {
+                out.add(evalsha(pipe, scripts.claim, List.of(keys.owner(b)), List.of(fence.token(b))));
+            }
+            return out;
+        });
+        java.util.Set<Integer> outranked = new java.util.TreeSet<>();
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof JedisDataException) {
+                outranked.add(order.get(i));
+                fence.refused(order.get(i));
+            }
+        }
+        return outranked;
+    }
+
+    @Override
     public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
         List<?> reply = (List<?>) evalFenced(bucket, scripts.pumpDue,
                 List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)),

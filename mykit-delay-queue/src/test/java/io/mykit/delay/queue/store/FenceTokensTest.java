@@ -20,6 +20,13 @@ class FenceTokensTest {
     }
 
     @Test
+    void aZooKeeperNodeStartsWithTheLowestTokenNotTheUncheckedOne() {
+        FenceTokens fenced = FenceTokens.fenced(2);
+        assertThat(fenced.token(1)).isEqualTo(FenceTokens.format(0)).isNotEmpty();
+        assertThat(new FenceTokens(2).token(1)).isEmpty();
+    }
+
+    @Test
     void aRefusalIsCountedAndReported() {
         FenceTokens fence = new FenceTokens(4);
         int[] told = {-1};

@@ -115,6 +115,15 @@ class FencedScriptsTest {
     }
 
     @Test
+    void a_node_that_never_claimed_the_bucket_is_refused_and_terms_are_recorded_again_in_one_round_trip() {
+        RedisDelayStore stranger = new RedisDelayStore(nodes, keys, FenceTokens.fenced(BUCKETS));
+        assertThatThrownBy(() -> stranger.pumpDue(B, System.currentTimeMillis(), 10, 30_000))
+                .isInstanceOf(FencedException.class);
+        assertThat(oldOwner.claimAgain(List.of(B))).containsExactly(B);
+        assertThat(newOwner.claimAgain(List.of(B))).isEmpty();
+    }
+
+    @Test
     void an_older_term_cannot_claim_back_and_the_same_term_can_claim_again() {
         assertThatThrownBy(() -> oldOwner.claim(B, oldFence.token(B))).isInstanceOf(FencedException.class);
         newOwner.claim(B, newFence.token(B));
