@@ -161,6 +161,14 @@ public class DelayProperties implements InitializingBean {
                 "mykit.delay.registry.namespace must match [A-Za-z0-9_.-]{1,128}, was " + registry.namespace);
         check(errors, positive(registry.sessionTimeout), "mykit.delay.registry.session-timeout must be > 0");
         check(errors, positive(registry.connectionTimeout), "mykit.delay.registry.connection-timeout must be > 0");
+        check(errors, registry.suspendGrace == null || !registry.suspendGrace.isNegative(),
+                "mykit.delay.registry.suspend-grace must be >= 0, was " + registry.suspendGrace);
+        if (registry.suspendGrace != null && positive(registry.sessionTimeout)) {
+            Duration max = Registry.maxSuspendGrace(registry.sessionTimeout);
+            check(errors, registry.suspendGrace.compareTo(max) <= 0, "mykit.delay.registry.suspend-grace "
+                    + registry.suspendGrace + " is longer than " + max + " (4/15 of session-timeout "
+                    + registry.sessionTimeout + "): the session could expire while this node still pumps");
+        }
         check(errors, registry.nodeId == null || registry.nodeId.matches("[A-Za-z0-9_.:-]{1,128}"),
                 "mykit.delay.registry.node-id must match [A-Za-z0-9_.:-]{1,128}, was " + registry.nodeId);
     }
@@ -439,6 +447,11 @@ public class DelayProperties implements InitializingBean {
         /** How long ZooKeeper waits for a silent node before its buckets move: failover takes about this long. */
         private Duration sessionTimeout = Duration.ofSeconds(6);
         private Duration connectionTimeout = Duration.ofSeconds(3);
+        /**
+         * How long buckets keep pumping after the ZooKeeper connection is suspended (a server died, a reconnect is
+         * under way); unset means the longest safe grace, {@link #maxSuspendGrace}; 0 stops at once.
+         */
+        private Duration suspendGrace;
         /** This node's name in ZooKeeper and in the journal's log rows; default host:port. */
         private String nodeId;
 
@@ -452,6 +465,16 @@ public class DelayProperties implements InitializingBean {
         public void setConnectionTimeout(Duration connectionTimeout) { this.connectionTimeout = connectionTimeout; }
         public String getNodeId() { return nodeId; }
         public void setNodeId(String nodeId) { this.nodeId = nodeId; }
+        public Duration getSuspendGrace() { return suspendGrace; }
+        public void setSuspendGrace(Duration suspendGrace) { this.suspendGrace = suspendGrace; }
+
+        /**
+         * A client notices a silent server after 2/3 of the session, so our session cannot expire sooner than a third
+         * of it after SUSPENDED; 0.8 of that third leaves room for clock rates and the new owner's start.
+         */
+        public static Duration maxSuspendGrace(Duration sessionTimeout) {
+            return Duration.ofMillis(sessionTimeout.toMillis() * 4 / 15);
+        }
     }
 
     public static class Admin {

@@ -55,4 +55,26 @@ class RegistryPropertiesTest {
                 .hasMessageContaining("mykit.delay.registry.namespace must match")
                 .hasMessageContaining("mykit.delay.registry.node-id must match");
     }
+
+    @Test
+    void a_suspend_grace_the_session_could_expire_in_is_refused_and_the_default_bound_is_4_15_of_the_session() {
+        assertThat(DelayProperties.Registry.maxSuspendGrace(Duration.ofSeconds(6))).isEqualTo(Duration.ofMillis(1_600));
+        DelayProperties tooLong = bind(Map.of(
+                "mykit.delay.redis.host", "127.0.0.1",
+                "mykit.delay.mode", "cluster",
+                "mykit.delay.registry.server-list", "127.0.0.1:2181",
+                "mykit.delay.registry.session-timeout", "3s",
+                "mykit.delay.registry.suspend-grace", "900ms"));
+        assertThatThrownBy(tooLong::validate)
+                .hasMessageContaining("mykit.delay.registry.suspend-grace PT0.9S is longer than PT0.8S");
+
+        DelayProperties stopAtOnce = bind(Map.of(
+                "mykit.delay.redis.host", "127.0.0.1",
+                "mykit.delay.mode", "master-slave",
+                "mykit.delay.registry.server-list", "127.0.0.1:2181",
+                "mykit.delay.registry.suspend-grace", "0s"));
+        stopAtOnce.validate();
+        assertThat(stopAtOnce.getRegistry().getSuspendGrace()).isZero();
+        assertThat(new DelayProperties().getRegistry().getSuspendGrace()).as("unset: the longest safe grace").isNull();
+    }
 }

@@ -40,6 +40,8 @@ import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
 import io.mykit.delay.queue.store.FenceTokens;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.core.env.Environment;
 import java.util.function.BiConsumer;
@@ -167,6 +169,8 @@ public class DelayQueueConfiguration {
                     properties.getTimer().isEnabled());
         }
         DelayProperties.Registry registry = properties.getRegistry();
+        ZooKeeperOwnership.Timing timing = new ZooKeeperOwnership.Timing(registry.getConnectionTimeout(),
+                registry.getSessionTimeout(), registry.getSuspendGrace());
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(registry.getServerList())
                 .namespace(registry.getNamespace())
@@ -175,12 +179,15 @@ public class DelayQueueConfiguration {
                 .retryPolicy(new ExponentialBackoffRetry(200, 10, 2_000))
                 // reconnect through the configured addresses only (proxies, NAT), not those ZooKeeper advertises
                 .ensembleTracker(false)
+                // with a grace the leader latch keeps leadership through SUSPENDED; the ownership ends the grace
+                .connectionStateErrorPolicy(timing.stopsAtOnce() ? new StandardConnectionStateErrorPolicy()
+                        : new SessionConnectionStateErrorPolicy())
                 .build();
         ZooKeeperOwnership.Kind kind = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
                 ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
         ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(),
                 properties.getTimer().isEnabled(), properties.getBuckets(),
-                properties.getRedis().getKeyPrefix(), store, fence, timers, registry.getConnectionTimeout(),
+                properties.getRedis().getKeyPrefix(), store, fence, timers, timing,
                 lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();

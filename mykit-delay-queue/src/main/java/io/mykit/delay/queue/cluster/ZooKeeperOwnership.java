@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -43,6 +44,16 @@ import java.util.function.LongSupplier;
  */
 public final class ZooKeeperOwnership implements BucketOwnership {
     public enum Kind { MASTER_SLAVE, CLUSTER }
+
+    /**
+     * ZooKeeper timing. {@code suspendGrace}: how long buckets keep pumping after SUSPENDED, null for the longest
+     * safe grace (4/15 of the negotiated session); never longer than that, whatever is configured.
+     */
+    public record Timing(Duration connectTimeout, Duration sessionTimeout, Duration suspendGrace) {
+        public boolean stopsAtOnce() {
+            return suspendGrace != null && suspendGrace.isZero();
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperOwnership.class);
     /** A reconcile also runs this often, whatever the events: a missed watch costs at most this much. */
@@ -67,7 +78,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private final DelayStore store;
     private final FenceTokens fence;
     private final TimerGroup timers;
-    private final Duration connectTimeout;
+    private final Timing timing;
     private final LongSupplier restores;
     private final Consumer<Boolean> layoutCheck;
 
@@ -76,7 +87,16 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         t.setDaemon(true);
         return t;
     });
+    /** Ends a suspension's grace even while the worker is stuck in a ZooKeeper call. */
+    private final ScheduledExecutorService guard = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mykit-ownership-guard");
+        t.setDaemon(true);
+        return t;
+    });
     private final AtomicBoolean pending = new AtomicBoolean();
+    /** Counts connection changes: a grace ends only if no change came after the suspension that started it. */
+    private final AtomicLong connectionChanges = new AtomicLong();
+    private volatile boolean inGrace;
     /** Buckets held in ZooKeeper by this session: touched by the worker thread only. */
     private final Set<Integer> owned = new java.util.HashSet<>();
     /** Buckets whose timer may pump: cleared at once by a connection loss, whatever the worker is doing. */
@@ -92,7 +112,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     /** {@code client} is namespaced and not started; this class starts and closes it. */
     public ZooKeeperOwnership(CuratorFramework client, Kind kind, String nodeId, String nodeUrl, boolean pumps, int buckets,
                               String keyPrefix, DelayStore store, FenceTokens fence, TimerGroup timers,
-                              Duration connectTimeout, LongSupplier restores, Consumer<Boolean> layoutCheck) {
+                              Timing timing, LongSupplier restores, Consumer<Boolean> layoutCheck) {
         this.client = client;
         this.kind = kind;
         this.nodeId = nodeId;
@@ -103,7 +123,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         this.store = store;
         this.fence = fence;
         this.timers = timers;
-        this.connectTimeout = connectTimeout;
+        this.timing = timing;
         this.restores = restores;
         this.layoutCheck = layoutCheck;
     }
@@ -112,9 +132,9 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     public void join() {
         client.start();
         try {
-            if (!client.blockUntilConnected((int) connectTimeout.toMillis() * 3, TimeUnit.MILLISECONDS)) {
+            if (!client.blockUntilConnected((int) timing.connectTimeout().toMillis() * 3, TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("ZooKeeper " + client.getZookeeperClient().getCurrentConnectionString()
-                        + " did not answer within " + connectTimeout.multipliedBy(3) + ": mode " + mode()
+                        + " did not answer within " + timing.connectTimeout().multipliedBy(3) + ": mode " + mode()
                         + " needs it to start");
             }
             // one node at a time checks (and may migrate) the layout and joins: a node starting at the same moment
@@ -209,18 +229,54 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     }
 
     private void onConnectionState(ConnectionState state) {
+        long change = connectionChanges.incrementAndGet();
         lastState = state;
-        if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-            // stop at once: ZooKeeper may give our buckets to another node before we hear of it
+        if (state == ConnectionState.SUSPENDED) {
             connected = false;
-            active.clear();
-            log.warn("ZooKeeper connection {}: every bucket of this node stops", state);
+            long grace = graceMillis();
+            if (grace <= 0) {
+                stopEverything(state);
+            } else {
+                // our session outlives the grace, so nobody else can own our buckets yet: a reconnect within it
+                // (a dead server of three, a short election) costs no pause at all
+                inGrace = true;
+                guard.schedule(() -> endGrace(change), grace, TimeUnit.MILLISECONDS);
+                log.warn("ZooKeeper connection SUSPENDED: this node's buckets pump on for at most {} ms", grace);
+            }
+        } else if (state == ConnectionState.LOST) {
+            connected = false;
+            stopEverything(state);
         } else if (state.isConnected()) {
+            inGrace = false;
             sessionInDoubt = true;
             connected = true;
             log.info("ZooKeeper connection {}: checking which buckets are still ours", state);
         }
         schedule();
+    }
+
+    private void endGrace(long suspension) {
+        if (connectionChanges.get() == suspension && !connected) {
+            stopEverything(ConnectionState.SUSPENDED);
+            schedule();
+        }
+    }
+
+    private void stopEverything(ConnectionState state) {
+        // ZooKeeper may give our buckets to another node before we hear of it
+        inGrace = false;
+        active.clear();
+        log.warn("ZooKeeper connection {}: every bucket of this node stops", state);
+    }
+
+    /** The grace for this suspension: the configured one, never beyond 4/15 of the session ZooKeeper granted. */
+    private long graceMillis() {
+        long session = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        if (session <= 0) {
+            session = timing.sessionTimeout().toMillis();
+        }
+        long safe = session * 4 / 15;
+        return timing.suspendGrace() == null ? safe : Math.min(timing.suspendGrace().toMillis(), safe);
     }
 
     private void schedule() {
@@ -245,6 +301,10 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             return;
         }
         if (!connected) {
+            if (inGrace) {
+                // the guard ends the grace; until then the buckets pump on and nothing else changes
+                return;
+            }
             pauseAll();
             if (lastState == ConnectionState.LOST) {
                 // the session is gone and with it every owner znode of ours
@@ -470,6 +530,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             log.warn("stopping the timers took too long: {}", e.toString());
         }
         worker.shutdownNow();
+        guard.shutdownNow();
         if (latch != null) {
             try {
                 latch.close();

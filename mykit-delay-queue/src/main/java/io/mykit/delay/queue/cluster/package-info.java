@@ -10,6 +10,7 @@
  * mykit.delay.registry.session-timeout     default 6s (Curator's 60 s would mean a minute without delivery)
  * mykit.delay.registry.connection-timeout  default 3s
  * mykit.delay.registry.node-id             default host:port; also the journal's host column in these modes
+ * mykit.delay.registry.suspend-grace       default (unset) 4/15 of the negotiated session; 0 stops at once on SUSPENDED
  * </pre>
  *
  * <h2>ZooKeeper nodes (under /namespace)</h2>
@@ -43,8 +44,15 @@
  * <li>Acquire: create /owners/bI (ephemeral); NodeExists means the previous owner has not let go yet: wait for its
  *     deletion (watch) or its session to expire. Then claim the token in Redis (claim.lua refuses a lower one), then
  *     start the bucket's timer.</li>
- * <li>SUSPENDED: stop every timer and the chores at once. RECONNECTED: keep a bucket only if its owner znode's
- *     ephemeralOwner is still this session. LOST: drop everything and reconcile from scratch.</li>
+ * <li>SUSPENDED: keep pumping for a grace, then stop every timer and the chores. The grace is at most 4/15 of the
+ *     negotiated session: a client calls a silent server lost after 2/3 of the session, so the session cannot expire
+ *     (and no other node can own our buckets) before a third of it has passed since SUSPENDED; 0.8 of that leaves room
+ *     for clock rates. A reconnect within the grace (a dead server of three: the client waits up to 1 s at random
+ *     before it tries the next one; a short election) then costs no pause. A paused process that outlives its session
+ *     is still stopped by the Redis fence. The leader latch uses Curator's session error policy, so it does not give
+ *     up leadership on SUSPENDED; with a grace of 0 it does, and SUSPENDED stops everything at once.
+ *     RECONNECTED: keep a bucket only if its owner znode's ephemeralOwner is still this session. LOST: drop
+ *     everything and reconcile from scratch.</li>
  * <li>A FENCED reply stops that bucket at once and triggers a reconcile.</li>
  * <li>Chores that must run once per cluster (sweeper of owned buckets runs everywhere; stranded-job repairer,
  *     Redis-loss watch and its restore) run on the owner of bucket 0. A restore or repair first asks every member

@@ -30,6 +30,11 @@ final class GatewayGroup implements AutoCloseable {
 
     /** Short ZooKeeper timings, so that a dead owner is replaced within seconds. */
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * For ZooKeeper server deaths: a session that outlives a re-election (Curator gives a session up after one session
+     * timeout SUSPENDED), and the suspend grace it allows (4/15 of it) comes closer to the default 6 s session's.
+     */
+    static final Duration LONG_SESSION_TIMEOUT = Duration.ofSeconds(4);
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
     /** In-flight jobs of a dead node come back this long after their hand-over. */
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(3);
@@ -40,6 +45,7 @@ final class GatewayGroup implements AutoCloseable {
 
     private final String mode;
     private final int buckets;
+    private final Duration sessionTimeout;
     private final List<String> extraArguments;
     private final String prefix;
     private final String database;
@@ -50,11 +56,12 @@ final class GatewayGroup implements AutoCloseable {
     private final List<HaNode> nodes = new CopyOnWriteArrayList<>();
     private final HaHttp http = new HaHttp();
 
-    private GatewayGroup(String name, String mode, int buckets, List<String> extraArguments, OwnRedis redis,
-                         ZooKeeperEnsemble zooKeeper) throws IOException {
+    private GatewayGroup(String name, String mode, int buckets, Duration sessionTimeout, List<String> extraArguments,
+                         OwnRedis redis, ZooKeeperEnsemble zooKeeper) throws IOException {
         String run = UUID.randomUUID().toString().substring(0, 8);
         this.mode = mode;
         this.buckets = buckets;
+        this.sessionTimeout = sessionTimeout;
         this.extraArguments = List.copyOf(extraArguments);
         this.prefix = "ha-" + run;
         this.database = "mykit_delay_ha_" + run;
@@ -66,10 +73,16 @@ final class GatewayGroup implements AutoCloseable {
 
     /** A private Redis and a ZooKeeper ensemble for gateways in {@code mode} with {@code buckets}; none started yet. */
     static GatewayGroup create(String name, String mode, int buckets, String... extraArguments) throws Exception {
-        ZooKeeperEnsemble.requireGrantable(SESSION_TIMEOUT);
+        return create(name, mode, buckets, SESSION_TIMEOUT, extraArguments);
+    }
+
+    /** As above, with gateways asking ZooKeeper for {@code sessionTimeout}. */
+    static GatewayGroup create(String name, String mode, int buckets, Duration sessionTimeout, String... extraArguments)
+            throws Exception {
+        ZooKeeperEnsemble.requireGrantable(sessionTimeout);
         OwnRedis redis = TestServers.startOwnRedis();
         try {
-            return new GatewayGroup(name, mode, buckets, List.of(extraArguments), redis, ZooKeeperEnsemble.start());
+            return new GatewayGroup(name, mode, buckets, sessionTimeout, List.of(extraArguments), redis, ZooKeeperEnsemble.start());
         } catch (Exception | Error e) {
             redis.close();
             throw e;
@@ -97,7 +110,7 @@ final class GatewayGroup implements AutoCloseable {
                 "--mykit.delay.mode=" + mode,
                 "--mykit.delay.registry.server-list=" + HaNode.connectString(links),
                 "--mykit.delay.registry.namespace=" + prefix,
-                "--mykit.delay.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms",
+                "--mykit.delay.registry.session-timeout=" + sessionTimeout.toMillis() + "ms",
                 "--mykit.delay.registry.connection-timeout=" + CONNECTION_TIMEOUT.toMillis() + "ms",
                 "--mykit.delay.registry.node-id=" + id));
         arguments.addAll(extraArguments);
