@@ -124,6 +124,8 @@ public class DelayProperties implements InitializingBean {
                     "mykit.delay.activemq.broker-url must be set: a route uses the activemq target");
             check(errors, "queue".equals(activemq.destinationType) || "topic".equals(activemq.destinationType),
                     "mykit.delay.activemq.destination-type must be queue or topic");
+            check(errors, "body".equals(activemq.payload) || "job-json".equals(activemq.payload),
+                    "mykit.delay.activemq.payload must be body or job-json, was " + activemq.payload);
         }
         if (used.contains(Dispatch.ROCKETMQ)) {
             check(errors, rocketmq.namesrvAddr != null && !rocketmq.namesrvAddr.isBlank(),
@@ -380,7 +382,14 @@ public class DelayProperties implements InitializingBean {
          * rollbackOnlyOnAsyncException); turn it on for a broker where that is switched off.
          */
         private boolean confirmEachSend = false;
+        /**
+         * What a message's text is: {@code body} (the job's body, metadata in message properties) or {@code job-json}
+         * (the whole job as JSON with the original mykit-delay's field names, for consumers written against it).
+         */
+        private String payload = "body";
 
+        public String getPayload() { return payload; }
+        public void setPayload(String payload) { this.payload = payload; }
         public String getBrokerUrl() { return brokerUrl; }
         public void setBrokerUrl(String brokerUrl) { this.brokerUrl = brokerUrl; }
         public String getUsername() { return username; }

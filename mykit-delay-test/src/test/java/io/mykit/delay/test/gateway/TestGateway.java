@@ -54,6 +54,21 @@ public final class TestGateway implements AutoCloseable {
         return start(List.of("mykit.delay.redis.cluster-nodes=" + cluster.nodesSetting()), extraProperties);
     }
 
+    /**
+     * Starts with no store settings of its own (the caller's configuration names Redis and {@code database}, which is
+     * dropped on close), only a port of its own and a key prefix of its own.
+     */
+    public static TestGateway startOnOwnSettings(String database, String... properties) {
+        String prefix = "it-" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--mykit.delay.redis.key-prefix=" + prefix));
+        for (String property : properties) {
+            args.add("--" + property);
+        }
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
+                .run(args.toArray(String[]::new));
+        return new TestGateway(context, prefix, database);
+    }
+
     private static TestGateway start(List<String> redisProperties, String... extraProperties) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         String prefix = "it-" + unique;

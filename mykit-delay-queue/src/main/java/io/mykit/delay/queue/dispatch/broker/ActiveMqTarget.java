@@ -26,6 +26,7 @@ public class ActiveMqTarget extends BrokerTarget {
     public static final String NAME = "activemq";
 
     private final DelayProperties.ActiveMq config;
+    private final boolean jobJson;
     private final ActiveMQConnectionFactory factory;
     private final ThreadLocal<SenderSession> sessions = new ThreadLocal<>();
     private Connection connection;
@@ -38,6 +39,7 @@ public class ActiveMqTarget extends BrokerTarget {
     public ActiveMqTarget(DelayProperties.ActiveMq config, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
         super(NAME, dispatch, outcomes);
         this.config = config;
+        this.jobJson = "job-json".equals(config.getPayload());
         this.factory = new ActiveMQConnectionFactory(config.getBrokerUrl());
         if (config.getUsername() != null) {
             factory.setUserName(config.getUsername());
@@ -88,7 +90,7 @@ public class ActiveMqTarget extends BrokerTarget {
     }
 
     private TextMessage message(Session session, Job job) throws JMSException {
-        TextMessage message = session.createTextMessage(job.getBody());
+        TextMessage message = session.createTextMessage(jobJson ? OriginalJobJson.of(job) : job.getBody());
         message.setStringProperty("jobId", job.getId());
         message.setStringProperty("topic", job.getTopic());
         if (job.getSubtopic() != null) {
