@@ -90,12 +90,9 @@ public class StoreCounters {
                 });
                 Long head = score(heads.get(b).get());
                 if (head != null && head <= now) {
-                    oldest = oldest == null ? head : Math.min(oldest, head);
+                    oldest = earlier(oldest, head);
                 }
-                Long next = score(nexts.get(b).get());
-                if (next != null) {
-                    nextDue = nextDue == null ? next : Math.min(nextDue, next);
-                }
+                nextDue = earlier(nextDue, score(nexts.get(b).get()));
                 late += overdue.get(b).get();
             }
             return new Snapshot(topics, nextDue, oldest, late);
@@ -112,10 +109,8 @@ public class StoreCounters {
         boolean nextKnown = true;
         for (Object reply : replies) {
             List<?> r = (List<?>) reply;
-            Long o = parse((String) r.get(0));
-            Long d = parse((String) r.get(1));
-            oldest = o == null ? oldest : oldest == null ? o : Math.min(oldest, o);
-            next = d == null ? next : next == null ? d : Math.min(next, d);
+            oldest = earlier(oldest, parse((String) r.get(0)));
+            next = earlier(next, parse((String) r.get(1)));
             oldestKnown &= (Long) r.get(2) == 1;
             nextKnown &= (Long) r.get(3) == 1;
         }
@@ -191,6 +186,11 @@ public class StoreCounters {
         List<Object> values = new ArrayList<>(replies.size());
         replies.forEach(reply -> values.add(reply.get()));
         return values;
+    }
+
+    /** The earlier of two times, either of which may be unknown (null). */
+    private static Long earlier(Long a, Long b) {
+        return a == null ? b : b == null ? a : Long.valueOf(Math.min(a, b));
     }
 
     private static Long score(List<Tuple> tuples) {
