@@ -1,12 +1,33 @@
 -- Adds jobs to one bucket unless the pool already holds them, so a repeated push or restore is a no-op.
 -- KEYS[1] delay ZSET of the bucket
 -- KEYS[2] job pool HASH of the bucket
--- KEYS[3] (restores only) tombstone ZSET of the bucket: a job that ended while the restore ran is not added
+-- KEYS[3] stage counters HASH of the bucket
+-- KEYS[4] (restores only) tombstone ZSET of the bucket: a job that ended while the restore ran is not added
 -- ARGV    id1, score1, record1, id2, score2, record2, ...
 -- Returns the ids added.
 local delay = KEYS[1]
 local pool = KEYS[2]
-local ended = KEYS[3]
+local counts = KEYS[3]
+local ended = KEYS[4]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 local added = {}
 for i = 1, #ARGV, 3 do
@@ -14,6 +35,8 @@ for i = 1, #ARGV, 3 do
     if not (ended and redis.call('ZSCORE', ended, id)) and redis.call('HSETNX', pool, id, record) == 1 then
         redis.call('ZADD', delay, score, id)
         added[#added + 1] = id
+        bump('w', topicOf(record), 1)
     end
 end
+saveCounts()
 return added

@@ -4,14 +4,35 @@
 -- KEYS[2]  delay ZSET of the bucket
 -- KEYS[3]  in-flight ZSET of the bucket
 -- KEYS[4]  pull reservation counts HASH of the bucket
--- KEYS[5+] ready LISTs of the bucket that the ready jobs below go to
+-- KEYS[5]  stage counters HASH of the bucket
+-- KEYS[6+] ready LISTs of the bucket that the ready jobs below go to
 -- ARGV     id, record, due score or '', in-flight deadline or '', reservations or '', ready list (index into
---          KEYS[5+], 1-based) or '0'; six per job
+--          KEYS[6+], 1-based) or '0'; six per job
 -- Returns the number of jobs whose record was not here before.
 local pool = KEYS[1]
 local delay = KEYS[2]
 local inflight = KEYS[3]
 local reserved = KEYS[4]
+local counts = KEYS[5]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 local fresh = 0
 for i = 1, #ARGV, 6 do
@@ -20,6 +41,14 @@ for i = 1, #ARGV, 6 do
     local new = redis.call('HSET', pool, id, record) == 1
     if new then
         fresh = fresh + 1
+        -- a re-run finds the job here, counted by its first pass
+        local stage = 'r'
+        if due ~= '' then
+            stage = 'w'
+        elseif deadline ~= '' then
+            stage = 'f'
+        end
+        bump(stage, topicOf(record), 1)
     end
     if due ~= '' then
         redis.call('ZADD', delay, due, id)
@@ -31,11 +60,12 @@ for i = 1, #ARGV, 6 do
         redis.call('HSET', reserved, id, reservations)
     end
     if ready > 0 then
-        local list = KEYS[4 + ready]
+        local list = KEYS[5 + ready]
         -- only a job already here can already be in the list: the scan stays off the lists on a first pass
         if new or not redis.call('LPOS', list, id) then
             redis.call('RPUSH', list, id)
         end
     end
 end
+saveCounts()
 return fresh

@@ -7,6 +7,7 @@
 -- KEYS[4] owner STRING of the bucket: the newest fencing token
 -- ARGV[3] hand-over time allowed, ms: the deadline is Redis TIME plus this (one clock for every node)
 -- ARGV[4] the caller's fencing token ('' = not fenced, standalone)
+-- KEYS[5] stage counters HASH of the bucket
 -- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
 local delay = KEYS[1]
 local inflight = KEYS[2]
@@ -15,6 +16,26 @@ local now = ARGV[1]
 local limit = tonumber(ARGV[2])
 local owner = KEYS[4]
 local token = ARGV[4]
+local counts = KEYS[5]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 -- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
 -- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
@@ -38,8 +59,12 @@ for _, id in ipairs(ids) do
         redis.call('ZADD', inflight, deadline, id)
         out[#out + 1] = id
         out[#out + 1] = record
+        local topic = topicOf(record)
+        bump('w', topic, -1)
+        bump('f', topic, 1)
     end
 end
+saveCounts()
 local head = redis.call('ZRANGE', delay, 0, 0, 'WITHSCORES')
 if head[2] then
     out[1] = head[2]

@@ -4,20 +4,58 @@
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
+-- KEYS[5] stage counters HASH of the bucket
 -- ARGV    id1, score1, record1, id2, score2, record2, ...
 -- Returns the number of jobs put.
 local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
+local counts = KEYS[5]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
+
+-- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+local function stageOf(id)
+    if redis.call('ZSCORE', delay, id) then
+        return 'w'
+    end
+    if redis.call('ZSCORE', inflight, id) then
+        return 'f'
+    end
+    return 'r'
+end
 
 local put = 0
 for i = 1, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+    local old = redis.call('HGET', pool, id)
+    if old then
+        bump(stageOf(id), topicOf(old), -1)
+    end
+    bump('w', topicOf(record), 1)
     redis.call('HSET', pool, id, record)
     redis.call('ZREM', inflight, id)
     redis.call('HDEL', reserved, id)
     redis.call('ZADD', delay, score, id)
     put = put + 1
 end
+saveCounts()
 return put

@@ -4,6 +4,7 @@
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
+-- KEYS[5] stage counters HASH of the bucket
 -- ARGV[1] job id
 -- ARGV[2] new due time, ms
 -- ARGV[3] now, ms
@@ -13,10 +14,30 @@ local delay = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
+local counts = KEYS[5]
 local id = ARGV[1]
 local due = ARGV[2]
 local now = tonumber(ARGV[3])
 local defaultTries = tonumber(ARGV[4])
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 local record = redis.call('HGET', pool, id)
 if not record then
@@ -39,4 +60,8 @@ if reservations >= tries or (ttl > 0 and now >= dueBefore + ttl) then
 end
 redis.call('ZREM', inflight, id)
 redis.call('ZADD', delay, due, id)
+local topic = topicOf(record)
+bump('f', topic, -1)
+bump('w', topic, 1)
+saveCounts()
 return { 1 }

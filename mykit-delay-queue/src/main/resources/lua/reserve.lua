@@ -3,6 +3,7 @@
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
+-- KEYS[5] stage counters HASH of the bucket
 -- ARGV[1] ttr, ms: the deadline is Redis TIME plus this, the clock every node's sweeper compares with
 -- ARGV[2] most jobs to reserve (>= 1)
 -- Returns { id1, record1, reservations1, id2, record2, reservations2, ... }, empty when the list holds no live job.
@@ -10,10 +11,30 @@ local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
+local counts = KEYS[5]
 local clock = redis.call('TIME')
 local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local deadline = redisNow + tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 local out = {}
 while #out < 3 * wanted do
@@ -28,6 +49,10 @@ while #out < 3 * wanted do
         out[#out + 1] = id
         out[#out + 1] = record
         out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
+        local topic = topicOf(record)
+        bump('r', topic, -1)
+        bump('f', topic, 1)
     end
 end
+saveCounts()
 return out

@@ -4,6 +4,7 @@
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] owner STRING of the bucket: the newest fencing token
+-- KEYS[5] stage counters HASH of the bucket
 -- ARGV[1] the caller's fencing token ('' = not fenced)
 -- ARGV[2..] id1, score1, record1, id2, score2, record2, ...
 -- Returns the number of jobs put back.
@@ -12,6 +13,26 @@ local inflight = KEYS[2]
 local pool = KEYS[3]
 local owner = KEYS[4]
 local token = ARGV[1]
+local counts = KEYS[5]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 -- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
 -- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
@@ -26,9 +47,15 @@ local moved = 0
 for i = 2, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
     if redis.call('ZREM', inflight, id) == 1 then
-        redis.call('HSET', pool, id, record)
+        local topic = topicOf(record)
+        -- an in-flight entry whose record was gone was not counted
+        if redis.call('HSET', pool, id, record) == 0 then
+            bump('f', topic, -1)
+        end
+        bump('w', topic, 1)
         redis.call('ZADD', delay, score, id)
         moved = moved + 1
     end
 end
+saveCounts()
 return moved

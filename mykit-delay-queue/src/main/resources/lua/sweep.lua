@@ -9,6 +9,7 @@
 -- KEYS[5] restore marker of the bucket
 -- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- KEYS[7] owner STRING of the bucket: the newest fencing token
+-- KEYS[8] stage counters HASH of the bucket
 -- ARGV[1] limit
 -- ARGV[2] tries of a job that names none
 -- ARGV[3] how long spent jobs stay parked in flight for their burial, ms
@@ -23,6 +24,26 @@ local restoring = KEYS[5]
 local ended = KEYS[6]
 local owner = KEYS[7]
 local token = ARGV[5]
+local counts = KEYS[8]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
 
 -- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
 -- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
@@ -77,9 +98,13 @@ for _, id in ipairs(ids) do
             redis.call('ZREM', inflight, id)
             redis.call('ZADD', delay, now, id)
             back[#back + 1] = id
+            local topic = topicOf(record)
+            bump('f', topic, -1)
+            bump('w', topic, 1)
         end
     end
 end
+saveCounts()
 if redis.call('EXISTS', restoring) == 0 then
     redis.call('ZREMRANGEBYSCORE', ended, '-inf', now - retention)
 end

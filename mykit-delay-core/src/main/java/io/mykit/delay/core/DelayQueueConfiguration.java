@@ -17,6 +17,7 @@ import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.PushPipeline;
+import io.mykit.delay.queue.stats.LatenessRecorder;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
@@ -128,8 +129,8 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public Dispatcher dispatcher(DeliveryTargets targets) {
-        return new Dispatcher(targets.router()::route);
+    public Dispatcher dispatcher(DeliveryTargets targets, LatenessRecorder lateness) {
+        return new Dispatcher(targets.router()::route, lateness::handedOver);
     }
 
     @Bean

@@ -10,6 +10,7 @@
  * {prefix:bi}:reserved    HASH   id -> pull reservations      counts tries of pull jobs; gone when the job ends
  * {prefix:bi}:restoring   STRING restores running (counter)   while set, every end leaves a tombstone
  * {prefix:bi}:ended       ZSET   id -> end time               tombstones: a restore never re-adds these
+ * {prefix:bi}:count       HASH   w:|r:|f:topic -> jobs       waiting / ready / in flight per topic (store package-info)
  * {prefix:bi}:epoch       STRING                              missing = Redis (the node of this slot) lost the data
  * {prefix}:layout         STRING bucket count N                every job is in bucket Buckets.of(id, N)
  * {prefix}:layout-target  STRING bucket count M                a migration N -> M runs (or was interrupted)

@@ -5,6 +5,7 @@ import io.mykit.delay.common.model.Job;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -14,12 +15,20 @@ import java.util.stream.Collectors;
  */
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
+    private final Consumer<List<Job>> handedOver;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
+        this(routeOf, jobs -> { });
+    }
+
+    /** {@code handedOver} sees each batch as it goes to its targets (the stats' lateness recorder). */
+    public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver) {
         this.routeOf = routeOf;
+        this.handedOver = handedOver;
     }
 
     public void dispatch(int bucket, List<Job> jobs) {
+        handedOver.accept(jobs);
         Map<DeliveryTarget, List<Job>> byTarget = jobs.stream().collect(
                 Collectors.groupingBy(job -> routeOf.apply(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
         RuntimeException first = null;

@@ -125,12 +125,13 @@ final class BucketMover {
         hook.written(tally.moved());
         List<String> ids = jobs.stream().map(MovingJob::id).toList();
         scripts.run(List.of(new MigrationScripts.Call(scripts.moveOut,
-                List.of(keys.pool(bucket), keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket)), ids)));
+                List.of(keys.pool(bucket), keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket),
+                        keys.counts(bucket)), ids)));
     }
 
     private MigrationScripts.Call moveInCall(int target, List<MovingJob> jobs) {
         List<String> callKeys = new ArrayList<>(List.of(keys.pool(target), keys.delay(target), keys.inflight(target),
-                keys.reserved(target)));
+                keys.reserved(target), keys.counts(target)));
         Map<String, Integer> readyIndex = new LinkedHashMap<>();
         List<String> args = new ArrayList<>(jobs.size() * 6);
         for (MovingJob job : jobs) {
@@ -138,7 +139,7 @@ final class BucketMover {
             if (job.readyTopic() != null) {
                 ready = readyIndex.computeIfAbsent(job.readyTopic(), topic -> {
                     callKeys.add(keys.ready(target, topic));
-                    return callKeys.size() - 4;
+                    return callKeys.size() - 5;
                 });
             }
             args.add(job.id());
@@ -169,7 +170,7 @@ final class BucketMover {
                     + "is a gateway of this key prefix running?");
         }
         List<String> doomed = new ArrayList<>(List.of(keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket),
-                keys.restoring(bucket), keys.ended(bucket)));
+                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket)));
         List<String> lists = readyLists(bucket);
         for (String list : lists) {
             tally.readyEntriesDropped += client.llen(list);

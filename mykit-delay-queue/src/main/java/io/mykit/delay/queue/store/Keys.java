@@ -12,10 +12,12 @@ package io.mykit.delay.queue.store;
  * {prefix:b<i>}:reserved     HASH  jobId -> pull reservations so far     tries of pull jobs; dropped when the job ends
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
+ * {prefix:b<i>}:count        HASH  w:|r:|f:<topic> -> jobs           waiting / ready / in flight per topic
  * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
  * {prefix:b<i>}:epoch        STRING set once Redis holds this gateway's data; missing = the node of this slot lost it
  * {prefix}:layout            STRING bucket count the jobs are placed by
  * {prefix}:layout-target     STRING bucket count a migration under way moves them to (see BucketLayout)
+ * {prefix}:counted           STRING set once every bucket's counters were counted (see the stats package)
  * </pre>
  */
 public final class Keys {
@@ -57,6 +59,16 @@ public final class Keys {
 
     public String ended(int bucket) {
         return tag(bucket) + ":ended";
+    }
+
+    /** Per-topic stage counters of the bucket, kept by every script that moves a job (see package-info). */
+    public String counts(int bucket) {
+        return tag(bucket) + ":count";
+    }
+
+    /** Present while every bucket's counters hold true counts; gone (a new store, a Redis that lost data) means recount. */
+    public String counted() {
+        return "{" + prefix + "}:counted";
     }
 
     public String owner(int bucket) {

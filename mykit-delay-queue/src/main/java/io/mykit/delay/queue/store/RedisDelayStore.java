@@ -90,8 +90,8 @@ public class RedisDelayStore implements DelayStore {
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.add, unlessEnded
-                    ? List.of(keys.delay(bucket), keys.pool(bucket), keys.ended(bucket))
-                    : List.of(keys.delay(bucket), keys.pool(bucket)), args)));
+                    ? List.of(keys.delay(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket))
+                    : List.of(keys.delay(bucket), keys.pool(bucket), keys.counts(bucket)), args)));
             return replies;
         }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
     }
@@ -105,7 +105,8 @@ public class RedisDelayStore implements DelayStore {
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.put,
-                    List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket)), args)));
+                    List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+                            keys.counts(bucket)), args)));
             return replies;
         }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
     }
@@ -190,7 +191,8 @@ public class RedisDelayStore implements DelayStore {
     @Override
     public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
         List<?> reply = (List<?>) evalFenced(bucket, scripts.pumpDue,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)),
+                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
+                        keys.counts(bucket)),
                 List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs), fence.token(bucket)));
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
@@ -233,7 +235,7 @@ public class RedisDelayStore implements DelayStore {
         args.add(fence.token(bucket));
         args.addAll(ids);
         Object moved = evalFenced(bucket, scripts.toReady,
-                List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket)), args);
+                List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket), keys.counts(bucket)), args);
         return ((Long) moved).intValue();
     }
 
@@ -274,7 +276,8 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private List<String> reserveKeys(int bucket, String topic) {
-        return List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket));
+        return List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+                keys.counts(bucket));
     }
 
     /** A flat { id, record, reservations, ... } reply as jobs whose attempts are their earlier reservations. */
@@ -318,10 +321,10 @@ public class RedisDelayStore implements DelayStore {
         return removeResult(result);
     }
 
-    /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones. */
+    /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters. */
     private List<String> endKeys(int bucket) {
         return List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
-                keys.restoring(bucket), keys.ended(bucket));
+                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket));
     }
 
     private static RemoveResult removeResult(long reply) {
@@ -343,7 +346,7 @@ public class RedisDelayStore implements DelayStore {
             List<Response<Object>> out = new ArrayList<>();
             for (int b : order) {
                 out.add(evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
-                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b)),
+                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b), keys.counts(b)),
                         List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
                                 Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
             }
@@ -372,7 +375,7 @@ public class RedisDelayStore implements DelayStore {
     public Released release(String jobId, long dueAt, long now, int defaultTries) {
         int b = bucketOf(jobId);
         List<?> reply = (List<?>) eval(scripts.release,
-                List.of(keys.delay(b), keys.inflight(b), keys.pool(b), keys.reserved(b)),
+                List.of(keys.delay(b), keys.inflight(b), keys.pool(b), keys.reserved(b), keys.counts(b)),
                 List.of(jobId, Long.toString(dueAt), Long.toString(now), Integer.toString(defaultTries)));
         return switch (((Long) reply.get(0)).intValue()) {
             case 1 -> new Released(Released.Outcome.RELEASED, null);
@@ -415,7 +418,8 @@ public class RedisDelayStore implements DelayStore {
             args.add(JobCodec.encode(jobs.get(i)));
         }
         Object moved = evalFenced(bucket, scripts.retry,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)), args);
+                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
+                        keys.counts(bucket)), args);
         return ((Long) moved).intValue();
     }
 
@@ -455,7 +459,7 @@ public class RedisDelayStore implements DelayStore {
                 // the restore marks and tombstones stay: a restore running now must still skip jobs that ended; the
                 // pattern holds the bucket's hash tag, so on a cluster each SCAN runs on the one node of that slot
                 List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b),
-                        keys.reserved(b)));
+                        keys.reserved(b), keys.counts(b)));
                 String cursor = ScanParams.SCAN_POINTER_START;
                 ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
                 do {

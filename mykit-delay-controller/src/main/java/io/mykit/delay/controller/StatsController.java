@@ -1,0 +1,46 @@
+package io.mykit.delay.controller;
+
+import io.mykit.delay.queue.stats.StatsService;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.Map;
+
+/** Counts, due times and lateness for operators and the console; reading is open, recounting is {@link AdminOnly}. */
+@RestController
+public class StatsController {
+    private final StatsService stats;
+
+    public StatsController(StatsService stats) {
+        this.stats = stats;
+    }
+
+    // GET /stats  every topic's pending / ready / in-flight / dead, next due, oldest overdue, recent lateness
+    // GET /stats?topic=t  the same as /stats/{topic} (for a topic named like a sub-route, "due")
+    @GetMapping("/stats")
+    public ApiResponse<?> overview(@RequestParam(value = "topic", required = false) String topic) {
+        return topic == null ? ApiResponse.ok(stats.overview()) : ApiResponse.ok(stats.topic(topic));
+    }
+
+    // GET /stats/{topic}  one topic's counts, with its sampled next due and oldest overdue time
+    @GetMapping("/stats/{topic}")
+    public ApiResponse<StatsService.TopicStats> topic(@PathVariable("topic") String topic) {
+        return ApiResponse.ok(stats.topic(topic));
+    }
+
+    // GET /stats/due?minutes=60  waiting jobs due per minute from now on, and those overdue
+    @GetMapping("/stats/due")
+    public ApiResponse<StatsService.DueTimes> due(@RequestParam(value = "minutes", defaultValue = "60") int minutes) {
+        return ApiResponse.ok(stats.dueTimes(minutes));
+    }
+
+    // POST /stats/recount  counts every bucket's jobs afresh (after an upgrade next to older nodes)
+    @AdminOnly
+    @PostMapping("/stats/recount")
+    public ApiResponse<Map<String, Long>> recount() {
+        return ApiResponse.ok(Map.of("counted", stats.recount()));
+    }
+}

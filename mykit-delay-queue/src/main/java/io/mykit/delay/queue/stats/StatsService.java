@@ -1,0 +1,103 @@
+package io.mykit.delay.queue.stats;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.queue.service.JobValidator;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * What the operator sees: per-topic counts from the store's counters, dead letters from the journal's indexes, due
+ * times from the delay sets' heads, and this node's recent lateness. Nothing here reads every job.
+ */
+public class StatsService {
+    /** Lateness percentiles cover this much recent time. */
+    static final long LATENESS_WINDOW_MS = 300_000;
+    static final int LATENESS_RECENT = 120;
+    public static final int MAX_MINUTES = 1440;
+
+    private final StoreCounters counters;
+    private final DeadLetterCounts dead;
+    private final LatenessRecorder lateness;
+    private final Clock clock;
+
+    public StatsService(StoreCounters counters, DeadLetterCounts dead, LatenessRecorder lateness, Clock clock) {
+        this.counters = counters;
+        this.dead = dead;
+        this.lateness = lateness;
+        this.clock = clock;
+    }
+
+    /** One topic's line in the overview. */
+    public record TopicLine(String topic, long pending, long ready, long inFlight, long dead) {
+    }
+
+    /** Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness. */
+    public record Overview(long at, long pending, long ready, long inFlight, long dead, boolean deadExact,
+                           long overdue, Long nextDueTime, Long oldestOverdueTime, Long oldestOverdueMs,
+                           List<TopicLine> topics, LatenessRecorder.Summary lateness) {
+    }
+
+    /** One topic; due times sampled (see {@link StoreCounters#topicHead}), {@code *Known} false when beyond the sample. */
+    public record TopicStats(long at, String topic, long pending, long ready, long inFlight, long dead,
+                             boolean deadExact, Long nextDueTime, boolean nextDueKnown, Long oldestOverdueTime,
+                             Long oldestOverdueMs, boolean oldestOverdueKnown) {
+    }
+
+    /** Waiting jobs due per minute over the next {@code minutes}, starting at {@code from}. */
+    public record DueTimes(long from, int minutes, long overdue, long[] perMinute) {
+    }
+
+    public Overview overview() {
+        long now = clock.millis();
+        StoreCounters.Snapshot snapshot = counters.snapshot(now);
+        DeadLetterCounts.Counted deadCounts = dead.byTopic();
+        List<TopicLine> lines = new ArrayList<>();
+        StageCounts total = StageCounts.NONE;
+        long deadTotal = 0;
+        TreeSet<String> topics = new TreeSet<>(snapshot.topics().keySet());
+        topics.addAll(deadCounts.byTopic().keySet());
+        for (String topic : topics) {
+            StageCounts c = snapshot.topics().getOrDefault(topic, StageCounts.NONE);
+            long d = deadCounts.byTopic().getOrDefault(topic, 0L);
+            if (c.pending() == 0 && c.ready() == 0 && c.inFlight() == 0 && d == 0) {
+                continue;
+            }
+            lines.add(new TopicLine(topic, c.pending(), c.ready(), c.inFlight(), d));
+            total = total.plus(c);
+            deadTotal += d;
+        }
+        Long oldest = snapshot.oldestOverdue();
+        return new Overview(now, total.pending(), total.ready(), total.inFlight(), deadTotal, deadCounts.exact(),
+                snapshot.overdue(), snapshot.nextDue(), oldest, oldest == null ? null : now - oldest, lines,
+                lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT));
+    }
+
+    public TopicStats topic(String topic) {
+        JobValidator.requireTopic(topic);
+        long now = clock.millis();
+        StageCounts c = counters.snapshot(now).topics().getOrDefault(topic, StageCounts.NONE);
+        StoreCounters.TopicHead head = counters.topicHead(topic, now);
+        long d = dead.of(topic);
+        Long oldest = head.oldestOverdue();
+        return new TopicStats(now, topic, c.pending(), c.ready(), c.inFlight(), Math.min(d, DeadLetterCounts.CAP),
+                d <= DeadLetterCounts.CAP, head.nextDue(), head.nextDueKnown(), oldest,
+                oldest == null ? null : now - oldest, head.oldestOverdueKnown());
+    }
+
+    public DueTimes dueTimes(int minutes) {
+        if (minutes < 1 || minutes > MAX_MINUTES) {
+            throw new InvalidJobException("minutes", "must be 1.." + MAX_MINUTES + ", was " + minutes);
+        }
+        long now = clock.millis();
+        StoreCounters.DueMinutes due = counters.dueMinutes(now, minutes);
+        return new DueTimes(now, minutes, due.overdue(), due.perMinute());
+    }
+
+    /** Counts every bucket afresh; returns the jobs counted. */
+    public long recount() {
+        return counters.recountAll();
+    }
+}

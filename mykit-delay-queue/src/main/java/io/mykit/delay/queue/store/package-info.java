@@ -1,0 +1,26 @@
+/**
+ * The Redis side of the queue: keys ({@link io.mykit.delay.queue.store.Keys}), Lua scripts (resources {@code lua/}),
+ * and the bucket-count migration.
+ *
+ * <h2>Stage counters</h2>
+ * Every bucket keeps a hash {@code {prefix:bi}:count} of {@code <stage>:<topic> -> jobs}, stage {@code w} waiting in the
+ * delay set, {@code r} ready (in the pool, in neither set: queued for a puller), {@code f} in flight. The hash shares
+ * the bucket's hash tag, so each script that moves a job updates it in the same atomic step and the same Redis Cluster
+ * slot: add, put (respawn), pump_due, to_ready, reserve, release, retry, sweep, remove (finish, cancel), forget (ack,
+ * burial as a dead letter), migrate_in / migrate_out (bucket-count change). A script reads the topic from the record
+ * it already holds (the first {@code "topic":"} of the JSON: quotes inside strings are escaped), sums its changes per
+ * field and writes each field once; a field that reaches 0 is deleted, so topics that drained leave nothing behind.
+ * clearAll and a retired bucket delete the hash with the rest.
+ * <pre>
+ *   push ─▶ w ──pump──▶ f ──ack/finish──▶ (gone)        pull topics: f ──to_ready──▶ r ──reserve──▶ f
+ *           ▲           │                                              f ──release/sweep/retry──▶ w
+ *           └───retry───┘   cancel: w or r ──▶ (gone)    dead: f ──forget──▶ (gone, counted in the journal)
+ * </pre>
+ * Reading them costs one HGETALL per bucket (fields = stages x topics present), pipelined per node: independent of how
+ * many jobs wait. Counters start right only with the store: {@code {prefix}:counted} marks that every bucket was
+ * counted by recount.lua (a whole-bucket pass, atomic per bucket) or started empty with the counters. A store written
+ * by an older version, or a Redis that lost its data, lacks the mark and is recounted once, at the first /stats read.
+ * A node of an older version running beside a newer one does not keep the counters: recount after the upgrade
+ * (POST /stats/recount).
+ */
+package io.mykit.delay.queue.store;

@@ -1,0 +1,56 @@
+-- Counts one bucket's jobs per topic and stage afresh: once for stores written before the counters existed, and
+-- whenever the counters are missing. Reads the whole bucket (HSCAN of the pool), so it runs rarely, never per request.
+-- KEYS[1] delay ZSET of the bucket
+-- KEYS[2] in-flight ZSET of the bucket
+-- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] stage counters HASH of the bucket
+-- Returns the number of jobs counted.
+local delay = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
+local counts = KEYS[4]
+
+-- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
+local function topicOf(record)
+    return string.match(record, '"topic":"([^"]*)"') or '?'
+end
+
+-- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
+local tally = {}
+local function bump(stage, topic, delta)
+    local field = stage .. ':' .. topic
+    tally[field] = (tally[field] or 0) + delta
+end
+local function saveCounts()
+    for field, delta in pairs(tally) do
+        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
+            redis.call('HDEL', counts, field)
+        end
+    end
+end
+
+-- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+local function stageOf(id)
+    if redis.call('ZSCORE', delay, id) then
+        return 'w'
+    end
+    if redis.call('ZSCORE', inflight, id) then
+        return 'f'
+    end
+    return 'r'
+end
+
+redis.call('DEL', counts)
+local jobs = 0
+local cursor = '0'
+repeat
+    local page = redis.call('HSCAN', pool, cursor, 'COUNT', 500)
+    cursor = page[1]
+    local entries = page[2]
+    for i = 1, #entries, 2 do
+        bump(stageOf(entries[i]), topicOf(entries[i + 1]), 1)
+        jobs = jobs + 1
+    end
+until cursor == '0'
+saveCounts()
+return jobs

@@ -1,0 +1,169 @@
+package io.mykit.delay.test.console;
+
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import io.mykit.delay.test.gateway.TestGateway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The web console in a real headless Chromium (Debian's chromium and chromium-driver; .ci/run installs them): the page
+ * loads, counts follow pushes made through the API, a job is cancelled and a dead letter respawned from the page.
+ */
+class ConsoleBrowserTest {
+    private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+    private static final String TOKEN = "console-admin-token";
+
+    private static TestGateway gateway;
+    private static GatewayClient client;
+    private static WebDriver browser;
+    private static Path profile;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // no skipping: a missing browser must fail the build, not hide the console from its test
+        assertThat(Files.isExecutable(CHROMIUM)).as(CHROMIUM + " (apt-get install -y chromium)").isTrue();
+        assertThat(Files.isExecutable(CHROMEDRIVER)).as(CHROMEDRIVER + " (apt-get install -y chromium-driver)").isTrue();
+        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms", "mykit.delay.pull.poll-interval=50ms",
+                "mykit.delay.admin.token=" + TOKEN);
+        client = gateway.client();
+        profile = Files.createTempDirectory("console-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1400,1300");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (profile != null) {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+    }
+
+    private static WebDriverWait waiting() {
+        return new WebDriverWait(browser, Duration.ofSeconds(20));
+    }
+
+    private static String push(String topic, String fields) {
+        Reply reply = client.push("{\"topic\":\"" + topic + "\"" + fields + "}");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.data().asText();
+    }
+
+    /** Waits until the console's topic table shows {@code expected} in one column of a topic's row. */
+    private static void awaitCell(String topic, String column, String expected) {
+        By cell = By.cssSelector("#topics tr[data-topic='" + topic + "'] ." + column);
+        waiting().withMessage(() -> column + " of " + topic + " on the page").until(driver -> {
+            List<WebElement> found = driver.findElements(cell);
+            return !found.isEmpty() && found.get(0).getText().equals(expected);
+        });
+    }
+
+    private static void awaitMessage(String contains) {
+        waiting().withMessage(() -> "message containing '" + contains + "', page says '"
+                + browser.findElement(By.id("message")).getText() + "'")
+                .until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), contains));
+    }
+
+    private static void type(String id, String text) {
+        WebElement input = browser.findElement(By.id(id));
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    @Test
+    void the_console_shows_counts_cancels_a_job_and_respawns_a_dead_letter() throws Exception {
+        browser.get(gateway.baseUrl() + "/console");
+        assertThat(browser.getTitle()).isEqualTo("mykit-delay console");
+        waiting().until(ExpectedConditions.textMatches(By.id("updated"), java.util.regex.Pattern.compile("^updated ")));
+
+        String orders = "orders-" + UUID.randomUUID().toString().substring(0, 6);
+        List<String> ids = List.of(push(orders, ",\"delay\":1800000,\"bizKey\":\"order-1\""),
+                push(orders, ",\"delay\":1800000,\"bizKey\":\"order-2\""),
+                push(orders, ",\"delay\":600000,\"bizKey\":\"order-3\""));
+        awaitCell(orders, "pending", "3");
+        waiting().withMessage("a bar for the jobs due within the hour").until(driver -> driver
+                .findElements(By.cssSelector("#due-chart rect.bar")).stream()
+                .mapToLong(bar -> Long.parseLong(bar.getDomAttribute("data-count"))).sum() >= 3);
+
+        // look the job up by id and cancel it from the page
+        type("job-id", ids.get(0));
+        browser.findElement(By.id("job-find")).click();
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("job-facts"), "order-1"));
+        browser.findElement(By.id("job-cancel")).click();
+        awaitMessage("cancelled");
+        awaitCell(orders, "pending", "2");
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("job-facts"), "Delete"));
+        assertThat(client.lookup(ids.get(0)).data().path("status").asText()).isEqualTo("Delete");
+
+        // a pull job with one try whose reservation runs out unfinished becomes a dead letter
+        String payments = "payments-" + UUID.randomUUID().toString().substring(0, 6);
+        String dead = push(payments, ",\"tries\":1,\"bizKey\":\"pay-7\"");
+        assertThat(client.get(payments, 200, 10_000).data().path("id").asText()).isEqualTo(dead);
+        awaitCell(payments, "dead", "1");
+
+        type("dead-topic", payments);
+        browser.findElement(By.id("dead-load")).click();
+        By respawn = By.cssSelector("#dead-rows tr[data-id='" + dead + "'] button.respawn");
+        waiting().until(ExpectedConditions.elementToBeClickable(respawn)).click();
+        awaitMessage("admin token required");
+        assertThat(client.lookup(dead).data().path("status").asText()).as("refused without the token").isEqualTo("Dead");
+
+        type("admin-token", TOKEN);
+        browser.findElement(By.id("admin-save")).click();
+        assertThat(((JavascriptExecutor) browser).executeScript(
+                "return sessionStorage.getItem('mykit-delay.admin-token')")).isEqualTo(TOKEN);
+        browser.findElement(respawn).click();
+        awaitMessage("1 respawned");
+        awaitCell(payments, "dead", "0");
+        awaitCell(payments, "ready", "1");
+        waiting().until(ExpectedConditions.invisibilityOfElementLocated(respawn));
+
+        // the cluster view is an admin call too; with the token kept it answers
+        browser.findElement(By.id("cluster-load")).click();
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("cluster-facts"), "standalone"));
+
+        Path shot = Paths.get("target", "console.png");
+        Files.createDirectories(shot.getParent());
+        Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot,
+                StandardCopyOption.REPLACE_EXISTING);
+        assertThat(Files.size(shot)).as("screenshot " + shot.toAbsolutePath()).isPositive();
+    }
+}

@@ -1,0 +1,332 @@
+package io.mykit.delay.test.stats;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobCodec;
+import io.mykit.delay.queue.stats.StageCounts;
+import io.mykit.delay.queue.stats.StoreCounters;
+import io.mykit.delay.queue.store.BucketLayout;
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.SingleRedis;
+import io.mykit.delay.test.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The per-bucket stage counters stay equal to what Redis holds through every verb that moves a job (store level, the
+ * shared Redis, a key prefix per test). After each step the counters are compared with explicit numbers and with a
+ * full read of the buckets.
+ */
+class StageCountersTest {
+    private static final int BUCKETS = 4;
+    private static final String A = "orders";
+    private static final String B = "pull-topic";
+
+    private static JedisPooled redis;
+    private static SingleRedis nodes;
+    private String prefix;
+    private RedisDelayStore store;
+    private StoreCounters counters;
+    private long now;
+
+    @BeforeAll
+    static void connect() {
+        TestServers.RedisEndpoint endpoint = TestServers.redis();
+        redis = new JedisPooled(endpoint.host(), endpoint.port());
+        nodes = new SingleRedis(redis);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        nodes.close();
+    }
+
+    @BeforeEach
+    void freshPrefix() {
+        prefix = "counts-" + UUID.randomUUID().toString().substring(0, 8);
+        useBuckets(BUCKETS);
+        now = System.currentTimeMillis();
+        // an empty store: counting it marks the counters complete, as the first /stats read does
+        assertThat(counters.recountAll()).isZero();
+    }
+
+    @AfterEach
+    void deleteKeys() {
+        List<String> mine = keysMatching("{" + prefix + "*");
+        for (int i = 0; i < mine.size(); i += 500) {
+            redis.del(mine.subList(i, Math.min(i + 500, mine.size())).toArray(String[]::new));
+        }
+    }
+
+    private void useBuckets(int buckets) {
+        Keys keys = new Keys(prefix, buckets);
+        store = new RedisDelayStore(nodes, keys);
+        counters = new StoreCounters(nodes, keys);
+    }
+
+    private static Job job(String id, String topic, long due) {
+        return new Job(id, topic, null, null, 0, 0, 0, 0, "body of " + id + " with \"topic\":\"fake\"", due);
+    }
+
+    private Map<String, StageCounts> counted() {
+        return counters.snapshot(System.currentTimeMillis()).topics();
+    }
+
+    /** The counters say exactly this, and a full read of the buckets agrees. */
+    private void assertCounts(Map<String, StageCounts> expected) {
+        assertThat(counted()).as("counters").isEqualTo(expected);
+        assertThat(truth()).as("a full read of the buckets").isEqualTo(expected);
+    }
+
+    /** Per topic and stage, from the pool and the two sorted sets of every bucket: what the counters must say. */
+    private Map<String, StageCounts> truth() {
+        Keys keys = store.keys();
+        Map<String, StageCounts> out = new TreeMap<>();
+        for (int b = 0; b < keys.buckets(); b++) {
+            for (Map.Entry<String, String> e : redis.hgetAll(keys.pool(b)).entrySet()) {
+                String topic = JobCodec.decode(e.getValue()).getTopic();
+                StageCounts c = redis.zscore(keys.delay(b), e.getKey()) != null ? new StageCounts(1, 0, 0)
+                        : redis.zscore(keys.inflight(b), e.getKey()) != null ? new StageCounts(0, 0, 1)
+                        : new StageCounts(0, 1, 0);
+                out.merge(topic, c, StageCounts::plus);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, StageCounts> counts(Object... topicAndCounts) {
+        Map<String, StageCounts> out = new TreeMap<>();
+        for (int i = 0; i < topicAndCounts.length; i += 4) {
+            out.put((String) topicAndCounts[i], new StageCounts((Integer) topicAndCounts[i + 1],
+                    (Integer) topicAndCounts[i + 2], (Integer) topicAndCounts[i + 3]));
+        }
+        return out;
+    }
+
+    /** Pumps every bucket until nothing due is left; returns the jobs handed over. */
+    private List<Job> pumpAll() {
+        List<Job> out = new ArrayList<>();
+        for (int b = 0; b < store.buckets(); b++) {
+            out.addAll(store.pumpDue(b, System.currentTimeMillis(), 1_000, 60_000).jobs());
+        }
+        return out;
+    }
+
+    private List<Job> seedThree() {
+        List<Job> jobs = List.of(job("a1", A, now - 5), job("a2", A, now - 5), job("a3", A, now + 3_600_000),
+                job("b1", B, now - 5), job("b2", B, now - 5));
+        assertThat(store.add(jobs)).hasSize(5);
+        return jobs;
+    }
+
+    @Test
+    void push_counts_waiting_jobs_and_a_repeat_counts_nothing() {
+        List<Job> jobs = seedThree();
+        assertCounts(counts(A, 3, 0, 0, B, 2, 0, 0));
+        assertThat(store.add(jobs)).as("repeat push").isEmpty();
+        assertCounts(counts(A, 3, 0, 0, B, 2, 0, 0));
+    }
+
+    @Test
+    void pump_moves_due_jobs_to_in_flight_and_ready_hand_over_to_ready() {
+        seedThree();
+        List<Job> pumped = pumpAll();
+        assertThat(pumped).hasSize(4);
+        assertCounts(counts(A, 1, 0, 2, B, 0, 0, 2));
+
+        for (int b = 0; b < store.buckets(); b++) {
+            int bucket = b;
+            List<String> ids = pumped.stream().filter(j -> j.getTopic().equals(B) && store.bucketOf(j.getId()) == bucket)
+                    .map(Job::getId).toList();
+            store.toReady(b, B, ids);
+        }
+        assertCounts(counts(A, 1, 0, 2, B, 0, 2, 0));
+
+        assertThat(store.reserve(B, 30_000, 1)).hasSize(1);
+        assertCounts(counts(A, 1, 0, 2, B, 0, 1, 1));
+    }
+
+    @Test
+    void cancel_takes_a_waiting_or_ready_job_off_and_refuses_one_in_flight() {
+        seedThree();
+        assertThat(store.delete("a3")).isEqualTo(DelayStore.RemoveResult.REMOVED);
+        assertCounts(counts(A, 2, 0, 0, B, 2, 0, 0));
+
+        pumpAll();
+        assertThat(store.delete("a1")).isEqualTo(DelayStore.RemoveResult.IN_FLIGHT);
+        store.toReady(store.bucketOf("b1"), B, List.of("b1"));
+        assertThat(store.delete("b1")).as("ready job").isEqualTo(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.delete("b1")).as("twice").isEqualTo(DelayStore.RemoveResult.ABSENT);
+        assertCounts(counts(A, 0, 0, 2, B, 0, 0, 1));
+    }
+
+    @Test
+    void finish_and_ack_take_in_flight_jobs_off() {
+        seedThree();
+        pumpAll();
+        assertThat(store.finish("a1", System.currentTimeMillis())).isEqualTo(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.finishAll(List.of("b1", "b2"), System.currentTimeMillis()))
+                .containsOnly(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.forget(store.bucketOf("a2"), List.of("a2"))).as("ack of a broker delivery").isEqualTo(1);
+        assertThat(store.forget(store.bucketOf("a2"), List.of("a2"))).as("a repeated ack").isZero();
+        assertCounts(counts(A, 1, 0, 0));
+    }
+
+    @Test
+    void retry_release_and_sweep_put_in_flight_jobs_back_to_waiting() {
+        seedThree();
+        pumpAll();
+        Job a1 = job("a1", A, now - 5);
+        a1.setAttempts(1);
+        assertThat(store.retry(store.bucketOf("a1"), List.of(a1), List.of(now + 60_000))).isEqualTo(1);
+        assertCounts(counts(A, 2, 0, 1, B, 0, 0, 2));
+
+        store.toReady(store.bucketOf("b1"), B, List.of("b1"));
+        List<Job> reserved = store.reserve(B, 30_000, 1);
+        assertThat(reserved).extracting(Job::getId).containsExactly("b1");
+        assertThat(store.release("b1", now + 60_000, System.currentTimeMillis(), 16).outcome())
+                .isEqualTo(DelayStore.Released.Outcome.RELEASED);
+        assertCounts(counts(A, 2, 0, 1, B, 1, 0, 1));
+
+        // a2 and b2 have a hand-over deadline 60 s away: pump them again with none, so the sweep finds them expired
+        redis.zadd(store.keys().inflight(store.bucketOf("a2")), 1, "a2");
+        redis.zadd(store.keys().inflight(store.bucketOf("b2")), 1, "b2");
+        Map<Integer, DelayStore.Swept> swept = store.sweep(IntStream.range(0, BUCKETS).boxed().toList(), 100, 16, 60_000);
+        assertThat(swept.values().stream().mapToInt(s -> s.returned().size()).sum()).isEqualTo(2);
+        assertCounts(counts(A, 3, 0, 0, B, 2, 0, 0));
+    }
+
+    @Test
+    void a_dead_letter_leaves_the_counters_and_a_respawn_counts_it_waiting_again() {
+        seedThree();
+        pumpAll();
+        // burial: the journal says Dead, then the store forgets the job
+        assertThat(store.forget(store.bucketOf("b1"), List.of("b1"))).isEqualTo(1);
+        assertCounts(counts(A, 1, 0, 2, B, 0, 0, 1));
+
+        assertThat(store.put(List.of(job("b1", B, System.currentTimeMillis())))).isEqualTo(1);
+        assertCounts(counts(A, 1, 0, 2, B, 1, 0, 1));
+        // a respawn of a job whose record was left behind in flight (a forget that failed) moves it, not adds it
+        assertThat(store.put(List.of(job("b2", B, System.currentTimeMillis())))).isEqualTo(1);
+        assertCounts(counts(A, 1, 0, 2, B, 2, 0, 0));
+    }
+
+    @Test
+    void restore_adds_count_once_and_clear_all_empties_the_counters() {
+        List<Job> jobs = seedThree();
+        assertThat(store.clear()).isPositive();
+        assertCounts(counts());
+
+        store.beginRestore();
+        assertThat(store.addUnlessEnded(jobs)).hasSize(5);
+        assertThat(store.addUnlessEnded(jobs)).as("a second restore").isEmpty();
+        store.endRestore();
+        assertCounts(counts(A, 3, 0, 0, B, 2, 0, 0));
+    }
+
+    @Test
+    void a_bucket_count_change_moves_the_counts_with_the_jobs() {
+        assertThat(new BucketLayout(nodes, new Keys(prefix, BUCKETS)).ensure()).isEmpty();
+        List<Job> many = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            many.add(job("m" + i, i % 3 == 0 ? B : A, i < 40 ? now - 5 : now + 3_600_000));
+        }
+        store.add(many);
+        pumpAll();
+        for (int b = 0; b < BUCKETS; b++) {
+            int bucket = b;
+            store.toReady(b, B, many.stream().filter(j -> j.getTopic().equals(B) && j.getCreateTime() < now
+                    && store.bucketOf(j.getId()) == bucket).map(Job::getId).toList());
+        }
+        Map<String, StageCounts> before = counted();
+        assertThat(before).isEqualTo(truth());
+        assertThat(before.get(B).ready()).isPositive();
+        assertThat(before.get(A).inFlight()).isPositive();
+
+        for (int buckets : new int[] {9, 2}) {
+            assertThat(new BucketLayout(nodes, new Keys(prefix, buckets)).ensure()).hasSize(1);
+            useBuckets(buckets);
+            assertCounts(before);
+        }
+        assertThat(keysMatching("{" + prefix + ":b[2-8]}:count")).as("retired buckets' counters").isEmpty();
+    }
+
+    @Test
+    void a_store_written_without_counters_is_counted_at_the_first_read() {
+        seedThree();
+        pumpAll();
+        store.toReady(store.bucketOf("b1"), B, List.of("b1"));
+        Map<String, StageCounts> expected = counts(A, 1, 0, 2, B, 0, 1, 1);
+        assertCounts(expected);
+        // as an older version leaves Redis: jobs, no counters and no mark
+        for (int b = 0; b < BUCKETS; b++) {
+            redis.del(store.keys().counts(b));
+        }
+        redis.del(store.keys().counted());
+        assertThat(counted()).isEqualTo(expected);
+        assertThat(redis.exists(store.keys().counted())).isTrue();
+    }
+
+    @Test
+    void topic_head_finds_the_earliest_overdue_and_next_due_job_of_one_topic() {
+        long t = System.currentTimeMillis();
+        store.add(List.of(job("x1", A, t - 50_000), job("x2", B, t - 90_000), job("x3", A, t - 20_000),
+                job("x4", A, t + 40_000), job("x5", B, t + 10_000)));
+        StoreCounters.TopicHead head = counters.topicHead(A, t);
+        assertThat(head.oldestOverdue()).isEqualTo(t - 50_000);
+        assertThat(head.nextDue()).isEqualTo(t + 40_000);
+        assertThat(head.oldestOverdueKnown()).isTrue();
+        assertThat(head.nextDueKnown()).isTrue();
+        StoreCounters.TopicHead none = counters.topicHead("nobody", t);
+        assertThat(none.oldestOverdue()).isNull();
+        assertThat(none.nextDue()).isNull();
+        assertThat(none.nextDueKnown()).as("every bucket's whole delay set fit in the sample").isTrue();
+
+        StoreCounters.Snapshot all = counters.snapshot(t);
+        assertThat(all.oldestOverdue()).isEqualTo(t - 90_000);
+        assertThat(all.nextDue()).isEqualTo(t + 10_000);
+        assertThat(all.overdue()).isEqualTo(3);
+    }
+
+    @Test
+    void due_minutes_count_waiting_jobs_per_minute_ahead() {
+        long t = System.currentTimeMillis();
+        store.add(List.of(job("d1", A, t - 1_000), job("d2", A, t + 30_000), job("d3", B, t + 50_000),
+                job("d4", A, t + 150_000), job("d5", A, t + 7_200_000)));
+        StoreCounters.DueMinutes due = counters.dueMinutes(t, 60);
+        assertThat(due.overdue()).isEqualTo(1);
+        assertThat(due.perMinute()).hasSize(60);
+        assertThat(due.perMinute()[0]).isEqualTo(2);
+        assertThat(due.perMinute()[1]).isZero();
+        assertThat(due.perMinute()[2]).isEqualTo(1);
+        assertThat(java.util.Arrays.stream(due.perMinute()).sum()).as("beyond the hour not counted").isEqualTo(3);
+    }
+
+    private static List<String> keysMatching(String pattern) {
+        List<String> out = new ArrayList<>();
+        ScanParams params = new ScanParams().match(pattern).count(1000);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> page = redis.scan(cursor, params);
+            out.addAll(page.getResult());
+            cursor = page.getCursor();
+        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+        return out;
+    }
+}
