@@ -44,6 +44,7 @@ public class DelayProperties implements InitializingBean {
     private final Recovery recovery = new Recovery();
     /** Admin endpoints. */
     private final Admin admin = new Admin();
+    private final Http http = new Http();
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
@@ -60,6 +61,7 @@ public class DelayProperties implements InitializingBean {
     public RocketMq getRocketmq() { return rocketmq; }
     public Recovery getRecovery() { return recovery; }
     public Admin getAdmin() { return admin; }
+    public Http getHttp() { return http; }
 
     @Override
     public void afterPropertiesSet() {
@@ -496,5 +498,16 @@ public class DelayProperties implements InitializingBean {
         public void setToken(String token) { this.token = token; }
         public boolean isOpen() { return open; }
         public void setOpen(boolean open) { this.open = open; }
+    }
+
+    public static class Http {
+        /**
+         * For clients written against the original mykit-delay: every answer is HTTP 200 and the real status is in
+         * the envelope's {@code code} ({@code success:false} for errors).
+         */
+        private boolean legacyStatus = false;
+
+        public boolean isLegacyStatus() { return legacyStatus; }
+        public void setLegacyStatus(boolean legacyStatus) { this.legacyStatus = legacyStatus; }
     }
 }

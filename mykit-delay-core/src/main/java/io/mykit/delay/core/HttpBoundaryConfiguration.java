@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.JsonErrorReportValve;
+import io.mykit.delay.controller.LegacyStatusFilter;
+import jakarta.servlet.DispatcherType;
 import io.mykit.delay.controller.RequestGuardFilter;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -39,6 +42,18 @@ public class HttpBoundaryConfiguration {
         FilterRegistrationBean<RequestGuardFilter> registration =
                 new FilterRegistrationBean<>(new RequestGuardFilter(properties.getLimits().getMaxRequestBytes(), mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** Outermost, so that even the request guard's refusals and the error page answer 200 in legacy mode. */
+    @Bean
+    @ConditionalOnProperty(name = "mykit.delay.http.legacy-status", havingValue = "true")
+    public FilterRegistrationBean<LegacyStatusFilter> legacyStatusFilter() {
+        FilterRegistrationBean<LegacyStatusFilter> registration = new FilterRegistrationBean<>(new LegacyStatusFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ERROR, DispatcherType.ASYNC);
+        LoggerFactory.getLogger(HttpBoundaryConfiguration.class).info("mykit.delay.http.legacy-status=true: every "
+                + "answer is HTTP 200, the status is in the envelope's code");
         return registration;
     }
 
