@@ -4,6 +4,7 @@ import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.cluster.ClusterView;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RestoreReport;
+import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobValidator;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -16,10 +17,12 @@ import java.util.Map;
 public class AdminController {
     private final RecoveryService recovery;
     private final BucketOwnership ownership;
+    private final DelayQueueService queue;
 
-    public AdminController(RecoveryService recovery, BucketOwnership ownership) {
+    public AdminController(RecoveryService recovery, BucketOwnership ownership, DelayQueueService queue) {
         this.recovery = recovery;
         this.ownership = ownership;
+        this.queue = queue;
     }
 
     // GET /cluster  mode, this node, members, each bucket's owner and token, ZooKeeper state (this node's view)
@@ -53,10 +56,18 @@ public class AdminController {
                 "detail", restored ? "added to Redis" : "Redis already holds it"));
     }
 
-    // GET /clearAll  removes this gateway's queue data from Redis; the journal is kept
+    // GET /clearAll[?cancel=true]  removes this gateway's queue data from Redis; the journal is kept. cancel=true (the
+    // original's meaning) first journals every pending job as cancelled, so no restore brings them back
     @AdminOnly
     @GetMapping("/clearAll")
-    public ApiResponse<Map<String, Long>> clearAll() {
-        return ApiResponse.ok(Map.of("removedKeys", recovery.clearAll()));
+    public ApiResponse<Map<String, Object>> clearAll(@RequestParam(value = "cancel", defaultValue = "false") boolean cancel) {
+        Map<String, Object> report = new java.util.LinkedHashMap<>();
+        if (cancel) {
+            DelayQueueService.CancelAllReport cancelled = queue.cancelAllPending();
+            report.put("cancelled", cancelled.cancelled());
+            report.put("refused", cancelled.refused());
+        }
+        report.put("removedKeys", recovery.clearAll());
+        return ApiResponse.ok(report);
     }
 }

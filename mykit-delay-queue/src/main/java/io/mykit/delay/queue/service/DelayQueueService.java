@@ -46,6 +46,9 @@ public class DelayQueueService {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
+    private static final int CANCEL_ALL_PAGE = 1_000;
+    private static final int CANCEL_ALL_REFUSALS_LISTED = 1_000;
+
     public DelayQueueService(DelayProperties properties, JobIdGenerator ids, PushPipeline pushes, DelayStore store,
                              Journal journal, StateChangeWriter states, PullTarget pull, DeliveryOutcomes outcomes,
                              BiConsumer<Integer, Long> wakeBucket, Clock clock) {
@@ -160,6 +163,40 @@ public class DelayQueueService {
             throw new JobStateConflictException(jobId, "job " + jobId + " is being stored; cancel it again in a moment");
         }
         throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+    }
+
+    /**
+     * Cancels every pending job the journal holds, one by one through {@link #delete} (so each is journaled Delete
+     * and never delivered afterwards); jobs already handed over, or still being stored, are refused and reported.
+     */
+    public CancelAllReport cancelAllPending() {
+        long cancelled = 0;
+        Map<String, String> refused = new LinkedHashMap<>();
+        String after = "";
+        while (true) {
+            List<JournalEntry> page = journal.findPendingAfter(after, CANCEL_ALL_PAGE);
+            for (JournalEntry entry : page) {
+                String id = entry.job().getId();
+                try {
+                    delete(id);
+                    cancelled++;
+                } catch (JobStateConflictException e) {
+                    if (refused.size() < CANCEL_ALL_REFUSALS_LISTED) {
+                        refused.put(id, e.getMessage());
+                    }
+                } catch (JobNotFoundException gone) {
+                    // ended and purged between the page and the cancel: nothing left to cancel
+                }
+            }
+            if (page.size() < CANCEL_ALL_PAGE) {
+                return new CancelAllReport(cancelled, refused);
+            }
+            after = page.get(page.size() - 1).job().getId();
+        }
+    }
+
+    /** {@code refused}: the first refusals (at most 1,000), job id -> why. */
+    public record CancelAllReport(long cancelled, Map<String, String> refused) {
     }
 
     /** The job with its journal status and current place in Redis. */
