@@ -2,15 +2,36 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** The original mykit-delay envelope: {@code {"success","code","message","data"}}, plus the offending field on 4xx. */
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The original mykit-delay envelope: {@code {"success","code","message","data"}}, plus the offending field on 4xx and,
+ * on a push whose client-chosen id was journaled already, {@code duplicate} (one job) or {@code duplicates} (a batch).
+ */
 public record ApiResponse<T>(boolean success, int code, String message, T data,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) String field) {
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String field,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean duplicate,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> duplicates) {
 
     public static <T> ApiResponse<T> ok(T data) {
-        return new ApiResponse<>(true, 200, "ok", data, null);
+        return new ApiResponse<>(true, 200, "ok", data, null, null, null);
+    }
+
+    /** A single push: the id, and whether it was journaled before (then the first push's job is kept unchanged). */
+    public static ApiResponse<String> pushed(String id, boolean duplicate) {
+        return duplicate ? new ApiResponse<>(true, 200, "duplicate: job " + id + " exists already and is kept as it was",
+                id, null, true, null) : ok(id);
+    }
+
+    /** A batch push: the ids in order, and those journaled before. */
+    public static ApiResponse<List<String>> pushed(List<String> ids, Collection<String> duplicates) {
+        return duplicates.isEmpty() ? ok(ids) : new ApiResponse<>(true, 200, "ok; " + duplicates.size()
+                + " ids exist already and are kept as they were", ids, null, null, ids.stream()
+                .filter(duplicates::contains).toList());
     }
 
     public static ApiResponse<Void> error(int code, String message, String field) {
-        return new ApiResponse<>(false, code, message, null, field);
+        return new ApiResponse<>(false, code, message, null, field, null, null);
     }
 }

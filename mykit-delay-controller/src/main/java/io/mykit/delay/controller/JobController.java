@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -42,9 +43,10 @@ public class JobController {
     // (content negotiation, header copies, validation lookups) was 40% of a push's HTTP CPU in the bench profile.
     @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
     public void push(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String id = queue.push(readJob(request));
+        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request)));
+        String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        responseWriter.writeValue(response.getOutputStream(), ApiResponse.ok(id));
+        responseWriter.writeValue(response.getOutputStream(), ApiResponse.pushed(id, pushed.duplicates().contains(id)));
     }
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
@@ -67,7 +69,8 @@ public class JobController {
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
     @PostMapping("/push/batch")
     public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs) {
-        return ApiResponse.ok(queue.pushBatch(jobs));
+        DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
+        return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
     }
 
     // GET /delete?jobId=  cancels a pending job (original mykit-delay route)
@@ -81,6 +84,22 @@ public class JobController {
     @DeleteMapping("/jobs/{id}")
     public ApiResponse<String> deleteJob(@PathVariable("id") String id) {
         return delete(id);
+    }
+
+    // PUT /jobs/{id}  body {"delay": ms from now, "body": optional new body}: reschedules a job still waiting
+    @PutMapping(value = "/jobs/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ApiResponse<Map<String, Object>> reschedule(@PathVariable("id") String id, @RequestBody Reschedule change) {
+        Job job = queue.reschedule(id, change.delay(), change.body());
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", job.getId());
+        data.put("createTime", job.getCreateTime());
+        data.put("delay", job.getDelay());
+        data.put("dueTime", job.dueTime());
+        return ApiResponse.ok(data);
+    }
+
+    /** The body of PUT /jobs/{id}. */
+    public record Reschedule(Long delay, String body) {
     }
 
     // GET /jobs/{id}  the job, its journal status and where Redis holds it

@@ -30,6 +30,12 @@ public interface Journal {
     /** Marks a job deleted unless it already ended (or, with {@code unlessWaitPut}, is still WaitPut); true when the row changed. */
     boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at);
 
+    /**
+     * A pending job's new schedule and body (PUT /jobs/{id}), logged as Delay; false if the job ended meanwhile (or is
+     * unknown).
+     */
+    boolean reschedule(Job job, String thread, long at);
+
     Optional<JournalEntry> find(String jobId);
 
     /** {@link #find} for many jobs in one query: the entries of those that exist, by id. */

@@ -136,6 +136,21 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
+    public boolean reschedule(Job job, String thread, long at) {
+        LocalDateTime time = toTime(at);
+        return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
+            int changed = jdbc.update("UPDATE mykit_delay_queue_job SET create_time = ?, delay = ?, due_time = ?, body = ?,"
+                    + " update_time = ? WHERE id = ? AND status NOT IN (?, ?, ?)", job.getCreateTime(), job.getDelay(),
+                    job.dueTime(), job.getBody(), time, job.getId(), TERMINAL.get(0), TERMINAL.get(1), TERMINAL.get(2));
+            if (changed > 0) {
+                LOG_INSERT.insert(jdbc, List.of(new JobLogRow(job.getId(), JobStatus.Delay.code(), abbreviate(thread), time,
+                        host)));
+            }
+            return changed > 0;
+        })));
+    }
+
+    @Override
     public Optional<JournalEntry> find(String jobId) {
         return guarded(() -> Optional.ofNullable(jobs.selectById(jobId)).map(this::entry));
     }

@@ -72,6 +72,18 @@ public class DelayQueueService {
 
     /** Validates all jobs first, then journals them in one transaction and stores them in one round trip. */
     public List<String> pushBatch(List<Job> jobs) {
+        return pushReporting(jobs).ids();
+    }
+
+    /**
+     * The ids of a push, in order, and those among them the journal held already: such a job is kept as it was (the
+     * first push wins), and the client can tell from the answer.
+     */
+    public record PushResult(List<String> ids, Set<String> duplicates) {
+    }
+
+    /** {@link #pushBatch}, telling which client-chosen ids were journaled already. */
+    public PushResult pushReporting(List<Job> jobs) {
         if (jobs == null || jobs.isEmpty()) {
             throw new InvalidJobException("jobs", "must be a non-empty array");
         }
@@ -93,8 +105,8 @@ public class DelayQueueService {
         for (Job job : jobs) {
             accepted.add(normalized(job, now, clientIds));
         }
-        awaitDurable(pushes.submit(accepted, clientIds));
-        return accepted.stream().map(Job::getId).toList();
+        Set<String> duplicates = awaitDurable(pushes.submit(accepted, clientIds));
+        return new PushResult(accepted.stream().map(Job::getId).toList(), duplicates);
     }
 
     private Job normalized(Job in, long now, Set<String> clientIds) {
@@ -111,9 +123,9 @@ public class DelayQueueService {
         return job;
     }
 
-    private void awaitDurable(java.util.concurrent.CompletableFuture<Void> done) {
+    private <T> T awaitDurable(java.util.concurrent.CompletableFuture<T> done) {
         try {
-            done.get(properties.getJournal().getPushTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            return done.get(properties.getJournal().getPushTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
@@ -197,6 +209,41 @@ public class DelayQueueService {
 
     /** {@code refused}: the first refusals (at most 1,000), job id -> why. */
     public record CancelAllReport(long cancelled, Map<String, String> refused) {
+    }
+
+    /**
+     * Replaces a pending job's delay (counted from now, as a new push of the id was in the original) and, when given,
+     * its body, atomically in Redis and then in the journal. Only while it waits in its bucket: a job already due or
+     * handed over is refused (409), so no delivery ever carries a half-replaced job. The journal goes second: a crash
+     * in between leaves the old schedule there and no answer to the client, who retries.
+     */
+    public Job reschedule(String jobId, Long delayMs, String body) {
+        requireId(jobId);
+        if (delayMs == null) {
+            throw new InvalidJobException("delay", "is required");
+        }
+        JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
+        if (entry.status().isTerminal()) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
+        }
+        long now = clock.millis();
+        Job old = entry.job();
+        Job job = new Job(jobId, old.getTopic(), old.getSubtopic(), old.getBizKey(), delayMs, old.getPriority(),
+                old.getTtl(), old.getTries(), body == null ? old.getBody() : body, now);
+        job.setAttempts(old.getAttempts());
+        validator.validate(job, now);
+        switch (store.reschedule(job)) {
+            case NOT_WAITING -> throw new JobStateConflictException(jobId, "job " + jobId + " is already due or handed"
+                    + " over: it can no longer be rescheduled");
+            case NOT_IN_REDIS -> throw new JobStateConflictException(jobId, "job " + jobId + " is not in Redis ("
+                    + entry.status() + "): being stored, or waiting for a restore; try again in a moment");
+            case RESCHEDULED -> { }
+        }
+        if (!journal.reschedule(job, Thread.currentThread().getName(), now)) {
+            throw new JobStateConflictException(jobId, "job " + jobId + " ended while it was being rescheduled");
+        }
+        wakeBucket.accept(store.bucketOf(jobId), job.dueTime());
+        return job;
     }
 
     /** The job with its journal status and current place in Redis. */

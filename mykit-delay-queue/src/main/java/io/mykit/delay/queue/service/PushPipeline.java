@@ -35,7 +35,7 @@ public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
 
     /** Jobs of one push call; {@code clientIds} are the ids the client chose (may already be journaled). */
-    private record Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Void> done) {
+    private record Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Set<String>> done) {
     }
 
     private final Journal journal;
@@ -68,11 +68,12 @@ public class PushPipeline implements AutoCloseable {
     }
 
     /**
-     * Completes when the jobs are journaled (and, unless Redis failed, in Redis); fails with
-     * {@link StoreUnavailableException} when the journal did not take them.
+     * Completes when the jobs are journaled (and, unless Redis failed, in Redis), with the ids among them that were
+     * journaled already (kept as they were); fails with {@link StoreUnavailableException} when the journal did not
+     * take them.
      */
-    public CompletableFuture<Void> submit(List<Job> jobs, Set<String> clientIds) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+    public CompletableFuture<Set<String>> submit(List<Job> jobs, Set<String> clientIds) {
+        CompletableFuture<Set<String>> done = new CompletableFuture<>();
         if (!running) {
             done.completeExceptionally(new StoreUnavailableException("gateway", "shutting down", null));
             return done;
@@ -132,7 +133,7 @@ public class PushPipeline implements AutoCloseable {
             // accepted all the same: the journal has them, and a 503 would make a client without ids push them twice
             log.warn("{} jobs journaled but not stored in Redis ({}); the repairer stores them when Redis answers",
                     fresh.size(), e.getMessage());
-            group.forEach(p -> p.done().complete(null));
+            group.forEach(p -> p.done().complete(duplicates(p, fresh)));
             return;
         }
         long now = clock.millis();
@@ -142,7 +143,21 @@ public class PushPipeline implements AutoCloseable {
             wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
         }
         states.submitAll(stored);
-        group.forEach(p -> p.done().complete(null));
+        group.forEach(p -> p.done().complete(duplicates(p, fresh)));
+    }
+
+    /** A call's ids that were not journaled by it: known before, or taken by another job of the same group. */
+    private static Set<String> duplicates(Pending pending, Map<String, Job> fresh) {
+        if (pending.clientIds().isEmpty()) {
+            return Set.of();
+        }
+        Set<String> duplicates = new HashSet<>();
+        for (Job job : pending.jobs()) {
+            if (fresh.get(job.getId()) != job) {
+                duplicates.add(job.getId());
+            }
+        }
+        return duplicates;
     }
 
     @Override

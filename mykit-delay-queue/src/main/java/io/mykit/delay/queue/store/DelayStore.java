@@ -78,6 +78,12 @@ public interface DelayStore {
     /** Cancels a job still waiting (in its bucket or a ready list); refuses one in flight (handed over or reserved). */
     RemoveResult delete(String jobId);
 
+    /** Outcome of {@link #reschedule}. */
+    enum RescheduleResult { RESCHEDULED, NOT_IN_REDIS, NOT_WAITING }
+
+    /** Replaces a job's record and due time while it waits in its bucket (same id, same topic). */
+    RescheduleResult reschedule(Job job);
+
     /**
      * Returns in-flight jobs of these buckets past their deadline (Redis clock) to their bucket, due now; those out of
      * tries (pull reservations) or ttl stay in flight {@code parkMs} longer and come back as spent, to be buried.

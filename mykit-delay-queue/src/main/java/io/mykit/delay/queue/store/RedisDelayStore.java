@@ -315,6 +315,15 @@ public class RedisDelayStore implements DelayStore {
         return remove(jobId, Long.MAX_VALUE, "cancel");
     }
 
+    @Override
+    public RescheduleResult reschedule(Job job) {
+        int b = bucketOf(job.getId());
+        long result = (Long) eval(scripts.reschedule, List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
+                List.of(job.getId(), Long.toString(job.dueTime()), JobCodec.encode(job)));
+        return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
+                : RescheduleResult.NOT_WAITING;
+    }
+
     private RemoveResult remove(String jobId, long latestScore, String mode) {
         long result = (Long) eval(scripts.remove, endKeys(bucketOf(jobId)),
                 List.of(jobId, Long.toString(latestScore), mode));

@@ -85,6 +85,11 @@ class StateChangeWriterTest {
         }
 
         @Override
+        public boolean reschedule(io.mykit.delay.common.model.Job job, String thread, long at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Optional<JournalEntry> find(String jobId) {
             throw new UnsupportedOperationException();
         }

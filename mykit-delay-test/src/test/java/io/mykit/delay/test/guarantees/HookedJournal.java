@@ -77,6 +77,11 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
+    public boolean reschedule(io.mykit.delay.common.model.Job job, String thread, long at) {
+        return real.reschedule(job, thread, at);
+    }
+
+    @Override
     public Optional<JournalEntry> find(String jobId) {
         return real.find(jobId);
     }
