@@ -32,10 +32,11 @@ public class AdminController {
         return ApiResponse.ok(ownership.view());
     }
 
-    // GET /reStore?expire=true|false  re-adds every pending journaled job Redis lacks (expire=false skips past-due ones)
+    // GET /reStore?expire=true|false  re-adds every pending journaled job Redis lacks (expire=false skips past-due
+    // ones); true by default, as in the original: a restore must not drop what was accepted
     @AdminOnly
     @GetMapping("/reStore")
-    public ApiResponse<RestoreReport> restore(@RequestParam(value = "expire", defaultValue = "false") boolean expire) {
+    public ApiResponse<RestoreReport> restore(@RequestParam(value = "expire", defaultValue = "true") boolean expire) {
         return ApiResponse.ok(recovery.restore(expire));
     }
 
