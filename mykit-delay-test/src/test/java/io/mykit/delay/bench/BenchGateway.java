@@ -94,6 +94,11 @@ final class BenchGateway implements AutoCloseable {
         return context.getBean(DelayProperties.class);
     }
 
+    /** Long-polls waiting without a thread right now (scenario 9). */
+    int waitingPolls() {
+        return context.getBean(io.mykit.delay.queue.dispatch.PullTarget.class).waitingPolls();
+    }
+
     /** Journal state changes (Stored, Ready, Finish) queued but not yet written to MariaDB. */
     int journalBacklog() {
         return context.getBean(StateChangeWriter.class).backlog();
