@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -163,7 +164,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         final long ttrMs;
         final long deadline;
         final PollAnswer answer;
-        final AtomicInteger state = new AtomicInteger(RUNNING);
+        /** Starts WAITING: nothing else knows the poll before its first look, which wins it like any later one. */
+        final AtomicInteger state = new AtomicInteger(WAITING);
         Signal signal;
         volatile boolean cancelled;
         volatile ScheduledFuture<?> deadlineTask;
@@ -185,8 +187,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
          * {@code chain} (the topic's poll-interval look) a full reservation wakes the next waiter: there may be more.
          */
         void attempt(boolean last, boolean chain) {
-            // the first look runs as RUNNING already; later ones must win the poll from WAITING
-            if (state.get() != RUNNING && !state.compareAndSet(WAITING, RUNNING)) {
+            // one look at a time: a wake-up that finds the poll looking or answered has nothing to do
+            if (!state.compareAndSet(WAITING, RUNNING)) {
                 return;
             }
             if (cancelled) {
@@ -213,7 +215,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
             state.set(WAITING);
             if (!signal.park(this, seen)) {
                 // a hand-over came while we looked: look again at once
-                workers.execute(() -> attempt(false));
+                run(() -> attempt(false));
             } else if (clock.millis() >= deadline) {
                 // the deadline task may have found us RUNNING and left: answer now
                 attempt(true);
@@ -269,7 +271,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         @Override
         public void wake(boolean chain) {
-            workers.execute(() -> attempt(false, chain));
+            run(() -> attempt(false, chain));
         }
     }
 
@@ -295,6 +297,15 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     public void stopWaiting() {
         stopped = true;
         signals.values().forEach(Signal::wakeAll);
+    }
+
+    /** Runs a poll's look on a worker; once the workers stopped, the container's timeout answers the poll. */
+    private void run(Runnable look) {
+        try {
+            workers.execute(look);
+        } catch (RejectedExecutionException e) {
+            // the gateway is stopping: a hand-over must not fail because a poll cannot look any more
+        }
     }
 
     /** Stops the poll workers (after {@link #stopWaiting} answered the waiting polls). */
