@@ -5,6 +5,8 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -26,9 +28,19 @@ import java.util.function.BiConsumer;
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
  * finish it, or the sweeper makes it due again when the ttr runs out. Long-polls wait per topic until a local
- * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes.
+ * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes. A long-poll
+ * waits either on its own thread ({@link #reserve}) or as a registered poll answered by the poll workers
+ * ({@link #reserveAsync}, what the HTTP road uses: a waiting poll then holds no web server thread).
+ *
+ * <pre>
+ *  async poll:  WAITING --look (first, wake-up, poll-interval, deadline)--> RUNNING --jobs / last look--> DONE
+ *                  ^                                                          |
+ *                  +------------------------- nothing yet ---------------------+
+ *               cancel (client gone): WAITING -> DONE at once; RUNNING -> its jobs are given back
+ * </pre>
  */
 public class PullTarget implements DeliveryTarget, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PullTarget.class);
     public static final String NAME = "pull";
 
     private final DelayStore store;
@@ -236,10 +248,16 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         private void giveBack(List<Job> jobs) {
             int back = 0;
-            for (Job job : jobs) {
-                if (store.unreserve(job)) {
-                    back++;
+            try {
+                for (Job job : jobs) {
+                    if (store.unreserve(job)) {
+                        back++;
+                    }
                 }
+            } catch (RuntimeException e) {
+                // still reserved: the sweeper returns them when their ttr runs out
+                log.warn("could not give back {} jobs of topic {} reserved for a poll nobody received: {}",
+                        jobs.size() - back, topic, e.getMessage());
             }
             if (back > 0) {
                 wakeTopic(topic, back);
