@@ -1,6 +1,7 @@
 package io.mykit.delay.controller;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.service.DelayQueueService;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -8,13 +9,17 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
 public class PullController {
+    private static final long ASYNC_BACKSTOP_MS = 10_000;
+
     private final DelayQueueService queue;
 
     public PullController(DelayQueueService queue) {
@@ -23,20 +28,49 @@ public class PullController {
 
     // GET /get/{topic}?ttr=<ms>&timeout=<ms>  reserves one due job for ttr; data is null when none came within timeout
     @GetMapping("/get/{topic}")
-    public ApiResponse<Job> get(@PathVariable("topic") String topic,
-                                @RequestParam(value = "ttr", required = false) Long ttr,
-                                @RequestParam(value = "timeout", required = false) Long timeout) {
-        return ApiResponse.ok(queue.reserve(topic, ttr, timeout).orElse(null));
+    public DeferredResult<ApiResponse<Job>> get(@PathVariable("topic") String topic,
+                                                @RequestParam(value = "ttr", required = false) Long ttr,
+                                                @RequestParam(value = "timeout", required = false) Long timeout) {
+        return waitFor(topic, 1, ttr, timeout, jobs -> ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
     }
 
     // GET /get/{topic}/batch?count=<n>&ttr=<ms>&timeout=<ms>  reserves up to count due jobs for ttr; waits up to
     // timeout for the first one, then answers with what is ready; data is [] when none came
     @GetMapping("/get/{topic}/batch")
-    public ApiResponse<List<Job>> getBatch(@PathVariable("topic") String topic,
-                                           @RequestParam(value = "count") int count,
-                                           @RequestParam(value = "ttr", required = false) Long ttr,
-                                           @RequestParam(value = "timeout", required = false) Long timeout) {
-        return ApiResponse.ok(queue.reserve(topic, count, ttr, timeout));
+    public DeferredResult<ApiResponse<List<Job>>> getBatch(@PathVariable("topic") String topic,
+                                                           @RequestParam(value = "count") int count,
+                                                           @RequestParam(value = "ttr", required = false) Long ttr,
+                                                           @RequestParam(value = "timeout", required = false) Long timeout) {
+        return waitFor(topic, count, ttr, timeout, ApiResponse::ok);
+    }
+
+    /**
+     * A long-poll that holds no Tomcat thread while it waits: the poll workers answer it. A client gone before the
+     * answer cancels the poll, and jobs reserved for it go back to their ready list.
+     */
+    private <T> DeferredResult<ApiResponse<T>> waitFor(String topic, int count, Long ttr, Long timeout,
+                                                       Function<List<Job>, ApiResponse<T>> reply) {
+        // the container's own timeout only backs up the poll's deadline, which answers first
+        long backstop = (timeout == null ? 0 : Math.max(0, timeout)) + ASYNC_BACKSTOP_MS;
+        DeferredResult<ApiResponse<T>> result = new DeferredResult<>(backstop);
+        PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, new PullTarget.PollAnswer() {
+            @Override
+            public boolean jobs(List<Job> jobs) {
+                return result.setResult(reply.apply(jobs));
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                result.setErrorResult(e);
+            }
+        });
+        result.onTimeout(() -> {
+            poll.cancel();
+            result.setResult(reply.apply(List.of()));
+        });
+        result.onError(e -> poll.cancel());
+        result.onCompletion(poll::cancel);
+        return result;
     }
 
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}

@@ -8,6 +8,8 @@ import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.JobLogMapper;
 import io.mykit.delay.queue.journal.JobMapper;
+import io.mykit.delay.queue.journal.JournalPurger;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.MybatisJournal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
@@ -153,6 +155,20 @@ public class DelayQueueConfiguration {
         group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
                 properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores(), endings));
         return group;
+    }
+
+    /** The retention purge, run with the due road's helpers on the node that runs the chores (when enabled). */
+    @Bean
+    public JournalPurger journalPurger(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties,
+                                       ObjectProvider<BucketOwnership> ownership, ObjectProvider<MeterRegistry> meters) {
+        DelayProperties.Journal settings = properties.getJournal();
+        JournalPurger purger = new JournalPurger(journal, clock, settings.getRetention().toMillis(),
+                settings.getPurgeBatchSize(), settings.getPurgePause().toMillis(), settings.getPurgeInterval().toMillis(),
+                () -> ownership.getObject().runsChores(), new PurgedRowsCounter(meters));
+        if (settings.isRetentionEnabled()) {
+            timers.addHelper(purger);
+        }
+        return purger;
     }
 
     @Bean

@@ -38,6 +38,11 @@
  *     and the next start finishes the migration it recorded. Tombstones are not moved: only a restore running at the
  *     same time needs them, and none runs during a migration. The epoch marks follow: every new bucket is marked when
  *     every old one was (a resize is no Redis loss), none when one was missing (the loss is still noticed).</li>
+ * <li>A job reserved for a long-poll that can no longer take it (its timeout or the container ended it meanwhile) goes
+ *     back first in its ready list with its reservation undone ({@code unreserve.lua}); a client that vanished unseen
+ *     leaves an ordinary reservation the sweeper returns after its ttr.</li>
+ * <li>The journal retention purge deletes only Finish and Delete rows past the cut-off, log rows before job rows, each
+ *     re-checked in its DELETE: pending and dead jobs stay whatever their age ({@code journal.JournalPurger}).</li>
  * <li>Shutdown: timers stop first, the web server drains, broker senders finish or leave jobs in flight, the
  *     journal writer flushes last.</li>
  * </ul>

@@ -69,7 +69,8 @@ public final class Bench {
         double loadBefore = loadAverage();
         progress("Redis " + s.redisHost() + ":" + s.redisPort() + ", MariaDB " + s.mysqlHost() + ":" + s.mysqlPort()
                 + "/" + s.database() + "; scenarios 1,2,3 by default, about six minutes; 4 (restore), 5 and 6"
-                + " (ActiveMQ, RocketMQ lateness), 7 (ActiveMQ drain) and 8 (cluster of 1, 2, 3 gateway JVMs) only"
+                + " (ActiveMQ, RocketMQ lateness), 7 (ActiveMQ drain), 8 (cluster of 1, 2, 3 gateway JVMs) and 9 (push"
+                + " latency with 2,000 waiting long-polls) only"
                 + " when named in -Dbench.scenarios");
         if (s.runs(1)) {
             singlePush();
@@ -97,6 +98,9 @@ public final class Bench {
         }
         if (s.runs(8)) {
             new ClusterScenario(s, cpu, table, notes::add).run();
+        }
+        if (s.runs(9)) {
+            new LongPollScenario(s, cpu, table, notes::add).run(this::startGateway);
         }
         double loadAfter = loadAverage();
 

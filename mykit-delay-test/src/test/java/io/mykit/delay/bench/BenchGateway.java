@@ -94,6 +94,21 @@ final class BenchGateway implements AutoCloseable {
         return context.getBean(DelayProperties.class);
     }
 
+    /** Long-polls waiting without a thread right now (scenario 9). */
+    int waitingPolls() {
+        return context.getBean(io.mykit.delay.queue.dispatch.PullTarget.class).waitingPolls();
+    }
+
+    /** Tomcat request threads busy right now, and how many the pool holds (scenario 9). */
+    int[] requestThreads() {
+        org.apache.catalina.connector.Connector connector = ((org.springframework.boot.web.embedded.tomcat.TomcatWebServer)
+                ((WebServerApplicationContext) context).getWebServer()).getTomcat().getConnector();
+        if (connector.getProtocolHandler().getExecutor() instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool) {
+            return new int[] {pool.getActiveCount(), pool.getPoolSize()};
+        }
+        return new int[] {-1, -1};
+    }
+
     /** Journal state changes (Stored, Ready, Finish) queued but not yet written to MariaDB. */
     int journalBacklog() {
         return context.getBean(StateChangeWriter.class).backlog();

@@ -5,6 +5,8 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -15,16 +17,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
  * finish it, or the sweeper makes it due again when the ttr runs out. Long-polls wait per topic until a local
- * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes.
+ * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes. A long-poll
+ * waits either on its own thread ({@link #reserve}) or as a registered poll answered by the poll workers
+ * ({@link #reserveAsync}, what the HTTP road uses: a waiting poll then holds no web server thread).
+ *
+ * <pre>
+ *  async poll:  WAITING --look (first, wake-up, poll-interval, deadline)--> RUNNING --jobs / last look--> DONE
+ *                  ^                                                          |
+ *                  +------------------------- nothing yet ---------------------+
+ *               cancel (client gone): WAITING -> DONE at once; RUNNING -> its jobs are given back
+ * </pre>
  */
-public class PullTarget implements DeliveryTarget {
+public class PullTarget implements DeliveryTarget, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PullTarget.class);
     public static final String NAME = "pull";
 
     private final DelayStore store;
@@ -34,14 +50,32 @@ public class PullTarget implements DeliveryTarget {
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
     /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
     private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
+    public static final int DEFAULT_POLL_WORKERS = 2;
+    private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
+        this(store, states, clock, pollIntervalMs, DEFAULT_POLL_WORKERS);
+    }
+
+    /** {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait. */
+    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs, int pollWorkers) {
         this.store = store;
         this.states = states;
         this.clock = clock;
         this.pollIntervalMs = pollIntervalMs;
+        AtomicInteger numbers = new AtomicInteger();
+        this.workers = new ScheduledThreadPoolExecutor(pollWorkers, task -> {
+            Thread thread = new Thread(task, "mykit-long-poll-" + numbers.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        // a finished poll's deadline task is dropped at once instead of lingering until its time
+        this.workers.setRemoveOnCancelPolicy(true);
+        // one look per topic and poll interval (hand-overs on other nodes, sweeps), not one per waiting poll
+        this.workers.scheduleWithFixedDelay(() -> signals.values().forEach(signal -> signal.wakeOldest(true)),
+                pollIntervalMs, pollIntervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
@@ -98,6 +132,167 @@ public class PullTarget implements DeliveryTarget {
         }
     }
 
+    /** How a waiting long-poll is answered, from one of the poll workers (or the caller's thread when no wait is needed). */
+    public interface PollAnswer {
+        /** Hands the reserved jobs (none at the deadline) to the client; false when it is gone. */
+        boolean jobs(List<Job> jobs);
+
+        /** The reservation failed (a store is down). */
+        void failed(RuntimeException e);
+    }
+
+    /** A long-poll waiting without a thread; {@link #cancel} when its client went away. */
+    public interface PendingPoll {
+        void cancel();
+    }
+
+    /**
+     * {@link #reserve} without holding the caller's thread: looks once at once, then waits as a registered poll that a
+     * hand-over, the topic's poll-interval look or the deadline answers. Jobs reserved for a poll whose client went
+     * away are given back, first in their ready list and not counted as a try.
+     */
+    public PendingPoll reserveAsync(String topic, int max, long ttrMs, long timeoutMs, PollAnswer answer) {
+        AsyncPoll poll = new AsyncPoll(topic, max, ttrMs, clock.millis() + timeoutMs, answer);
+        poll.signal = enter(topic);
+        poll.attempt(false);
+        if (poll.state.get() != AsyncPoll.DONE) {
+            poll.deadlineTask = workers.schedule(() -> poll.attempt(true), timeoutMs, TimeUnit.MILLISECONDS);
+        }
+        return poll::cancel;
+    }
+
+    /** Long-polls waiting without a thread right now. */
+    public int waitingPolls() {
+        return signals.values().stream().mapToInt(Signal::asyncWaiters).sum();
+    }
+
+    private final class AsyncPoll implements Signal.Sleeper {
+        static final int WAITING = 0;
+        static final int RUNNING = 1;
+        static final int DONE = 2;
+
+        final String topic;
+        final int max;
+        final long ttrMs;
+        final long deadline;
+        final PollAnswer answer;
+        /** Starts WAITING: nothing else knows the poll before its first look, which wins it like any later one. */
+        final AtomicInteger state = new AtomicInteger(WAITING);
+        Signal signal;
+        volatile boolean cancelled;
+        volatile ScheduledFuture<?> deadlineTask;
+
+        AsyncPoll(String topic, int max, long ttrMs, long deadline, PollAnswer answer) {
+            this.topic = topic;
+            this.max = max;
+            this.ttrMs = ttrMs;
+            this.deadline = deadline;
+            this.answer = answer;
+        }
+
+        void attempt(boolean last) {
+            attempt(last, false);
+        }
+
+        /**
+         * Looks for jobs; answers when it found some or when this is the last look, else waits again. With
+         * {@code chain} (the topic's poll-interval look) a full reservation wakes the next waiter: there may be more.
+         */
+        void attempt(boolean last, boolean chain) {
+            // one look at a time: a wake-up that finds the poll looking or answered has nothing to do
+            if (!state.compareAndSet(WAITING, RUNNING)) {
+                return;
+            }
+            if (cancelled) {
+                finish();
+                return;
+            }
+            List<Job> jobs;
+            long seen = signal.generation();
+            try {
+                jobs = reserveHotFirst(topic, ttrMs, max);
+            } catch (RuntimeException e) {
+                finish();
+                answer.failed(e);
+                return;
+            }
+            if (!jobs.isEmpty() || last || stopped || clock.millis() >= deadline || cancelled) {
+                finish();
+                hand(jobs);
+                if (chain && jobs.size() == max) {
+                    signal.wakeOldest(true);
+                }
+                return;
+            }
+            state.set(WAITING);
+            if (!signal.park(this, seen)) {
+                // a hand-over came while we looked: look again at once
+                run(() -> attempt(false));
+            } else if (clock.millis() >= deadline) {
+                // the deadline task may have found us RUNNING and left: answer now
+                attempt(true);
+            }
+        }
+
+        private void hand(List<Job> jobs) {
+            boolean received;
+            try {
+                received = !cancelled && answer.jobs(jobs);
+            } catch (RuntimeException e) {
+                received = false;
+            }
+            if (!received && !jobs.isEmpty()) {
+                giveBack(jobs);
+            }
+        }
+
+        private void giveBack(List<Job> jobs) {
+            int back = 0;
+            try {
+                for (Job job : jobs) {
+                    if (store.unreserve(job)) {
+                        back++;
+                    }
+                }
+            } catch (RuntimeException e) {
+                // still reserved: the sweeper returns them when their ttr runs out
+                log.warn("could not give back {} jobs of topic {} reserved for a poll nobody received: {}",
+                        jobs.size() - back, topic, e.getMessage());
+            }
+            if (back > 0) {
+                wakeTopic(topic, back);
+            }
+        }
+
+        private void finish() {
+            state.set(DONE);
+            signal.unpark(this);
+            ScheduledFuture<?> task = deadlineTask;
+            if (task != null) {
+                task.cancel(false);
+            }
+            leave(topic);
+        }
+
+        /** The client went away: a waiting poll ends now; one looking right now gives back what it reserves. */
+        void cancel() {
+            cancelled = true;
+            if (state.compareAndSet(WAITING, RUNNING)) {
+                finish();
+            }
+        }
+
+        @Override
+        public int wants() {
+            return max;
+        }
+
+        @Override
+        public void wake(boolean chain) {
+            run(() -> attempt(false, chain));
+        }
+    }
+
     /** The topic's signal, counted as used by this caller; a signal lives only while someone waits on its topic. */
     private Signal enter(String topic) {
         return signals.compute(topic, (t, signal) -> {
@@ -120,6 +315,21 @@ public class PullTarget implements DeliveryTarget {
     public void stopWaiting() {
         stopped = true;
         signals.values().forEach(Signal::wakeAll);
+    }
+
+    /** Runs a poll's look on a worker; once the workers stopped, the container's timeout answers the poll. */
+    private void run(Runnable look) {
+        try {
+            workers.execute(look);
+        } catch (RejectedExecutionException e) {
+            // the gateway is stopping: a hand-over must not fail because a poll cannot look any more
+        }
+    }
+
+    /** Stops the poll workers (after {@link #stopWaiting} answered the waiting polls). */
+    @Override
+    public void close() {
+        workers.shutdownNow();
     }
 
     private List<Job> reserveHotFirst(String topic, long ttrMs, int max) {
@@ -148,16 +358,25 @@ public class PullTarget implements DeliveryTarget {
     /**
      * Where long-polls of one topic wait. A hand-over wakes waiters oldest first, only as many as its jobs need
      * (each asked for up to {@code wants}); waking all of them sent every puller to Redis for each hand-over and
-     * cost more gateway and Redis CPU than the deliveries in the bench. A waiter not woken looks again after its
-     * poll interval, which also covers hand-overs made on other nodes.
+     * cost more gateway and Redis CPU than the deliveries in the bench. A thread waiter not woken looks again after
+     * its poll interval; an async one is looked for by the topic's poll-interval look, oldest first. Both cover
+     * hand-overs made on other nodes.
      */
     private static final class Signal {
+        /** A waiting long-poll: a parked thread or an async poll. */
+        interface Sleeper {
+            int wants();
+
+            /** Makes it look again; {@code chain}: it came from the poll-interval look, not from a hand-over. */
+            void wake(boolean chain);
+        }
+
         /** Long-polls using this signal; changed only inside the signal map's compute calls. */
         private int users;
         private long generation;
-        private final Deque<Waiter> waiters = new ArrayDeque<>();
+        private final Deque<Sleeper> waiters = new ArrayDeque<>();
 
-        private static final class Waiter {
+        private static final class Waiter implements Sleeper {
             final Thread thread = Thread.currentThread();
             final int wants;
             volatile boolean woken;
@@ -165,30 +384,81 @@ public class PullTarget implements DeliveryTarget {
             Waiter(int wants) {
                 this.wants = wants;
             }
+
+            @Override
+            public int wants() {
+                return wants;
+            }
+
+            @Override
+            public void wake(boolean chain) {
+                woken = true;
+                LockSupport.unpark(thread);
+            }
         }
 
         synchronized long generation() {
             return generation;
         }
 
-        synchronized void fire(int jobs) {
-            generation++;
-            int left = jobs;
-            while (left > 0 && !waiters.isEmpty()) {
-                Waiter waiter = waiters.pollFirst();
-                waiter.woken = true;
-                LockSupport.unpark(waiter.thread);
-                left -= waiter.wants;
+        void fire(int jobs) {
+            List<Sleeper> woken = new ArrayList<>();
+            synchronized (this) {
+                generation++;
+                int left = jobs;
+                while (left > 0 && !waiters.isEmpty()) {
+                    Sleeper waiter = waiters.pollFirst();
+                    woken.add(waiter);
+                    left -= waiter.wants();
+                }
+            }
+            woken.forEach(waiter -> waiter.wake(false));
+        }
+
+        /** The poll-interval look: the oldest async poll looks again (thread waiters look on their own). */
+        void wakeOldest(boolean chain) {
+            Sleeper oldest = null;
+            synchronized (this) {
+                for (Sleeper waiter : waiters) {
+                    if (!(waiter instanceof Waiter)) {
+                        oldest = waiter;
+                        break;
+                    }
+                }
+                if (oldest != null) {
+                    waiters.remove(oldest);
+                }
+            }
+            if (oldest != null) {
+                oldest.wake(chain);
             }
         }
 
-        synchronized void wakeAll() {
-            generation++;
-            waiters.forEach(waiter -> {
-                waiter.woken = true;
-                LockSupport.unpark(waiter.thread);
-            });
-            waiters.clear();
+        void wakeAll() {
+            List<Sleeper> woken;
+            synchronized (this) {
+                generation++;
+                woken = new ArrayList<>(waiters);
+                waiters.clear();
+            }
+            woken.forEach(waiter -> waiter.wake(false));
+        }
+
+        /** Registers an async poll unless a hand-over came since {@code seen} was read; false then. */
+        synchronized boolean park(Sleeper poll, long seen) {
+            if (generation != seen) {
+                return false;
+            }
+            waiters.addLast(poll);
+            return true;
+        }
+
+        synchronized void unpark(Sleeper poll) {
+            waiters.remove(poll);
+        }
+
+        synchronized int asyncWaiters() {
+            return (int) waiters.stream().filter(waiter -> !(waiter instanceof Waiter)).count();
         }
 
         /** Waits up to {@code timeoutMs} for a hand-over, unless one came since {@code seen} was read. */

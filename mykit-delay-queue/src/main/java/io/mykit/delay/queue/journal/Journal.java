@@ -55,4 +55,13 @@ public interface Journal {
 
     /** Jobs not yet ended (to be in Redis), keyset-paged by id. */
     List<JournalEntry> findPendingAfter(String afterId, int limit);
+
+    /** Up to {@code limit} ids of jobs that ended for good (Finish, Delete) and last changed before {@code before}. */
+    List<String> endedBefore(long before, int limit);
+
+    /** Deletes up to {@code limit} log rows of those of {@code ids} still ended before {@code before}; returns how many. */
+    int purgeLogs(Collection<String> ids, long before, int limit);
+
+    /** Deletes the job rows of those of {@code ids} still ended before {@code before}; returns how many. */
+    int purgeJobs(Collection<String> ids, long before);
 }

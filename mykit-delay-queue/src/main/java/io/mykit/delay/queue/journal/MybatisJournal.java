@@ -40,6 +40,10 @@ public class MybatisJournal implements Journal {
     private static final MultiRowInsert<JobLogRow> LOG_INSERT = new MultiRowInsert<>(
             "INSERT INTO mykit_delay_queue_job_log (id, status, thread, update_time, host)", 5,
             r -> new Object[] {r.id(), r.status(), r.thread(), r.updateTime(), r.host()});
+    /** Ended for good: Dead is not among them, a dead letter waits in the journal for an operator's respawn or drop. */
+    private static final String PURGEABLE = "status IN (" + JobStatus.Finish.code() + ", " + JobStatus.Delete.code() + ")";
+    private static final String ENDED_BEFORE = "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE
+            + " AND update_time < ? LIMIT ?";
     private static final int DEADLOCK_RETRIES = 3;
     private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
 
@@ -199,6 +203,43 @@ public class MybatisJournal implements Journal {
     @Override
     public List<JournalEntry> findPendingAfter(String afterId, int limit) {
         return guarded(() -> jobs.findPendingAfter(afterId, limit).stream().map(this::entry).toList());
+    }
+
+    @Override
+    public List<String> endedBefore(long before, int limit) {
+        // the cut-off as text: a LocalDateTime parameter loses its milliseconds on MariaDB (MillisDateTimeTypeHandler)
+        return guarded(() -> jdbc.queryForList(ENDED_BEFORE, String.class, MultiRowInsert.text(toTime(before)), limit));
+    }
+
+    @Override
+    public int purgeLogs(Collection<String> ids, long before, int limit) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        // re-checked against the job row, so a log row goes only with a job that is still purgeable
+        String sql = "DELETE FROM mykit_delay_queue_job_log WHERE id IN (" + placeholders(ids.size()) + ")"
+                + " AND EXISTS (SELECT 1 FROM mykit_delay_queue_job j WHERE j.id = mykit_delay_queue_job_log.id AND j."
+                + PURGEABLE + " AND j.update_time < ?) LIMIT ?";
+        List<Object> args = new ArrayList<>(ids);
+        args.add(MultiRowInsert.text(toTime(before)));
+        args.add(limit);
+        return guarded(() -> MultiRowInsert.update(jdbc, sql, args));
+    }
+
+    @Override
+    public int purgeJobs(Collection<String> ids, long before) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        String sql = "DELETE FROM mykit_delay_queue_job WHERE id IN (" + placeholders(ids.size()) + ") AND " + PURGEABLE
+                + " AND update_time < ?";
+        List<Object> args = new ArrayList<>(ids);
+        args.add(MultiRowInsert.text(toTime(before)));
+        return guarded(() -> MultiRowInsert.update(jdbc, sql, args));
+    }
+
+    private static String placeholders(int count) {
+        return String.join(",", java.util.Collections.nCopies(count, "?"));
     }
 
     private JournalEntry entry(JobRow row) {

@@ -261,6 +261,30 @@ public class DelayQueueService {
 
     /** Reserves up to {@code count} due jobs of a topic; empty when none came within the timeout. */
     public List<Job> reserve(String topic, int count, Long ttrMs, Long timeoutMs) {
+        PullArgs args = checkedPull(topic, count, ttrMs, timeoutMs);
+        try {
+            return pull.reserve(topic, count, args.ttr(), args.timeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    /**
+     * {@link #reserve(String, int, Long, Long)} without holding the caller's thread while it waits: {@code answer} is
+     * called once, with the jobs or with none at the timeout. Bad input throws here, before anything waits.
+     */
+    public PullTarget.PendingPoll reserveAsync(String topic, int count, Long ttrMs, Long timeoutMs,
+                                               PullTarget.PollAnswer answer) {
+        PullArgs args = checkedPull(topic, count, ttrMs, timeoutMs);
+        return pull.reserveAsync(topic, count, args.ttr(), args.timeout(), answer);
+    }
+
+    private record PullArgs(long ttr, long timeout) {
+    }
+
+    /** Checks a pull's input in the order the fields were always checked: topic, ttr, timeout, count. */
+    private PullArgs checkedPull(String topic, int count, Long ttrMs, Long timeoutMs) {
         JobValidator.requireTopic(topic);
         DelayProperties.Pull limits = properties.getPull();
         long ttr = checkedTtr(ttrMs);
@@ -272,12 +296,7 @@ public class DelayQueueService {
         if (count < 1 || count > maxCount) {
             throw new InvalidJobException("count", "must be 1.." + maxCount);
         }
-        try {
-            return pull.reserve(topic, count, ttr, timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        }
+        return new PullArgs(ttr, timeout);
     }
 
     /**

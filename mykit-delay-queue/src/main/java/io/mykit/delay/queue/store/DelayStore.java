@@ -69,6 +69,12 @@ public interface DelayStore {
     /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
     List<Job> reserveIn(int bucket, String topic, long ttrMs, int max);
 
+    /**
+     * Undoes a reservation nobody received (its long-poll's client went away): the job is first in its ready list
+     * again and the reservation is not counted. {@code job.getAttempts()} is as the reservation returned it.
+     */
+    boolean unreserve(Job job);
+
     /** Removes a delivered job; refuses one not yet due. */
     RemoveResult finish(String jobId, long now);
 

@@ -275,6 +275,14 @@ public class RedisDelayStore implements DelayStore {
         return decodeReserved(hits);
     }
 
+    @Override
+    public boolean unreserve(Job job) {
+        int b = bucketOf(job.getId());
+        // attempts is the reservation count minus one (decodeReserved)
+        return (Long) eval(scripts.unreserve, reserveKeys(b, job.getTopic()),
+                List.of(job.getId(), Integer.toString(job.getAttempts() + 1))) == 1;
+    }
+
     private List<String> reserveKeys(int bucket, String topic) {
         return List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                 keys.counts(bucket));

@@ -24,9 +24,10 @@ final class Scripts {
     final LuaScript endRestore = LuaScript.load("end_restore");
     final LuaScript claim = LuaScript.load("claim");
     final LuaScript reschedule = LuaScript.load("reschedule");
+    final LuaScript unreserve = LuaScript.load("unreserve");
 
     private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry, release,
-            touch, put, markEnded, endRestore, claim, reschedule);
+            touch, put, markEnded, endRestore, claim, reschedule, unreserve);
     private final RedisNodes redis;
     /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */
     private final List<String> bucketKeys;

@@ -124,5 +124,20 @@ class StateChangeWriterTest {
         public List<JournalEntry> findPendingAfter(String afterId, int limit) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public List<String> endedBefore(long before, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int purgeLogs(Collection<String> ids, long before, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int purgeJobs(Collection<String> ids, long before) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

@@ -111,4 +111,19 @@ public final class HookedJournal implements Journal {
     public List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at) {
         return real.transition(ids, from, to, thread, at);
     }
+
+    @Override
+    public List<String> endedBefore(long before, int limit) {
+        return real.endedBefore(before, limit);
+    }
+
+    @Override
+    public int purgeLogs(Collection<String> ids, long before, int limit) {
+        return real.purgeLogs(ids, before, limit);
+    }
+
+    @Override
+    public int purgeJobs(Collection<String> ids, long before) {
+        return real.purgeJobs(ids, before);
+    }
 }
