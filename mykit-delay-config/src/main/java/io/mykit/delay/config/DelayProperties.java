@@ -44,6 +44,8 @@ public class DelayProperties implements InitializingBean {
     private final Recovery recovery = new Recovery();
     /** Admin endpoints. */
     private final Admin admin = new Admin();
+    /** Metrics at /actuator/prometheus. */
+    private final Metrics metrics = new Metrics();
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
@@ -60,6 +62,7 @@ public class DelayProperties implements InitializingBean {
     public RocketMq getRocketmq() { return rocketmq; }
     public Recovery getRecovery() { return recovery; }
     public Admin getAdmin() { return admin; }
+    public Metrics getMetrics() { return metrics; }
 
     @Override
     public void afterPropertiesSet() {
@@ -96,6 +99,7 @@ public class DelayProperties implements InitializingBean {
                 && journal.stateLinger.toMillis() <= 1_000, "mykit.delay.journal.state-linger must be 0-1s");
         check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
         check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
+        check(errors, positive(metrics.sampleInterval), "mykit.delay.metrics.sample-interval must be > 0");
         validateDispatch(errors);
         validateRegistry(errors);
         if (!errors.isEmpty()) {
@@ -464,5 +468,17 @@ public class DelayProperties implements InitializingBean {
         public void setToken(String token) { this.token = token; }
         public boolean isOpen() { return open; }
         public void setOpen(boolean open) { this.open = open; }
+    }
+
+    public static class Metrics {
+        /** Topics that get their own topic tag; every other topic is tagged "other" (keeps the series count bounded). */
+        private List<String> topics = new ArrayList<>();
+        /** How often the gauges that need Redis (pending, in flight, ready) are sampled; scrapes read the last sample. */
+        private Duration sampleInterval = Duration.ofSeconds(5);
+
+        public List<String> getTopics() { return topics; }
+        public void setTopics(List<String> topics) { this.topics = topics; }
+        public Duration getSampleInterval() { return sampleInterval; }
+        public void setSampleInterval(Duration sampleInterval) { this.sampleInterval = sampleInterval; }
     }
 }

@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,9 +15,15 @@ import java.util.stream.Collectors;
  */
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
         this.routeOf = routeOf;
+    }
+
+    /** Where hand-overs (and their lateness) are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
     }
 
     public void dispatch(int bucket, List<Job> jobs) {
@@ -25,6 +32,7 @@ public class Dispatcher {
         RuntimeException first = null;
         for (Map.Entry<DeliveryTarget, List<Job>> entry : byTarget.entrySet()) {
             try {
+                metrics.handedOver(entry.getKey().name(), entry.getValue());
                 entry.getKey().deliver(bucket, entry.getValue());
             } catch (RuntimeException e) {
                 if (first == null) {

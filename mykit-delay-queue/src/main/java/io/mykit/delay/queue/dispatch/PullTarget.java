@@ -4,6 +4,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.DelayStore;
 
 import java.time.Clock;
@@ -35,6 +36,7 @@ public class PullTarget implements DeliveryTarget {
     /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
     private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
     private volatile boolean stopped;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
@@ -42,6 +44,11 @@ public class PullTarget implements DeliveryTarget {
         this.states = states;
         this.clock = clock;
         this.pollIntervalMs = pollIntervalMs;
+    }
+
+    /** Where deliveries to ready lists are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
@@ -76,6 +83,8 @@ public class PullTarget implements DeliveryTarget {
             handedOver.accept(topic, ids.size());
         });
         states.submitAll(changes);
+        // for a pull topic, delivered means in its ready list: the puller's finish is the consumer's business
+        jobs.forEach(job -> metrics.delivered(NAME, job));
     }
 
     /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */
