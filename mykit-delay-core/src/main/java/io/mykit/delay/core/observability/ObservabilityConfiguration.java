@@ -116,8 +116,8 @@ public class ObservabilityConfiguration {
     }
 
     private static void restoreGauges(MeterRegistry registry, RecoveryService recovery) {
-        restoreGauge(registry, "mykit.delay.restore.running", recovery, r -> r.running() ? 1 : 0,
-                "1 while a restore from the journal runs");
+        Gauge.builder("mykit.delay.restore.running", recovery, r -> r.isRunning() ? 1 : 0)
+                .description("1 while a restore from the journal runs").register(registry);
         restoreGauge(registry, "mykit.delay.restore.scanned", recovery, RestoreReport::scanned,
                 "journal rows the running (or last) restore scanned");
         restoreGauge(registry, "mykit.delay.restore.restored", recovery, RestoreReport::restored,

@@ -22,12 +22,15 @@ final class RestoreHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
+        boolean running = recovery.isRunning();
+        Health.Builder builder = running ? Health.status(RESTORING) : Health.up();
+        builder.withDetail("running", running);
         RestoreReport report = recovery.status();
-        if (report == null) {
-            return Health.up().build();
+        if (report != null) {
+            // the running restore's progress, or how the last one ended
+            builder.withDetail("scanned", report.scanned()).withDetail("restored", report.restored())
+                    .withDetail("startedAt", report.startedAt());
         }
-        Health.Builder builder = report.running() ? Health.status(RESTORING) : Health.up();
-        return builder.withDetail("running", report.running()).withDetail("scanned", report.scanned())
-                .withDetail("restored", report.restored()).withDetail("startedAt", report.startedAt()).build();
+        return builder.build();
     }
 }
