@@ -28,8 +28,9 @@ public final class DelayMetrics implements QueueMetrics {
     private final MeterRegistry registry;
     private final Set<String> topics;
     private final Clock clock;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
+    /** Meter name + first tag value -> topic tag -> counter: looked up per job, so no key is built per call. */
+    private final Map<String, Map<String, Map<String, Counter>>> counters = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Timer>> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> journalCommits = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> journalBatches = new ConcurrentHashMap<>();
     private final Timer pushOk;
@@ -115,15 +116,17 @@ public final class DelayMetrics implements QueueMetrics {
     }
 
     private Counter counter(String name, String description, String key, String value, String topic) {
-        return counters.computeIfAbsent(name + '\n' + key + '\n' + value + '\n' + topic,
-                k -> Counter.builder(name).description(description).tag(key, value).tag("topic", topic)
-                        .register(registry));
+        return counters.computeIfAbsent(name, n -> new ConcurrentHashMap<>())
+                .computeIfAbsent(value, v -> new ConcurrentHashMap<>())
+                .computeIfAbsent(topic, t -> Counter.builder(name).description(description).tag(key, value)
+                        .tag("topic", t).register(registry));
     }
 
     private void late(String stage, String target, long millis) {
-        lateness.computeIfAbsent(stage + '\n' + target, k -> Timer.builder("mykit.delay.lateness")
+        lateness.computeIfAbsent(stage, s -> new ConcurrentHashMap<>()).computeIfAbsent(target, t -> Timer
+                .builder("mykit.delay.lateness")
                 .description("due time to hand-over (stage handed_over) or to the target's confirmation (delivered)")
-                .tag("stage", stage).tag("target", target)
+                .tag("stage", stage).tag("target", t)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofHours(1))
