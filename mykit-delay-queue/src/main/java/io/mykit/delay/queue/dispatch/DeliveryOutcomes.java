@@ -79,8 +79,8 @@ public class DeliveryOutcomes {
             RetryPolicy.Decision decision = policy.decide(job, attempts, now);
             metrics.failed(target, job);
             boolean retry = decision.verdict() == RetryPolicy.Verdict.RETRY;
-            logFailure(target, bucket, job, attempts, retry ? "retry at " + decision.retryAt() : "dead (" + decision.verdict() + ")",
-                    failure.reason());
+            String next = retry ? "retry at " + decision.retryAt() : "dead (" + decision.verdict() + ")";
+            logFailure(target, bucket, job, attempts, next, failure.reason());
             if (retry) {
                 job.setAttempts(attempts);
                 retries.add(job);

@@ -1,13 +1,21 @@
 package io.mykit.delay.test.operator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +34,24 @@ class EmbeddedStoresSafetyTest {
         args[1] = "--mykit.delay.embedded.data-dir=" + dataDir;
         System.arraycopy(settings, 0, args, 2, settings.length);
         new SpringApplicationBuilder(MykitDelayApplication.class).run(args).close();
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void embedded_stores_are_announced_once_at_warn_and_shown_in_info(@TempDir Path tmp, CapturedOutput output) {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
+                .run("--server.port=0", "--mykit.delay.embedded.data-dir=" + tmp)) {
+            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            JsonNode stores = new GatewayClient("http://127.0.0.1:" + port).get("/actuator/info").json()
+                    .path("gateway").path("stores");
+            assertThat(stores.path("redis").path("embedded").asBoolean()).isTrue();
+            assertThat(stores.path("journal").path("embedded").asBoolean()).isTrue();
+            assertThat(stores.path("journal").path("url").asText()).startsWith("jdbc:h2:file:").doesNotContain(";");
+        }
+        List<String> warnings = output.getAll().lines().filter(line -> line.contains("EMBEDDED STORES IN USE")).toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains("WARN").contains("not for production")
+                .contains("mykit.delay.embedded.enabled=false");
     }
 
     @Test
