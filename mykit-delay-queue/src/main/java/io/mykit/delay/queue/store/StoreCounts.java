@@ -28,11 +28,7 @@ public final class StoreCounts {
     /** Every bucket's sizes; throws a Jedis exception when Redis does not answer. */
     public List<BucketCount> sample() {
         int buckets = keys.buckets();
-        List<List<String>> readyKeys = new ArrayList<>(buckets);
-        UnifiedJedis client = redis.client();
-        for (int b = 0; b < buckets; b++) {
-            readyKeys.add(readyLists(client, b));
-        }
+        List<List<String>> readyKeys = readyLists(redis.client());
         List<Response<Long>> pending = new ArrayList<>(buckets);
         List<Response<Long>> inflight = new ArrayList<>(buckets);
         List<List<Response<Long>>> ready = new ArrayList<>(buckets);
@@ -66,11 +62,46 @@ public final class StoreCounts {
         }
     }
 
-    private List<String> readyLists(UnifiedJedis client, int bucket) {
-        // the pattern holds the bucket's hash tag, so on a cluster the SCAN runs on that slot's node
+    /** Each bucket's ready lists: one SCAN over a single Redis, one per bucket (on that slot's node) on a cluster. */
+    private List<List<String>> readyLists(UnifiedJedis client) {
+        List<List<String>> byBucket = new ArrayList<>(keys.buckets());
+        for (int b = 0; b < keys.buckets(); b++) {
+            byBucket.add(new ArrayList<>());
+        }
+        if (redis instanceof SingleRedis) {
+            // the whole keyspace is walked once per sample, not once per bucket (a shared Redis may hold many keys)
+            for (String key : scan(client, keys.readyPatternAllBuckets())) {
+                int bucket = bucketOfKey(key);
+                if (bucket >= 0 && bucket < keys.buckets() && key.startsWith(keys.ready(bucket, ""))) {
+                    byBucket.get(bucket).add(key);
+                }
+            }
+        } else {
+            for (int b = 0; b < keys.buckets(); b++) {
+                byBucket.get(b).addAll(scan(client, keys.readyPattern(b)));
+            }
+        }
+        return byBucket;
+    }
+
+    /** The bucket number in a key's hash tag {prefix:b<i>}, -1 when there is none. */
+    private static int bucketOfKey(String key) {
+        int close = key.indexOf('}');
+        int mark = key.lastIndexOf(":b", close);
+        if (close < 0 || mark < 0) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(key.substring(mark + 2, close));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static List<String> scan(UnifiedJedis client, String pattern) {
         List<String> found = new ArrayList<>();
         String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams params = new ScanParams().match(keys.readyPattern(bucket)).count(500);
+        ScanParams params = new ScanParams().match(pattern).count(1_000);
         do {
             ScanResult<String> page = client.scan(cursor, params);
             found.addAll(page.getResult());

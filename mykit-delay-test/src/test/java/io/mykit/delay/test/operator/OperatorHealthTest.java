@@ -216,10 +216,13 @@ class OperatorHealthTest {
                 assertThat(up.json().path("components").path("zookeeper").path("status").asText()).isEqualTo("UP");
                 assertThat(node.client().get("/actuator/info").json().path("gateway").path("mode").asText())
                         .isEqualTo("cluster");
-                Scrape metrics = Scrape.of(node.baseUrl());
-                assertThat(metrics.sum("mykit_delay_buckets_owned")).as("a lone cluster node owns every bucket")
-                        .isEqualTo(16.0);
-                assertThat(metrics.sum("mykit_delay_leader")).isEqualTo(1.0);
+                // a node claims its buckets in the background after it joined
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    Scrape metrics = Scrape.of(node.baseUrl());
+                    assertThat(metrics.sum("mykit_delay_buckets_owned")).as("a lone cluster node owns every bucket")
+                            .isEqualTo(16.0);
+                    assertThat(metrics.sum("mykit_delay_leader")).isEqualTo(1.0);
+                });
                 zookeeper.stop();
                 try {
                     await().atMost(Duration.ofSeconds(20)).until(() -> health(node, "").status() == 503);
