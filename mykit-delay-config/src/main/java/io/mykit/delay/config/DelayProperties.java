@@ -45,6 +45,8 @@ public class DelayProperties implements InitializingBean {
     /** Admin endpoints. */
     private final Admin admin = new Admin();
     private final Http http = new Http();
+    /** Metrics at /actuator/prometheus. */
+    private final Metrics metrics = new Metrics();
 
     public int getBuckets() { return buckets; }
     public void setBuckets(int buckets) { this.buckets = buckets; }
@@ -62,6 +64,7 @@ public class DelayProperties implements InitializingBean {
     public Recovery getRecovery() { return recovery; }
     public Admin getAdmin() { return admin; }
     public Http getHttp() { return http; }
+    public Metrics getMetrics() { return metrics; }
 
     @Override
     public void afterPropertiesSet() {
@@ -103,6 +106,7 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(journal.purgeInterval), "mykit.delay.journal.purge-interval must be > 0");
         check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
         check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
+        check(errors, positive(metrics.sampleInterval), "mykit.delay.metrics.sample-interval must be > 0");
         validateDispatch(errors);
         validateRegistry(errors);
         if (!errors.isEmpty()) {
@@ -533,5 +537,17 @@ public class DelayProperties implements InitializingBean {
 
         public boolean isLegacyStatus() { return legacyStatus; }
         public void setLegacyStatus(boolean legacyStatus) { this.legacyStatus = legacyStatus; }
+    }
+
+    public static class Metrics {
+        /** Topics that get their own topic tag; every other topic is tagged "other" (keeps the series count bounded). */
+        private List<String> topics = new ArrayList<>();
+        /** How often the gauges that need Redis (pending, in flight, ready) are sampled; scrapes read the last sample. */
+        private Duration sampleInterval = Duration.ofSeconds(5);
+
+        public List<String> getTopics() { return topics; }
+        public void setTopics(List<String> topics) { this.topics = topics; }
+        public Duration getSampleInterval() { return sampleInterval; }
+        public void setSampleInterval(Duration sampleInterval) { this.sampleInterval = sampleInterval; }
     }
 }

@@ -9,6 +9,7 @@ import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
 import jakarta.servlet.DispatcherType;
+import io.mykit.delay.controller.OperatorLog;
 import io.mykit.delay.controller.RequestGuardFilter;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
@@ -75,10 +76,12 @@ public class HttpBoundaryConfiguration {
 
     /** Checks every request's resolved handler, on every path: a path pattern here would bring back URL matching. */
     @Bean
-    public WebMvcConfigurer adminGuardRegistration(AdminGuard guard) {
+    public WebMvcConfigurer adminGuardRegistration(AdminGuard guard, DelayProperties properties) {
         return new WebMvcConfigurer() {
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
+                // first, so that a call the guard refuses is logged as well
+                registry.addInterceptor(new OperatorLog(properties.getBuckets()));
                 registry.addInterceptor(guard);
             }
         };

@@ -16,7 +16,7 @@ import java.util.function.Predicate;
  * <pre>
  * default.cq / -Dio.mykit.delay.queue.core.ConsumeQueueProvider / properties/starter.properties
  *        rocketmqCQ | activemqCQ | consoleCQ      -> mykit.delay.dispatch.default-target rocketmq | activemq | log
- * spring.data.redis.* (Boot 3), then spring.redis.* (the original's): host, port, password, database
+ * spring.data.redis.* (Boot 3), then spring.redis.* (the original's): host (default localhost), port, password, database
  *                                                 -> mykit.delay.redis.host, port, password, database
  *        cluster.nodes (list)                     -> mykit.delay.redis.cluster-nodes
  * mykit.delay.registry.enable=true                -> mykit.delay.mode=master-slave
@@ -51,14 +51,16 @@ public final class OriginalSettings {
      * @param starter the original's starter.properties, where one is found
      * @param loadable whether a class is on the classpath
      * @param present whether this gateway's own setting is given anywhere
+     * @param anyUnder whether any setting starts with this prefix and a dot
      */
     public static Result translate(Function<String, Optional<String>> value, Function<String, List<String>> list,
-                                   Optional<Located> starter, Predicate<String> loadable, Predicate<String> present) {
+                                   Optional<Located> starter, Predicate<String> loadable, Predicate<String> present,
+                                   Predicate<String> anyUnder) {
         Map<String, String> translated = new LinkedHashMap<>();
         Map<String, String> overrides = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         sink(value, starter, present, translated, notes);
-        redis(value, list, present, translated, notes);
+        redis(value, list, present, anyUnder, translated, notes);
         if (value.apply("mykit.delay.registry.enable").map(Boolean::parseBoolean).orElse(false)
                 && !present.test("mykit.delay.mode")) {
             translated.put("mykit.delay.mode", "master-slave");
@@ -117,7 +119,8 @@ public final class OriginalSettings {
     }
 
     private static void redis(Function<String, Optional<String>> value, Function<String, List<String>> list,
-                              Predicate<String> present, Map<String, String> translated, List<String> notes) {
+                              Predicate<String> present, Predicate<String> anyUnder, Map<String, String> translated,
+                              List<String> notes) {
         if (present.test("mykit.delay.redis.host") || present.test("mykit.delay.redis.cluster-nodes")) {
             return;
         }
@@ -132,7 +135,8 @@ public final class OriginalSettings {
                 return;
             }
             List<String> keys = List.of("host", "port", "password", "database");
-            if (keys.stream().anyMatch(k -> value.apply(prefix + "." + k).isPresent())) {
+            // any of its settings (a timeout, a pool) means a Redis was meant: never the embedded one instead
+            if (anyUnder.test(prefix) || keys.stream().anyMatch(k -> value.apply(prefix + "." + k).isPresent())) {
                 // Spring's own default host when only a port or a password is given
                 translated.put("mykit.delay.redis.host", value.apply(prefix + ".host").orElse("localhost"));
                 for (String k : keys.subList(1, keys.size())) {

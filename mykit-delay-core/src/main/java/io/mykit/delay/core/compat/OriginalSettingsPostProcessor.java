@@ -8,6 +8,7 @@ import org.springframework.boot.env.EnvironmentPostProcessor;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.FileSystemResource;
@@ -15,6 +16,7 @@ import org.springframework.core.io.Resource;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +47,8 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
         Binder binder = Binder.get(environment);
         OriginalSettings.Result result = OriginalSettings.translate(key -> lookup(environment, binder, key),
                 key -> binder.bind(key, Bindable.listOf(String.class)).orElse(List.of()), starterProperties(),
-                OriginalSettingsPostProcessor::loadable, key -> environment.containsProperty(key));
+                OriginalSettingsPostProcessor::loadable, key -> environment.containsProperty(key),
+                prefix -> anyUnder(environment, prefix + "."));
         result.notes().forEach(log::warn);
         if (!result.translated().isEmpty()) {
             environment.getPropertySources().addLast(new MapPropertySource(TRANSLATED, new LinkedHashMap<>(result.translated())));
@@ -82,6 +85,13 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
             }
         }
         return Optional.empty();
+    }
+
+    static boolean anyUnder(ConfigurableEnvironment environment, String prefix) {
+        return environment.getPropertySources().stream()
+                .filter(source -> source instanceof EnumerablePropertySource<?>)
+                .flatMap(source -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
+                .anyMatch(name -> name.startsWith(prefix));
     }
 
     private static boolean loadable(String className) {

@@ -3,6 +3,7 @@ package io.mykit.delay.core.embedded;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -64,8 +67,25 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         boolean needRedis = isBlank(binder, REDIS_HOST)
                 && binder.bind(REDIS_CLUSTER_NODES, Bindable.listOf(String.class)).map(List::isEmpty).orElse(true);
         boolean needJournal = isBlank(binder, DATASOURCE_URL);
+        if (needJournal) {
+            // a username or pool type without a URL still means a database was meant (the pool settings of the
+            // gateway's own application.yml aside)
+            List<String> stray = environment.getPropertySources().stream()
+                    .filter(source -> source instanceof EnumerablePropertySource<?>)
+                    .flatMap(source -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
+                    .filter(name -> name.startsWith("spring.datasource.") && !name.startsWith("spring.datasource.hikari."))
+                    .distinct().sorted().toList();
+            if (!stray.isEmpty()) {
+                throw new IllegalStateException(String.join(", ", stray) + " set but " + DATASOURCE_URL + " is not: set "
+                        + DATASOURCE_URL + " (the embedded journal starts only when no datasource setting is given)");
+            }
+        }
         if (!needRedis && !needJournal) {
             return;
+        }
+        if (needRedis != needJournal) {
+            // a production node with one store set must not fall back to a private store under ./data for the other
+            throw new IllegalStateException(halfConfigured(needRedis));
         }
         Path dataDir = Path.of(binder.bind(DATA_DIR, String.class).orElse(DEFAULT_DATA_DIR)).toAbsolutePath().normalize();
         Map<String, Object> properties = new LinkedHashMap<>();
@@ -89,8 +109,33 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         // gateway away from the stores started here.
         environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, properties));
         log.info("Embedded stores started: " + String.join("; ", started));
-        log.warn("Running on the embedded default stores (one node, data in " + dataDir + "); for production set "
-                + REDIS_HOST + " and " + DATASOURCE_URL + ", or " + ENABLED + "=false");
+        log.warn("EMBEDDED STORES IN USE: Redis and the journal run inside this gateway with their data in " + dataDir
+                + "; fine for a try-out, not for production (one node, no replica). For production set " + REDIS_HOST
+                + " and " + DATASOURCE_URL + ", and " + ENABLED + "=false so a missing setting stops the start");
+    }
+
+    /** Whether the gateway runs on the embedded Redis this post-processor started. */
+    public static boolean embeddedRedis(Environment environment) {
+        return startedHere(environment, REDIS_HOST);
+    }
+
+    /** Whether the gateway journals into the embedded H2 database this post-processor set up. */
+    public static boolean embeddedJournal(Environment environment) {
+        return startedHere(environment, DATASOURCE_URL);
+    }
+
+    private static boolean startedHere(Environment environment, String key) {
+        return environment instanceof ConfigurableEnvironment configurable
+                && configurable.getPropertySources().get(PROPERTY_SOURCE_NAME) instanceof MapPropertySource source
+                && source.containsProperty(key);
+    }
+
+    static String halfConfigured(boolean redisMissing) {
+        String set = redisMissing ? DATASOURCE_URL : REDIS_HOST + " (or " + REDIS_CLUSTER_NODES + ")";
+        String missing = redisMissing ? REDIS_HOST + " (or " + REDIS_CLUSTER_NODES + ")" : DATASOURCE_URL;
+        return "mykit-delay stores half configured: " + set + " is set but " + missing + " is not. Set " + missing
+                + " as well; the embedded stores start only when neither store is configured (" + ENABLED
+                + "=false turns them off)";
     }
 
     @Override

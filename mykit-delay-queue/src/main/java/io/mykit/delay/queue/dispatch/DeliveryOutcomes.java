@@ -5,9 +5,11 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -29,6 +31,7 @@ public class DeliveryOutcomes {
     private final RetryPolicy policy;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public DeliveryOutcomes(DelayStore store, Journal journal, StateChangeWriter states, RetryPolicy policy,
                             BiConsumer<Integer, Long> wakeBucket, Clock clock) {
@@ -40,12 +43,23 @@ public class DeliveryOutcomes {
         this.clock = clock;
     }
 
+    /** Where deliveries, failures, retries and dead letters are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
+    }
+
     /** Buckets whose jobs this node may no longer hand over: a newer ownership term claimed them (see the store). */
     public java.util.Set<Integer> outranked(java.util.Collection<Integer> buckets) {
         return store.outranked(buckets);
     }
 
+    /** {@link #settle(String, int, List, List)} for a caller that does not name its target (the topic's route counts). */
     public void settle(int bucket, List<Job> delivered, List<SendFailure> failed) {
+        settle(null, bucket, delivered, failed);
+    }
+
+    /** Settles what {@code target} (its name) did with a hand-over of one bucket. */
+    public void settle(String target, int bucket, List<Job> delivered, List<SendFailure> failed) {
         long now = clock.millis();
         if (!delivered.isEmpty()) {
             List<String> gone = delivered.stream().map(Job::getId).toList();
@@ -54,6 +68,7 @@ public class DeliveryOutcomes {
                 // submitted at once: a failure below (a Dead write) must not leave delivered jobs pending in the journal
                 states.submitAll(gone.stream().map(id -> StateChange.of(id, JobStatus.Finish, now)).toList());
             }
+            delivered.forEach(job -> metrics.delivered(target, job));
         }
         List<Job> dead = new ArrayList<>();
         List<Job> retries = new ArrayList<>();
@@ -62,13 +77,16 @@ public class DeliveryOutcomes {
             Job job = failure.job();
             int attempts = job.getAttempts() + 1;
             RetryPolicy.Decision decision = policy.decide(job, attempts, now);
-            if (decision.verdict() == RetryPolicy.Verdict.RETRY) {
+            metrics.failed(target, job);
+            boolean retry = decision.verdict() == RetryPolicy.Verdict.RETRY;
+            String next = retry ? "retry at " + decision.retryAt() : "dead (" + decision.verdict() + ")";
+            logFailure(target, bucket, job, attempts, next, failure.reason());
+            if (retry) {
                 job.setAttempts(attempts);
                 retries.add(job);
                 retryAt.add(decision.retryAt());
+                metrics.retried(target, job);
             } else {
-                log.warn("job {} of topic {} is dead ({}, {} attempts): {}", job.getId(), job.getTopic(),
-                        decision.verdict(), attempts, failure.reason());
                 dead.add(job);
             }
         }
@@ -92,5 +110,22 @@ public class DeliveryOutcomes {
         long now = clock.millis();
         journal.apply(jobs.stream().map(job -> StateChange.of(job.getId(), JobStatus.Dead, now)).toList());
         store.forget(bucket, jobs.stream().map(Job::getId).toList());
+        jobs.forEach(job -> metrics.dead(null, job));
+    }
+
+    /** One line per failed hand-over, with the job id in the MDC as well (structured logs index it). */
+    private static void logFailure(String target, int bucket, Job job, int attempts, String next, String reason) {
+        String outer = MDC.get("jobId");
+        MDC.put("jobId", job.getId());
+        try {
+            log.warn("delivery failed: jobId={} topic={} bucket={} target={} attempt={} next={}: {}", job.getId(),
+                    job.getTopic(), bucket, target == null ? "(route)" : target, attempts, next, reason);
+        } finally {
+            if (outer == null) {
+                MDC.remove("jobId");
+            } else {
+                MDC.put("jobId", outer);
+            }
+        }
     }
 }

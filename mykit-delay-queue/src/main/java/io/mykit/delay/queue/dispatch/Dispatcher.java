@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.stream.Collectors;
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
     private final Consumer<List<Job>> handedOver;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
         this(routeOf, jobs -> { });
@@ -27,6 +29,11 @@ public class Dispatcher {
         this.handedOver = handedOver;
     }
 
+    /** Where hand-overs (and their lateness) are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
+    }
+
     public void dispatch(int bucket, List<Job> jobs) {
         handedOver.accept(jobs);
         Map<DeliveryTarget, List<Job>> byTarget = jobs.stream().collect(
@@ -34,6 +41,7 @@ public class Dispatcher {
         RuntimeException first = null;
         for (Map.Entry<DeliveryTarget, List<Job>> entry : byTarget.entrySet()) {
             try {
+                metrics.handedOver(entry.getKey().name(), entry.getValue());
                 entry.getKey().deliver(bucket, entry.getValue());
             } catch (RuntimeException e) {
                 if (first == null) {

@@ -24,8 +24,12 @@ public class LogTarget implements DeliveryTarget {
 
     @Override
     public void deliver(int bucket, List<Job> jobs) {
-        jobs.forEach(job -> log.info("due: id={} topic={} subtopic={} bizKey={} body={}",
-                job.getId(), job.getTopic(), job.getSubtopic(), job.getBizKey(), job.getBody()));
-        outcomes.settle(bucket, jobs, List.of());
+        // bodies may hold personal data: at INFO only their size, the body itself at DEBUG
+        jobs.forEach(job -> {
+            log.info("due: id={} topic={} subtopic={} bizKey={} bucket={} bodyChars={}", job.getId(), job.getTopic(),
+                    job.getSubtopic(), job.getBizKey(), bucket, job.getBody() == null ? 0 : job.getBody().length());
+            log.debug("due: id={} body={}", job.getId(), job.getBody());
+        });
+        outcomes.settle(NAME, bucket, jobs, List.of());
     }
 }

@@ -4,6 +4,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     public static final int DEFAULT_POLL_WORKERS = 2;
     private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
     public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
@@ -76,6 +78,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         // one look per topic and poll interval (hand-overs on other nodes, sweeps), not one per waiting poll
         this.workers.scheduleWithFixedDelay(() -> signals.values().forEach(signal -> signal.wakeOldest(true)),
                 pollIntervalMs, pollIntervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Where deliveries to ready lists are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
@@ -110,6 +117,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
             handedOver.accept(topic, ids.size());
         });
         states.submitAll(changes);
+        // for a pull topic, delivered means in its ready list: the puller's finish is the consumer's business
+        jobs.forEach(job -> metrics.delivered(NAME, job));
     }
 
     /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */

@@ -1,5 +1,6 @@
 package io.mykit.delay.queue.journal;
 
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ public class StateChangeWriter implements AutoCloseable {
     /** Read side: ends under way (job gone from Redis, its change not yet submitted); write side: a restore waiting for them. */
     private final ReentrantReadWriteLock endings = new ReentrantReadWriteLock();
     private volatile boolean running = true;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     /** An end under way; closing it says its change was submitted (or written). */
     public interface Ending extends AutoCloseable {
@@ -48,6 +50,11 @@ public class StateChangeWriter implements AutoCloseable {
 
     public void start() {
         thread.start();
+    }
+
+    /** Where batch sizes and commit times are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
     }
 
     public void submit(StateChange change) {
@@ -113,7 +120,9 @@ public class StateChangeWriter implements AutoCloseable {
                     }
                     queue.drainTo(batch, batchSize - 1);
                 }
+                long started = System.nanoTime();
                 journal.apply(batch);
+                metrics.journalBatch("state", batch.size(), System.nanoTime() - started);
                 written.addAndGet(batch.size());
                 batch.clear();
                 backoff = 50;

@@ -68,6 +68,11 @@ public class RecoveryService {
         this.endings = barrier;
     }
 
+    /** Whether a restore runs now, from its first step (waiting for ends under way) to its last. */
+    public boolean isRunning() {
+        return running.get();
+    }
+
     /** The running restore's progress, else the last one's outcome; null when none ran. */
     public RestoreReport status() {
         return last.get();

@@ -5,6 +5,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ public class PushPipeline implements AutoCloseable {
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
     private volatile boolean running = true;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public PushPipeline(Journal journal, DelayStore store, StateChangeWriter states,
                         BiConsumer<Integer, Long> wakeBucket, Clock clock, int batchSize, int writerCount) {
@@ -67,6 +69,16 @@ public class PushPipeline implements AutoCloseable {
         writers.forEach(Thread::start);
     }
 
+    /** Where push counts, latencies and group commits are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Push calls waiting for a writer (grows while the journal is slow or down). */
+    public int backlog() {
+        return queue.size();
+    }
+
     /**
      * Completes when the jobs are journaled (and, unless Redis failed, in Redis), with the ids among them that were
      * journaled already (kept as they were); fails with {@link StoreUnavailableException} when the journal did not
@@ -74,6 +86,9 @@ public class PushPipeline implements AutoCloseable {
      */
     public CompletableFuture<Set<String>> submit(List<Job> jobs, Set<String> clientIds) {
         CompletableFuture<Set<String>> done = new CompletableFuture<>();
+        long started = System.nanoTime();
+        QueueMetrics reporting = metrics;
+        done.whenComplete((ok, failure) -> reporting.pushed(jobs, System.nanoTime() - started, failure != null));
         if (!running) {
             done.completeExceptionally(new StoreUnavailableException("gateway", "shutting down", null));
             return done;
@@ -122,7 +137,9 @@ public class PushPipeline implements AutoCloseable {
                     fresh.putIfAbsent(job.getId(), job);
                 }
             }));
+            long started = System.nanoTime();
             journal.insertWaitPut(List.copyOf(fresh.values()), Thread.currentThread().getName(), clock.millis());
+            metrics.journalBatch("push", fresh.size(), System.nanoTime() - started);
         } catch (StoreUnavailableException e) {
             group.forEach(p -> p.done().completeExceptionally(e));
             return;

@@ -93,6 +93,11 @@ public final class Keys {
         return tag(bucket) + ":ready:*";
     }
 
+    /** A SCAN pattern matching the ready lists of every bucket (one Redis only: a cluster SCAN needs one hash tag). */
+    public String readyPatternAllBuckets() {
+        return "{" + prefix + ":b*}:ready:*";
+    }
+
     private String tag(int bucket) {
         return "{" + prefix + ":b" + bucket + "}";
     }

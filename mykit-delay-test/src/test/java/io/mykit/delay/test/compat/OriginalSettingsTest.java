@@ -98,13 +98,17 @@ class OriginalSettingsTest {
                 "spring.redis.database", "11"), Optional.empty()).translated())
                 .containsEntry("mykit.delay.redis.host", "localhost").containsEntry("mykit.delay.redis.port", "6390")
                 .containsEntry("mykit.delay.redis.password", "s3cret").containsEntry("mykit.delay.redis.database", "11");
+        assertThat(translate(Map.of("spring.redis.timeout", "60000"), Optional.empty()).translated())
+                .as("a Redis setting alone means Spring's localhost, never an embedded Redis")
+                .containsEntry("mykit.delay.redis.host", "localhost");
         assertThat(translate(Map.of("mykit.delay.registry.enable", "true"), Optional.empty()).translated())
                 .containsEntry("mykit.delay.mode", "master-slave");
     }
 
     private static OriginalSettings.Result translate(Map<String, String> settings, Optional<OriginalSettings.Located> starter) {
         return OriginalSettings.translate(key -> Optional.ofNullable(settings.get(key)), key -> List.of(), starter,
-                className -> false, settings::containsKey);
+                className -> false, settings::containsKey,
+                prefix -> settings.keySet().stream().anyMatch(key -> key.startsWith(prefix + ".")));
     }
 
     /** The original's application.yml, below {@code overrides} (as command-line arguments would be). */

@@ -157,6 +157,17 @@ public class ActiveMqTarget extends BrokerTarget {
         }
     }
 
+    /** A connection of its own, opened and closed: the senders' connection is rebuilt lazily and may not exist yet. */
+    @Override
+    public void probe(long timeoutMs) throws JMSException {
+        Connection probe = factory.createConnection();
+        try {
+            probe.start();
+        } finally {
+            probe.close();
+        }
+    }
+
     @Override
     protected void closeClient() {
         closeConnection();

@@ -78,7 +78,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         if (!reserveRoom(permits)) {
             String reason = name + " backlog full (" + maxPending + " jobs) and no answer from the broker for "
                     + backlogWaitMs + " ms";
-            outcomes.settle(bucket, List.of(), jobs.stream().map(job -> new SendFailure(job, reason)).toList());
+            outcomes.settle(name, bucket, List.of(), jobs.stream().map(job -> new SendFailure(job, reason)).toList());
             return;
         }
         queue.add(new Handover(bucket, jobs, permits));
@@ -189,7 +189,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                 }
             }
             try {
-                outcomes.settle(handover.bucket(), bucketDelivered, bucketFailed);
+                outcomes.settle(name, handover.bucket(), bucketDelivered, bucketFailed);
             } catch (Throwable e) {
                 log.warn("settling {} jobs of bucket {} failed; the sweeper returns them: {}", handover.jobs().size(),
                         handover.bucket(), e.toString());
@@ -222,4 +222,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
 
     /** Releases the broker client. */
     protected abstract void closeClient();
+
+    /** Throws unless the broker answers now (for the health endpoint; may block up to about {@code timeoutMs}). */
+    public abstract void probe(long timeoutMs) throws Exception;
 }

@@ -10,6 +10,7 @@ import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -136,6 +137,16 @@ public class RocketMqTarget extends BrokerTarget {
         message.putUserProperty("dueTime", Long.toString(job.dueTime()));
         message.putUserProperty("attempt", Integer.toString(job.getAttempts() + 1));
         return message;
+    }
+
+    /** Asks the name server for its brokers: none registered means nothing could take a send. */
+    @Override
+    public void probe(long timeoutMs) throws Exception {
+        ClusterInfo cluster = producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
+                .getBrokerClusterInfo(timeoutMs);
+        if (cluster.getBrokerAddrTable() == null || cluster.getBrokerAddrTable().isEmpty()) {
+            throw new IllegalStateException("no broker registered at " + config.getNamesrvAddr());
+        }
     }
 
     @Override

@@ -1,0 +1,89 @@
+package io.mykit.delay.controller;
+
+import io.mykit.delay.common.util.Buckets;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.AsyncHandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
+
+import java.util.Map;
+
+/**
+ * Puts the job id and topic a request names into the MDC for every log line written while it is handled, and writes
+ * one INFO line per admin call (allowed or refused) with what it named, who asked and the answer. Never a body.
+ * Registered before {@link AdminGuard}, so a refused call is logged too.
+ */
+public class OperatorLog implements AsyncHandlerInterceptor {
+    private static final Logger log = LoggerFactory.getLogger("io.mykit.delay.admin");
+    private static final String STARTED = OperatorLog.class.getName() + ".started";
+
+    private final int buckets;
+
+    public OperatorLog(int buckets) {
+        this.buckets = buckets;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        request.setAttribute(STARTED, System.nanoTime());
+        String jobId = jobId(request);
+        if (jobId != null) {
+            MDC.put("jobId", jobId);
+        }
+        String topic = pathVariable(request, "topic");
+        if (topic != null) {
+            MDC.put("topic", topic);
+        }
+        return true;
+    }
+
+    @Override
+    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
+        try {
+            if (handler instanceof HandlerMethod method && AdminGuard.isAdmin(method)) {
+                String jobId = jobId(request);
+                String topic = pathVariable(request, "topic");
+                Object started = request.getAttribute(STARTED);
+                long ms = started instanceof Long nanos ? (System.nanoTime() - nanos) / 1_000_000 : -1;
+                log.info("admin {} {}{} jobId={} topic={} bucket={} from={} status={} took={}ms", request.getMethod(),
+                        request.getRequestURI(), request.getQueryString() == null ? "" : "?" + request.getQueryString(),
+                        jobId == null ? "-" : jobId, topic == null ? "-" : topic,
+                        jobId == null ? "-" : Integer.toString(Buckets.of(jobId, buckets)), request.getRemoteAddr(),
+                        response.getStatus(), ms);
+            }
+        } finally {
+            clear();
+        }
+    }
+
+    @Override
+    public void afterConcurrentHandlingStarted(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        // the request thread goes back to the pool: its MDC must not follow it to the next request
+        clear();
+    }
+
+    private static void clear() {
+        MDC.remove("jobId");
+        MDC.remove("topic");
+    }
+
+    private static String jobId(HttpServletRequest request) {
+        String jobId = request.getParameter("jobId");
+        return jobId != null ? clean(jobId) : pathVariable(request, "id");
+    }
+
+    private static String pathVariable(HttpServletRequest request, String name) {
+        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+        return variables instanceof Map<?, ?> map && map.get(name) instanceof String value ? clean(value) : null;
+    }
+
+    /** Caller-chosen text as it may enter a log line: no line breaks or other control characters, at most 128 chars. */
+    private static String clean(String text) {
+        String shown = text.length() > 128 ? text.substring(0, 128) + "..." : text;
+        return shown.replaceAll("\\p{Cntrl}", "?");
+    }
+}
