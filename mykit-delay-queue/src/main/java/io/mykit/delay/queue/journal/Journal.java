@@ -49,4 +49,10 @@ public interface Journal {
 
     /** Jobs not yet ended (to be in Redis), keyset-paged by id. */
     List<JournalEntry> findPendingAfter(String afterId, int limit);
+
+    /**
+     * Jobs of one bizKey, in one topic when {@code topic} is not null, only those not yet ended when {@code pendingOnly};
+     * keyset-paged by id.
+     */
+    List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit);
 }

@@ -186,6 +186,12 @@ public class MybatisJournal implements Journal {
         return guarded(() -> jobs.findPendingAfter(afterId, limit).stream().map(this::entry).toList());
     }
 
+    @Override
+    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+        return guarded(() -> jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit).stream()
+                .map(this::entry).toList());
+    }
+
     private JournalEntry entry(JobRow row) {
         return new JournalEntry(row.toJob(), JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime());
     }

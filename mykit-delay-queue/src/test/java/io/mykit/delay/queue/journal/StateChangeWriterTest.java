@@ -119,5 +119,11 @@ class StateChangeWriterTest {
         public List<JournalEntry> findPendingAfter(String afterId, int limit) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId,
+                                               int limit) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

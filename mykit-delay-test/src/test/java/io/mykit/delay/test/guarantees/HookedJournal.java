@@ -106,4 +106,9 @@ public final class HookedJournal implements Journal {
     public List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at) {
         return real.transition(ids, from, to, thread, at);
     }
+
+    @Override
+    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+        return real.findByBizKey(bizKey, topic, pendingOnly, afterId, limit);
+    }
 }
