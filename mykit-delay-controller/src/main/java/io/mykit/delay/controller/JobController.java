@@ -135,8 +135,8 @@ public class JobController {
             @RequestParam(value = "topic", required = false) @Parameter(example = "order-close") String topic,
             @RequestParam(value = "after", required = false) @Parameter(description = "last id of the previous page")
             String after,
-            @RequestParam(value = "limit", defaultValue = "100")
-            @Parameter(schema = @Schema(minimum = "1", maximum = "100")) int limit) {
+            @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)
+            @Parameter(schema = @Schema(minimum = "1", maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)) int limit) {
         return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream().map(JobDetails::of).toList());
     }
 

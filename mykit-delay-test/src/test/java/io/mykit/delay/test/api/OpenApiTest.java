@@ -233,6 +233,9 @@ class OpenApiTest {
         RawHttp.Answer ui = get(page);
         assertThat(ui.status()).as(page).isEqualTo(200);
         assertThat(ui.body()).contains("swagger-ui");
+        RawHttp.Answer yaml = get("/v3/api-docs.yaml");
+        assertThat(yaml.status()).isEqualTo(200);
+        assertThat(yaml.body()).contains("/jobs/{id}/finish:");
         RawHttp.Answer config = get("/v3/api-docs/swagger-config");
         assertThat(config.status()).isEqualTo(200);
         assertThat(MAPPER.readTree(config.body()).path("url").asText()).isEqualTo("/v3/api-docs");
