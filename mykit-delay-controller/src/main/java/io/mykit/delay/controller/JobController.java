@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.JobValidator;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -107,6 +108,8 @@ public class JobController {
             + "restore follows.")
     @DeleteMapping("/jobs/{id}")
     public ApiResponse<String> deleteJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+        // checked here too, so a bad id is reported as the path's "id", not the legacy query's "jobId"
+        JobValidator.requireId("id", id);
         return delete(id);
     }
 
@@ -115,6 +118,7 @@ public class JobController {
             + "finishing it again is not an error. A job not due yet is refused with 409: cancel it instead.")
     @PostMapping("/jobs/{id}/finish")
     public ApiResponse<String> finishJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+        JobValidator.requireId("id", id);
         queue.finish(id);
         return ApiResponse.ok(id);
     }

@@ -26,7 +26,8 @@ public class PullController {
 
     /** What a release did. */
     public record Released(@Schema(example = "order-42-close") String jobId,
-                           @Schema(description = "true when the job was out of tries or ttl and is now dead") boolean dead) {
+                           @Schema(description = "true when the job was out of tries or ttl and is now dead")
+                           boolean dead) {
     }
 
     // GET /get/{topic}?ttr=<ms>&timeout=<ms>  reserves one due job for ttr; data is null when none came within timeout

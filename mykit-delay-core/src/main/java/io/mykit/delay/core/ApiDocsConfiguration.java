@@ -51,7 +51,8 @@ public class ApiDocsConfiguration {
                                         + "message, and on 4xx the offending field")
                                 .addProperty("success", new BooleanSchema().example(false))
                                 .addProperty("code", new IntegerSchema().example(400))
-                                .addProperty("message", new StringSchema().example("delay: must be 0..31622400000 ms, was -1"))
+                                .addProperty("message",
+                                        new StringSchema().example("delay: must be 0..31622400000 ms, was -1"))
                                 .addProperty("data", new ObjectSchema().nullable(true).description("always null"))
                                 .addProperty("field", new StringSchema().example("delay")))
                         .addSecuritySchemes(ADMIN_BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)

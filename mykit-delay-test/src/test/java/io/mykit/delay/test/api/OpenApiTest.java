@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.controller.AdminGuard;
+import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -30,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -223,6 +225,19 @@ class OpenApiTest {
                 "GET /reStore", "GET /reStoreJob", "GET /clearAll");
         assertThat(doc.path("security").isMissingNode() || doc.path("security").isEmpty())
                 .as("no document-wide requirement").isTrue();
+    }
+
+    @Test
+    void the_yaml_document_does_not_make_the_api_read_yaml_bodies() throws Exception {
+        String bizKey = "oa-" + UUID.randomUUID().toString().substring(0, 8);
+        for (String path : List.of("/push", "/push/batch")) {
+            GatewayClient.Reply reply = gateway.client().raw("POST", path, "application/yaml",
+                    "- topic: t\n  bizKey: " + bizKey + "\n  delay: 1000\n");
+            assertThat(reply.status()).as(path + " " + reply).isEqualTo(415);
+        }
+        GatewayClient.Reply found = gateway.client().raw("GET", "/jobs?bizKey=" + bizKey, null, null);
+        assertThat(found.status()).isEqualTo(200);
+        assertThat(found.data().isEmpty()).as("nothing was pushed: " + found).isTrue();
     }
 
     @Test

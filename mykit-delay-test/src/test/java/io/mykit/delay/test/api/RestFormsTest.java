@@ -96,6 +96,7 @@ class RestFormsTest {
         Reply bad = call("POST", "/jobs/a%20b/finish");
         assertThat(bad.status()).as(bad.toString()).isEqualTo(400);
         assertThat(bad.json().path("success").asBoolean(true)).isFalse();
+        assertThat(bad.json().path("field").asText()).isEqualTo("id");
     }
 
     @Test

@@ -62,7 +62,7 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
             changes.add(stored + " left Redis (/clearAll or /admin/clear ran)");
         }
         if (inRedis(lost)) {
-            changes.add(lost + " is back in Redis (a restore ran: /reStore, /reStoreJob or /admin/restore)");
+            changes.add(lost + " is back in Redis (a restore ran)");
         }
         Optional<JournalEntry> entry = gateway.bean(Journal.class).find(dead);
         JobStatus deadStatus = entry.map(JournalEntry::status).orElse(null);

@@ -60,7 +60,7 @@ class AdminLoopbackTest {
         RawHttp.Answer answer = RawHttp.send("127.0.0.1", port(closed), "GET",
                 "/reStoreJob?jobId=" + canaries.lost(), Map.of(), null);
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-        assertThat(canaries.changes()).containsExactly(canaries.lost() + " is back in Redis (a restore ran: /reStore, /reStoreJob or /admin/restore)");
+        assertThat(canaries.changes()).containsExactly(canaries.lost() + " is back in Redis (a restore ran)");
     }
 
     @ParameterizedTest
@@ -105,6 +105,6 @@ class AdminLoopbackTest {
         RawHttp.Answer answer = RawHttp.send(otherAddress, port(open), "GET",
                 "/reStoreJob?jobId=" + canaries.lost(), Map.of(), null);
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-        assertThat(canaries.changes()).containsExactly(canaries.lost() + " is back in Redis (a restore ran: /reStore, /reStoreJob or /admin/restore)");
+        assertThat(canaries.changes()).containsExactly(canaries.lost() + " is back in Redis (a restore ran)");
     }
 }
