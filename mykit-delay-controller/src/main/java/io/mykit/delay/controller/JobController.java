@@ -140,7 +140,9 @@ public class JobController {
             @RequestParam(value = "after", required = false) @Parameter(description = "last id of the previous page")
             String after,
             @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)
-            @Parameter(schema = @Schema(minimum = "1", maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)) int limit) {
+            @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
+                    maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE,
+                    defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)) int limit) {
         return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream().map(JobDetails::of).toList());
     }
 

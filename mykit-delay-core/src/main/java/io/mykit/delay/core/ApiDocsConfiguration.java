@@ -19,6 +19,8 @@ import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.util.Set;
+
 /**
  * The API document springdoc serves at /v3/api-docs (Swagger UI at /swagger-ui.html, both public): the gateway's
  * description, and the admin token as a security scheme on exactly the handlers {@link AdminGuard} checks.
@@ -53,7 +55,7 @@ public class ApiDocsConfiguration {
                                 .addProperty("code", new IntegerSchema().example(400))
                                 .addProperty("message",
                                         new StringSchema().example("delay: must be 0..31622400000 ms, was -1"))
-                                .addProperty("data", new ObjectSchema().nullable(true).description("always null"))
+                                .addProperty("data", new Schema<>().types(Set.of("null")).description("always null"))
                                 .addProperty("field", new StringSchema().example("delay")))
                         .addSecuritySchemes(ADMIN_BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)
                                 .scheme("bearer").description("The admin token: " + token))

@@ -130,6 +130,8 @@ class OpenApiTest {
         }
         assertThat(doc.path("components").path("schemas").path("ApiError").path("properties").fieldNames())
                 .toIterable().contains("success", "code", "message", "field");
+        assertThat(doc.path("components").path("schemas").path("ApiError").path("properties").path("data")
+                .path("type").toString()).contains("null");
     }
 
     /** The schema of an operation's 200 answer, as JSON. */
@@ -184,6 +186,10 @@ class OpenApiTest {
         JsonNode cleared = resolve(resolve(okSchema(doc.path("paths").path("/admin/clear").path("post")))
                 .path("properties").path("data"));
         assertThat(cleared.path("properties").path("removedKeys").has("example")).isTrue();
+        JsonNode limit = doc.path("paths").path("/jobs").path("get").path("parameters").findParents("name").stream()
+                .filter(p -> p.path("name").asText().equals("limit")).findFirst().orElseThrow();
+        assertThat(limit.path("schema").path("type").asText()).isEqualTo("integer");
+        assertThat(limit.path("schema").path("maximum").asInt()).isEqualTo(100);
     }
 
     @Test
