@@ -53,7 +53,8 @@ public class AdminGuard implements HandlerInterceptor {
         return true;
     }
 
-    static boolean isAdmin(HandlerMethod method) {
+    /** Whether the guard checks callers of this handler (the API document marks the same ones). */
+    public static boolean isAdmin(HandlerMethod method) {
         return method.hasMethodAnnotation(AdminOnly.class)
                 || AnnotatedElementUtils.hasAnnotation(method.getBeanType(), AdminOnly.class);
     }

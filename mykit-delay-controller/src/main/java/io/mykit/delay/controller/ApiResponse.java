@@ -1,6 +1,7 @@
 package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.Collection;
 import java.util.List;
@@ -9,9 +10,17 @@ import java.util.List;
  * The original mykit-delay envelope: {@code {"success","code","message","data"}}, plus the offending field on 4xx and,
  * on a push whose client-chosen id was journaled already, {@code duplicate} (one job) or {@code duplicates} (a batch).
  */
-public record ApiResponse<T>(boolean success, int code, String message, T data,
+public record ApiResponse<T>(@Schema(example = "true") boolean success,
+                             @Schema(description = "the HTTP status", example = "200") int code,
+                             @Schema(description = "\"ok\", or what was wrong", example = "ok") String message,
+                             T data,
+                             @Schema(description = "on 4xx: the offending field or parameter", example = "delay")
                              @JsonInclude(JsonInclude.Include.NON_NULL) String field,
+                             @Schema(description = "on a push: true when the id was journaled already (the first job "
+                                     + "is kept)")
                              @JsonInclude(JsonInclude.Include.NON_NULL) Boolean duplicate,
+                             @Schema(description = "on a batch push: the ids journaled already (their first jobs are "
+                                     + "kept)")
                              @JsonInclude(JsonInclude.Include.NON_NULL) List<String> duplicates) {
 
     public static <T> ApiResponse<T> ok(T data) {

@@ -5,7 +5,14 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.service.DelayQueueService;
-import io.mykit.delay.queue.service.JobView;
+import io.mykit.delay.queue.service.JobValidator;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
@@ -21,13 +28,15 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Push, cancel and look up jobs. */
 @RestController
+@Tag(name = "jobs", description = "Push, look up, cancel and finish jobs")
 public class JobController {
+    /** The example body of a push in the API document. */
+    private static final String PUSH_EXAMPLE = """
+            {"topic":"order-close","subtopic":"paid","bizKey":"order-42","delay":1800000,"body":"{\\"orderId\\":42}"}""";
     private final DelayQueueService queue;
     private final ObjectReader jobReader;
     private final ObjectWriter responseWriter;
@@ -41,12 +50,20 @@ public class JobController {
     // POST /push  body: one job -> its id, once journaled and stored.
     // Read and answered with the application's ObjectMapper directly: Spring's message-converter road
     // (content negotiation, header copies, validation lookups) was 40% of a push's HTTP CPU in the bench profile.
+    @Operation(summary = "Push one job", description = "Answers the job's id once it is journaled and stored: from "
+            + "then on it is delivered at least once, at createTime + delay + priority.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PushRequest.class),
+            examples = @ExampleObject(name = "close an order in 30 minutes", value = PUSH_EXAMPLE)))
     @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public void push(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    public ApiResponse<String> push(HttpServletRequest request, HttpServletResponse response) throws IOException {
         DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request)));
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(response.getOutputStream(), ApiResponse.pushed(id, pushed.duplicates().contains(id)));
+        // already written; the declared type is what the API document shows (a handler given the response and
+        // returning null leaves the response to it)
+        return null;
     }
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
@@ -67,6 +84,13 @@ public class JobController {
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
+    @Operation(summary = "Push many jobs in one transaction",
+            description = "All are validated first: one bad job refuses the whole batch, naming it ([i].field).")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE,
+            array = @ArraySchema(schema = @Schema(implementation = PushRequest.class), maxItems = 1000),
+            examples = @ExampleObject(name = "two jobs", value = "[" + PUSH_EXAMPLE
+                    + ",{\"topic\":\"order-remind\",\"bizKey\":\"order-42\",\"delay\":600000}]")))
     @PostMapping("/push/batch")
     public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs) {
         DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
@@ -74,6 +98,7 @@ public class JobController {
     }
 
     // GET /delete?jobId=  cancels a pending job (original mykit-delay route)
+    @Operation(summary = "Cancel a pending job (legacy form of DELETE /jobs/{id})", deprecated = true)
     @GetMapping("/delete")
     public ApiResponse<String> delete(@RequestParam("jobId") String jobId) {
         queue.delete(jobId);
@@ -81,49 +106,80 @@ public class JobController {
     }
 
     // DELETE /jobs/{id}  same as /delete
+    @Operation(summary = "Cancel a pending job", description = "Only while it still waits: a job already handed to "
+            + "its target or reserved by a puller is refused with 409. A cancelled job is never delivered, whatever "
+            + "restore follows.")
     @DeleteMapping("/jobs/{id}")
-    public ApiResponse<String> deleteJob(@PathVariable("id") String id) {
+    public ApiResponse<String> deleteJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+        // checked here too, so a bad id is reported as the path's "id", not the legacy query's "jobId"
+        JobValidator.requireId("id", id);
         return delete(id);
     }
 
+    // POST /jobs/{id}/finish  same as /finish: acknowledges a pulled job
+    @Operation(summary = "Acknowledge a pulled job", description = "The job is done and never delivered again; "
+            + "finishing it again is not an error. A job not due yet is refused with 409: cancel it instead.")
+    @PostMapping("/jobs/{id}/finish")
+    public ApiResponse<String> finishJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+        JobValidator.requireId("id", id);
+        queue.finish(id);
+        return ApiResponse.ok(id);
+    }
+
     // PUT /jobs/{id}  body {"delay": ms from now, "body": optional new body}: reschedules a job still waiting
+    @Operation(summary = "Reschedule a waiting job", description = "Replaces its delay (counted from now) and, when "
+            + "given, its body, in Redis and the journal at once. A job already due or handed over is refused with 409; "
+            + "a re-push of an id never reschedules (it answers duplicate:true).")
     @PutMapping(value = "/jobs/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ApiResponse<Map<String, Object>> reschedule(@PathVariable("id") String id, @RequestBody Reschedule change) {
+    public ApiResponse<Rescheduled> reschedule(@PathVariable("id") @Parameter(example = "order-42-close") String id,
+                                               @RequestBody Reschedule change) {
         Job job = queue.reschedule(id, change.delay(), change.body());
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("id", job.getId());
-        data.put("createTime", job.getCreateTime());
-        data.put("delay", job.getDelay());
-        data.put("dueTime", job.dueTime());
-        return ApiResponse.ok(data);
+        return ApiResponse.ok(new Rescheduled(job.getId(), job.getCreateTime(), job.getDelay(), job.dueTime()));
     }
 
     /** The body of PUT /jobs/{id}. */
-    public record Reschedule(Long delay, String body) {
+    public record Reschedule(@Schema(description = "new delay in ms, from now", example = "600000") Long delay,
+                             @Schema(description = "new body; absent keeps the old one", example = "close order 42")
+                             String body) {
+    }
+
+    /** The answer of PUT /jobs/{id}. */
+    public record Rescheduled(@Schema(example = "order-42-close") String id,
+                              @Schema(description = "the reschedule's time, ms since the epoch") long createTime,
+                              @Schema(example = "600000") long delay,
+                              @Schema(description = "createTime + delay + priority") long dueTime) {
     }
 
     // GET /jobs/{id}  the job, its journal status and where Redis holds it
+    @Operation(summary = "Look up a job by id")
     @GetMapping("/jobs/{id}")
-    public ApiResponse<Map<String, Object>> lookup(@PathVariable("id") String id) {
-        JobView view = queue.lookup(id);
-        Job job = view.job();
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("id", job.getId());
-        data.put("topic", job.getTopic());
-        data.put("subtopic", job.getSubtopic());
-        data.put("bizKey", job.getBizKey());
-        data.put("delay", job.getDelay());
-        data.put("priority", job.getPriority());
-        data.put("ttl", job.getTtl());
-        data.put("tries", job.getTries());
-        data.put("attempts", job.getAttempts());
-        data.put("body", job.getBody());
-        data.put("createTime", job.getCreateTime());
-        data.put("dueTime", job.dueTime());
-        data.put("status", view.status().name());
-        data.put("statusCode", view.status().code());
-        data.put("updateTime", view.updateTime());
-        data.put("stage", view.stage() == null ? null : view.stage().name());
-        return ApiResponse.ok(data);
+    public ApiResponse<JobDetails> lookup(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+        return ApiResponse.ok(JobDetails.of(queue.lookup(id)));
+    }
+
+    // GET /jobs?bizKey=&topic=&after=&limit=  one page of the jobs pushed with bizKey (in topic when given), by id
+    @Operation(summary = "Look up jobs by bizKey", description = "Every job pushed with the bizKey, ended ones too, "
+            + "ordered by id; the next page starts after the last id of this one.")
+    @GetMapping("/jobs")
+    public ApiResponse<List<JobDetails>> findByBizKey(
+            @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
+            @RequestParam(value = "topic", required = false) @Parameter(example = "order-close") String topic,
+            @RequestParam(value = "after", required = false) @Parameter(description = "last id of the previous page")
+            String after,
+            @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)
+            @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
+                    maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE,
+                    defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)) int limit) {
+        return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream().map(JobDetails::of).toList());
+    }
+
+    // DELETE /jobs?bizKey=&topic=  cancels every pending job of bizKey in topic -> {"cancelled":[ids],"refused":{id:why}}
+    @Operation(summary = "Cancel the pending jobs of a bizKey in a topic", description = "Each as DELETE /jobs/{id} "
+            + "does; a job that can no longer be cancelled (handed over, or being stored) is listed under refused.")
+    @DeleteMapping("/jobs")
+    public ApiResponse<DelayQueueService.CancelReport> cancelByBizKey(
+            @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
+            @RequestParam("topic") @Parameter(example = "order-close") String topic) {
+        return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey));
     }
 }

@@ -1,5 +1,6 @@
 package io.mykit.delay.controller;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.web.servlet.error.ErrorController;
@@ -11,6 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
  * Replaces Spring Boot's /error page: errors raised outside the controllers (the servlet container, filters) get the
  * same JSON envelope, and /error called directly is just an unknown route.
  */
+@Hidden // the container's error forward, not an API route
 @RestController
 public class JsonErrorController implements ErrorController {
 

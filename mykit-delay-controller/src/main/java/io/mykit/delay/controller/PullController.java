@@ -3,6 +3,9 @@ package io.mykit.delay.controller;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.service.DelayQueueService;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,6 +20,7 @@ import java.util.function.Function;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
+@Tag(name = "pull", description = "HTTP pull consumers: reserve due jobs of a pull topic, then finish them")
 public class PullController {
     private static final long ASYNC_BACKSTOP_MS = 10_000;
 
@@ -26,7 +30,15 @@ public class PullController {
         this.queue = queue;
     }
 
+    /** What a release did. */
+    public record Released(@Schema(example = "order-42-close") String jobId,
+                           @Schema(description = "true when the job was out of tries or ttl and is now dead")
+                           boolean dead) {
+    }
+
     // GET /get/{topic}?ttr=<ms>&timeout=<ms>  reserves one due job for ttr; data is null when none came within timeout
+    @Operation(summary = "Reserve one due job", description = "Long-polls up to timeout ms; the job is reserved for "
+            + "ttr ms, then comes back unless finished. data is null when none came.")
     @GetMapping("/get/{topic}")
     public DeferredResult<ApiResponse<Job>> get(@PathVariable("topic") String topic,
                                                 @RequestParam(value = "ttr", required = false) Long ttr,
@@ -36,6 +48,8 @@ public class PullController {
 
     // GET /get/{topic}/batch?count=<n>&ttr=<ms>&timeout=<ms>  reserves up to count due jobs for ttr; waits up to
     // timeout for the first one, then answers with what is ready; data is [] when none came
+    @Operation(summary = "Reserve up to count due jobs", description = "Waits up to timeout ms for the first one, "
+            + "then answers with what is ready; data is [] when none came.")
     @GetMapping("/get/{topic}/batch")
     public DeferredResult<ApiResponse<List<Job>>> getBatch(@PathVariable("topic") String topic,
                                                            @RequestParam(value = "count") int count,
@@ -74,6 +88,7 @@ public class PullController {
     }
 
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
+    @Operation(summary = "Acknowledge many pulled jobs")
     @PostMapping("/finish/batch")
     public ApiResponse<DelayQueueService.FinishReport> finishBatch(@RequestBody List<String> jobIds) {
         return ApiResponse.ok(queue.finishAll(jobIds));
@@ -81,14 +96,16 @@ public class PullController {
 
     // POST /release?jobId=&delay=<ms>  gives a reserved job back, due again after delay (default 0); counts as a try,
     // so a job out of tries or ttl is buried as dead instead -> {"jobId":..,"dead":true|false}
+    @Operation(summary = "Give a reserved job back", description = "Due again after delay ms; counts as a try.")
     @PostMapping("/release")
-    public ApiResponse<Map<String, Object>> release(@RequestParam("jobId") String jobId,
+    public ApiResponse<Released> release(@RequestParam("jobId") String jobId,
                                                     @RequestParam(value = "delay", required = false) Long delay) {
         boolean dead = queue.release(jobId, delay);
-        return ApiResponse.ok(Map.of("jobId", jobId, "dead", dead));
+        return ApiResponse.ok(new Released(jobId, dead));
     }
 
     // POST /touch?jobId=&ttr=<ms>  extends a reservation to ttr from now (default pull.default-ttr)
+    @Operation(summary = "Extend a reservation to ttr ms from now")
     @PostMapping("/touch")
     public ApiResponse<String> touch(@RequestParam("jobId") String jobId,
                                      @RequestParam(value = "ttr", required = false) Long ttr) {
@@ -97,6 +114,7 @@ public class PullController {
     }
 
     // GET /finish?jobId=  acknowledges a reserved job
+    @Operation(summary = "Acknowledge a pulled job (legacy form of POST /jobs/{id}/finish)", deprecated = true)
     @GetMapping("/finish")
     public ApiResponse<String> finish(@RequestParam("jobId") String jobId) {
         queue.finish(jobId);

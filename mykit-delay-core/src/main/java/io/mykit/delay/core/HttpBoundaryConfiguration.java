@@ -22,8 +22,12 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.converter.yaml.MappingJackson2YamlHttpMessageConverter;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+import java.util.List;
 
 /** The HTTP edge: strict JSON, request guards, the admin guard, and JSON errors even from Tomcat itself. */
 @Configuration(proxyBeanMethods = false)
@@ -63,13 +67,14 @@ public class HttpBoundaryConfiguration {
         AdminGuard guard = new AdminGuard(properties.getAdmin().getToken(), properties.getAdmin().isOpen());
         Logger log = LoggerFactory.getLogger(HttpBoundaryConfiguration.class);
         switch (guard.mode()) {
-            case TOKEN -> log.info("admin calls (/reStore*, /reStoreJob, /clearAll, dead-letter changes) require "
-                    + "mykit.delay.admin.token, from every address");
-            case LOOPBACK -> log.info("mykit.delay.admin.token is not set: admin calls (/reStore*, /reStoreJob, "
-                    + "/clearAll, dead-letter changes) are answered only from loopback addresses; behind a reverse "
-                    + "proxy on this host every caller looks local, so set a token there");
-            case OPEN -> log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/reStore*, "
-                    + "/reStoreJob, /clearAll, dead-letter changes) are open to anyone who can reach this port");
+            case TOKEN -> log.info("admin calls (/admin/*, /reStore*, /reStoreJob, /clearAll, dead-letter changes) "
+                    + "require mykit.delay.admin.token, from every address");
+            case LOOPBACK -> log.info("mykit.delay.admin.token is not set: admin calls (/admin/*, /reStore*, "
+                    + "/reStoreJob, /clearAll, dead-letter changes) are answered only from loopback addresses; behind "
+                    + "a reverse proxy on this host every caller looks local, so set a token there");
+            case OPEN -> log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/admin/*, "
+                    + "/reStore*, /reStoreJob, /clearAll, dead-letter changes) are open to anyone who can reach this "
+                    + "port");
         }
         return guard;
     }
@@ -83,6 +88,20 @@ public class HttpBoundaryConfiguration {
                 // first, so that a call the guard refuses is logged as well
                 registry.addInterceptor(new OperatorLog(properties.getBuckets()));
                 registry.addInterceptor(guard);
+            }
+        };
+    }
+
+    /**
+     * Bodies are JSON only: springdoc brings jackson-dataformat-yaml, and with it on the classpath Spring MVC would also
+     * read application/yaml bodies (its YAML API document is written by springdoc itself, not by this converter).
+     */
+    @Bean
+    public WebMvcConfigurer jsonBodiesOnly() {
+        return new WebMvcConfigurer() {
+            @Override
+            public void extendMessageConverters(List<HttpMessageConverter<?>> converters) {
+                converters.removeIf(MappingJackson2YamlHttpMessageConverter.class::isInstance);
             }
         };
     }

@@ -45,4 +45,17 @@ public interface JobMapper extends BaseMapper<JobRow> {
             WHERE id > #{afterId} AND status NOT IN (3, 4, 7)
             ORDER BY id LIMIT #{limit}""")
     List<JobRow> findPendingAfter(@Param("afterId") String afterId, @Param("limit") int limit);
+
+    /** One bizKey's jobs (in one topic, not yet ended: when asked), keyset-paged by id: index (bizkey, topic, id). */
+    @Select("""
+            <script>
+            SELECT * FROM mykit_delay_queue_job
+            WHERE bizkey = #{bizKey} AND id &gt; #{afterId}
+            <if test="topic != null"> AND topic = #{topic}</if>
+            <if test="pendingOnly"> AND status NOT IN (3, 4, 7)</if>
+            ORDER BY id LIMIT #{limit}
+            </script>""")
+    List<JobRow> findByBizKey(@Param("bizKey") String bizKey, @Param("topic") String topic,
+                              @Param("pendingOnly") boolean pendingOnly, @Param("afterId") String afterId,
+                              @Param("limit") int limit);
 }

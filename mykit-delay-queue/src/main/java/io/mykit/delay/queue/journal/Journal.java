@@ -64,4 +64,10 @@ public interface Journal {
 
     /** Deletes the job rows of those of {@code ids} still ended before {@code before}; returns how many. */
     int purgeJobs(Collection<String> ids, long before);
+
+    /**
+     * Jobs of one bizKey, in one topic when {@code topic} is not null, only those not yet ended when {@code pendingOnly};
+     * keyset-paged by id.
+     */
+    List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit);
 }

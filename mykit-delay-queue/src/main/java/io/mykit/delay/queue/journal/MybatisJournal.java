@@ -242,6 +242,12 @@ public class MybatisJournal implements Journal {
         return String.join(",", java.util.Collections.nCopies(count, "?"));
     }
 
+    @Override
+    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+        return guarded(() -> jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit).stream()
+                .map(this::entry).toList());
+    }
+
     private JournalEntry entry(JobRow row) {
         return new JournalEntry(row.toJob(), JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime());
     }

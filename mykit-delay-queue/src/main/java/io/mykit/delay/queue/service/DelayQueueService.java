@@ -34,6 +34,8 @@ import java.util.function.BiConsumer;
 public class DelayQueueService {
     /** How long a finish or cancel of a job Redis lacks waits for queued journal changes before judging by the journal. */
     private static final long ABSENT_FLUSH_MS = 2_000;
+    /** Most jobs one bizKey look-up returns: each costs a Redis look-up besides the journal query. */
+    public static final int MAX_BIZ_KEY_PAGE = 100;
     private final DelayProperties properties;
     private final JobValidator validator;
     private final JobIdGenerator ids;
@@ -252,6 +254,59 @@ public class DelayQueueService {
         JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
         StoredJob.Stage stage = store.peek(jobId).map(StoredJob::stage).orElse(null);
         return new JobView(entry.job(), entry.status(), entry.updateTime(), stage);
+    }
+
+    /**
+     * One page of the jobs pushed with {@code bizKey} (in {@code topic} when not null), by id after {@code afterId},
+     * each with its journal status and place in Redis: a page costs one journal query and one Redis look-up per job.
+     */
+    public List<JobView> findByBizKey(String bizKey, String topic, String afterId, int limit) {
+        JobValidator.requireBizKey(bizKey);
+        if (topic != null) {
+            JobValidator.requireTopic(topic);
+        }
+        if (afterId != null) {
+            JobValidator.requireId("after", afterId);
+        }
+        if (limit < 1 || limit > MAX_BIZ_KEY_PAGE) {
+            throw new InvalidJobException("limit", "must be 1.." + MAX_BIZ_KEY_PAGE + ", was " + limit);
+        }
+        return journal.findByBizKey(bizKey, topic, false, afterId == null ? "" : afterId, limit).stream()
+                .map(entry -> new JobView(entry.job(), entry.status(), entry.updateTime(),
+                        store.peek(entry.job().getId()).map(StoredJob::stage).orElse(null)))
+                .toList();
+    }
+
+    /**
+     * Cancels every job of {@code bizKey} in {@code topic} not yet ended, each as {@link #delete} does (so none of them
+     * is delivered afterwards, whatever restore follows); a job that can no longer be cancelled is reported, not fatal.
+     */
+    public CancelReport cancelByBizKey(String topic, String bizKey) {
+        JobValidator.requireTopic(topic);
+        JobValidator.requireBizKey(bizKey);
+        int page = properties.getLimits().getMaxBatchSize();
+        List<String> cancelled = new ArrayList<>();
+        Map<String, String> refused = new LinkedHashMap<>();
+        String after = "";
+        List<JournalEntry> pending;
+        do {
+            pending = journal.findByBizKey(bizKey, topic, true, after, page);
+            for (JournalEntry entry : pending) {
+                String id = entry.job().getId();
+                try {
+                    delete(id);
+                    cancelled.add(id);
+                } catch (JobStateConflictException | JobNotFoundException e) {
+                    refused.put(id, e.getMessage());
+                }
+                after = id;
+            }
+        } while (pending.size() == page);
+        return new CancelReport(cancelled, refused);
+    }
+
+    /** What {@link #cancelByBizKey} did: ids now cancelled, and why each other pending job of the key was not. */
+    public record CancelReport(List<String> cancelled, Map<String, String> refused) {
     }
 
     /** Reserves one due job of a pull topic for {@code ttrMs}, long-polling up to {@code timeoutMs}. */

@@ -13,6 +13,7 @@ public final class JobValidator {
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:\\-]{1,128}");
     private static final int MAX_PRIORITY_MS = 86_400_000;
+    private static final int MAX_BIZ_KEY = 128;
 
     private final DelayProperties.Limits limits;
 
@@ -29,7 +30,7 @@ public final class JobValidator {
             requireId("id", job.getId());
         }
         checkText("subtopic", job.getSubtopic(), 250);
-        checkText("bizKey", job.getBizKey(), 128);
+        checkText("bizKey", job.getBizKey(), MAX_BIZ_KEY);
         long maxDelay = limits.getMaxDelay().toMillis();
         if (job.getDelay() < 0 || job.getDelay() > maxDelay) {
             throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + job.getDelay());
@@ -71,6 +72,14 @@ public final class JobValidator {
         if (!ID.matcher(id).matches()) {
             throw new InvalidJobException(field, "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
         }
+    }
+
+    /** A bizKey to find jobs by: present, and one a push would have accepted. */
+    public static void requireBizKey(String bizKey) {
+        if (bizKey == null || bizKey.isEmpty()) {
+            throw new InvalidJobException("bizKey", "is required");
+        }
+        checkText("bizKey", bizKey, MAX_BIZ_KEY);
     }
 
     private static void checkText(String field, String value, int maxLength) {

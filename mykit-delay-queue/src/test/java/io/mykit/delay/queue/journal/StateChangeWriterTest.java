@@ -139,5 +139,11 @@ class StateChangeWriterTest {
         public int purgeJobs(Collection<String> ids, long before) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId,
+                                               int limit) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

@@ -59,10 +59,10 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
     public List<String> changes() {
         List<String> changes = new ArrayList<>();
         if (!inRedis(stored)) {
-            changes.add(stored + " left Redis (/clearAll ran)");
+            changes.add(stored + " left Redis (/clearAll or /admin/clear ran)");
         }
         if (inRedis(lost)) {
-            changes.add(lost + " is back in Redis (/reStore or /reStoreJob ran)");
+            changes.add(lost + " is back in Redis (a restore ran)");
         }
         Optional<JournalEntry> entry = gateway.bean(Journal.class).find(dead);
         JobStatus deadStatus = entry.map(JournalEntry::status).orElse(null);
@@ -74,7 +74,7 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
         }
         RestoreReport now = gateway.bean(RecoveryService.class).status();
         if (!Objects.equals(now, restoreStatus)) {
-            changes.add("restore status " + restoreStatus + " -> " + now + " (/reStore ran)");
+            changes.add("restore status " + restoreStatus + " -> " + now + " (/reStore or /admin/restore ran)");
         }
         return changes;
     }

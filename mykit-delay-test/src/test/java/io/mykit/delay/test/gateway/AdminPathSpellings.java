@@ -27,15 +27,17 @@ public final class AdminPathSpellings {
 
     /**
      * Every admin route, the plain spelling first and then every other one, HEAD as well as GET for the GET routes:
-     * /clearAll, /reStore (expire false and true), /reStore/status, /reStoreJob of {@code jobId}, and respawn and drop of
-     * the dead letters of {@code topic}.
+     * /clearAll, /reStore (expire false and true), /reStore/status, /reStoreJob of {@code jobId}, their REST forms
+     * /admin/clear, /admin/restore and /admin/restore/{@code jobId}, and respawn and drop of the dead letters of
+     * {@code topic}.
      */
     public static List<Call> adminCalls(String topic, String jobId) {
         List<Call> calls = new ArrayList<>();
         List<Call> routes = List.of(new Call("GET", "/clearAll"), new Call("GET", "/reStore?expire=false"),
                 new Call("GET", "/reStore?expire=true"), new Call("GET", "/reStore/status"),
                 new Call("GET", "/reStoreJob?jobId=" + jobId), new Call("POST", "/dead/" + topic + "/respawn"),
-                new Call("DELETE", "/dead/" + topic));
+                new Call("DELETE", "/dead/" + topic), new Call("POST", "/admin/clear"),
+                new Call("POST", "/admin/restore?expire=true"), new Call("POST", "/admin/restore/" + jobId));
         for (Call route : routes) {
             int query = route.target().indexOf('?');
             String path = query < 0 ? route.target() : route.target().substring(0, query);

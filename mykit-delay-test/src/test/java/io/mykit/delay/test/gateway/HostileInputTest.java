@@ -398,7 +398,7 @@ class HostileInputTest {
         PUSH_TOPIC(Field.TOPIC), PUSH_TOPIC_RAW(Field.TOPIC), PUSH_ID(Field.ID), PUSH_ID_RAW(Field.ID),
         PUSH_SUBTOPIC(Field.SUBTOPIC), PUSH_BIZKEY(Field.BIZKEY), BATCH_TOPIC(Field.TOPIC), BATCH_ID(Field.ID),
         PULL_TOPIC(Field.TOPIC), LOOKUP_ID(Field.ID), CANCEL_ID(Field.ID), FINISH_ID(Field.ID), DELETE_ID(Field.ID),
-        DEAD_TOPIC(Field.TOPIC), RESPAWN_TOPIC(Field.TOPIC), DROP_TOPIC(Field.TOPIC);
+        REST_FINISH_ID(Field.ID), DEAD_TOPIC(Field.TOPIC), RESPAWN_TOPIC(Field.TOPIC), DROP_TOPIC(Field.TOPIC);
 
         private final Field field;
 
@@ -825,6 +825,7 @@ class HostileInputTest {
                 case CANCEL_ID -> call(c, "DELETE", "/jobs/" + pct(value), null, null, false, 0);
                 case FINISH_ID -> get(c, "/finish?jobId=" + pct(value));
                 case DELETE_ID -> get(c, "/delete?jobId=" + pct(value));
+                case REST_FINISH_ID -> call(c, "POST", "/jobs/" + pct(value) + "/finish", null, null, false, 0);
                 case DEAD_TOPIC -> get(c, "/dead/" + pct(value));
                 case RESPAWN_TOPIC -> adminCall(c, "POST", "/dead/" + pct(value) + "/respawn", null, null, false, 0);
                 case DROP_TOPIC -> adminCall(c, "DELETE", "/dead/" + pct(value), null, null, false, 0);

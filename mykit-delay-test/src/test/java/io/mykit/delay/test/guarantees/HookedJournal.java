@@ -126,4 +126,9 @@ public final class HookedJournal implements Journal {
     public int purgeJobs(Collection<String> ids, long before) {
         return real.purgeJobs(ids, before);
     }
+
+    @Override
+    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+        return real.findByBizKey(bizKey, topic, pendingOnly, afterId, limit);
+    }
 }
