@@ -17,6 +17,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.util.Map;
+
 /**
  * Operator calls, all {@link AdminOnly}: rebuild Redis from the journal, or wipe it. The original mykit-delay's GET
  * routes stay beside their POST forms under /admin, and run the same code.

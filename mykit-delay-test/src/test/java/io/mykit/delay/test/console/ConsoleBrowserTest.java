@@ -83,7 +83,10 @@ class ConsoleBrowserTest {
     }
 
     private static WebDriverWait waiting() {
-        return new WebDriverWait(browser, Duration.ofSeconds(20));
+        // the page re-renders its tables on every refresh: an element read a moment ago may be gone, look again
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return wait;
     }
 
     private static String push(String topic, String fields) {

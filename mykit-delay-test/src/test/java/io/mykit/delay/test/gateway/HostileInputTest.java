@@ -712,7 +712,7 @@ class HostileInputTest {
             List<Route> routes = List.of(new Route("/push", Set.of("POST"), job()),
                     new Route("/push/batch", Set.of("POST"), "[" + job() + "]"),
                     new Route("/get/" + TOPIC + "?ttr=1000", Set.of("GET"), null),
-                    new Route("/jobs/h-no-such-job", Set.of("GET", "DELETE"), null),
+                    new Route("/jobs/h-no-such-job", Set.of("GET", "DELETE", "PUT"), null),
                     new Route("/finish?jobId=h-no-such-job", Set.of("GET"), null),
                     new Route("/delete?jobId=h-no-such-job", Set.of("GET"), null),
                     new Route("/dead/" + TOPIC, Set.of("GET", "DELETE"), null),
