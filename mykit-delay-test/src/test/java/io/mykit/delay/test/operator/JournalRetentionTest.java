@@ -97,6 +97,9 @@ class JournalRetentionTest {
         assertThat(countLogs(old)).isZero();
         assertThat(countJobs(keep)).isEqualTo(15);
         assertThat(countLogs(keep)).isEqualTo(5 * 2 + 5 * 2 + 5 * 3);
+        // the metric counts what went: 70 job rows and their 210 log rows
+        await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.of(gateway.baseUrl())
+                .sum("mykit_delay_journal_purged_total") == 70 + 70 * 3);
     }
 
     private static List<Integer> rows(List<String> statements, String table) {
