@@ -97,8 +97,12 @@ class DeliveryRoadTest {
         Reply again = client.get(topic, 30_000, 5_000);
         assertThat(again.data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
-        // Ready -> (ttr passed) Delay -> Ready -> Finish
-        assertThat(journalStatuses(id)).containsSubsequence(2, 1, 2, 3);
+        // Ready -> (ttr passed) Delay -> Ready -> Finish; the log is in write order, and the sweeper's return is
+        // written by another writer than the Ready changes, so only what was logged is checked, not its order
+        java.util.List<Integer> log = journalStatuses(id);
+        assertThat(log.stream().filter(code -> code == 2).count()).as("Ready rows in %s", log).isEqualTo(2);
+        assertThat(log).as("returned after its ttr, then finished").contains(1, 3);
+        assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish");
     }
 
     @Test
