@@ -16,24 +16,7 @@ local restoring = redis.call('EXISTS', KEYS[5]) == 1
 local ended = KEYS[6]
 local counts = KEYS[7]
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
-
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
@@ -65,5 +48,5 @@ for _, id in ipairs(ARGV) do
         redis.call('ZADD', ended, now, id)
     end
 end
-saveCounts()
+saveCounts(counts)
 return dropped

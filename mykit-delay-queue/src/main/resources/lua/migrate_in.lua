@@ -15,24 +15,7 @@ local inflight = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
-
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
 local fresh = 0
 for i = 1, #ARGV, 6 do
@@ -67,5 +50,5 @@ for i = 1, #ARGV, 6 do
         end
     end
 end
-saveCounts()
+saveCounts(counts)
 return fresh

@@ -20,24 +20,7 @@ local due = ARGV[2]
 local now = tonumber(ARGV[3])
 local defaultTries = tonumber(ARGV[4])
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
-
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
 local record = redis.call('HGET', pool, id)
 if not record then
@@ -63,5 +46,5 @@ redis.call('ZADD', delay, due, id)
 local topic = topicOf(record)
 bump('f', topic, -1)
 bump('w', topic, 1)
-saveCounts()
+saveCounts(counts)
 return { 1 }

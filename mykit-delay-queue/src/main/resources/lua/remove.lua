@@ -23,24 +23,7 @@ local id = ARGV[1]
 local latest = tonumber(ARGV[2])
 local cancel = ARGV[3] == 'cancel'
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
-
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
@@ -65,7 +48,7 @@ if score and tonumber(score) > latest then
     return -1
 end
 bump(stageOf(id), topicOf(record), -1)
-saveCounts()
+saveCounts(counts)
 redis.call('ZREM', delay, id)
 redis.call('ZREM', inflight, id)
 redis.call('HDEL', pool, id)

@@ -17,24 +17,7 @@ local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 100
 local deadline = redisNow + tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
-
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
 local out = {}
 while #out < 3 * wanted do
@@ -54,5 +37,5 @@ while #out < 3 * wanted do
         bump('f', topic, 1)
     end
 end
-saveCounts()
+saveCounts(counts)
 return out

@@ -26,32 +26,12 @@ local owner = KEYS[7]
 local token = ARGV[5]
 local counts = KEYS[8]
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
+--#include counters
 
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
-
--- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
--- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
-if token ~= '' then
-    local newest = redis.call('GET', owner)
-    if newest and newest > token then
-        return redis.error_reply('FENCED a newer ownership term holds this bucket')
-    end
+--#include fence
+local refused = fenced(owner, token)
+if refused then
+    return refused
 end
 local clock = redis.call('TIME')
 local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -104,7 +84,7 @@ for _, id in ipairs(ids) do
         end
     end
 end
-saveCounts()
+saveCounts(counts)
 if redis.call('EXISTS', restoring) == 0 then
     redis.call('ZREMRANGEBYSCORE', ended, '-inf', now - retention)
 end

@@ -14,27 +14,12 @@ local counts = KEYS[4]
 -- the list's key ends in ':ready:<topic>', and topics hold no ':'
 local topic = string.match(ready, ':ready:([^:]*)$')
 
--- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
-local tally = {}
-local function bump(stage, topic, delta)
-    local field = stage .. ':' .. topic
-    tally[field] = (tally[field] or 0) + delta
-end
-local function saveCounts()
-    for field, delta in pairs(tally) do
-        if delta ~= 0 and redis.call('HINCRBY', counts, field, delta) == 0 then
-            redis.call('HDEL', counts, field)
-        end
-    end
-end
+--#include counters
 
--- a caller whose ownership term is older than the bucket's newest claim is refused: a paused or cut-off node
--- must not hand over jobs of a bucket another node owns now (tokens are equal-width digit strings)
-if token ~= '' then
-    local newest = redis.call('GET', owner)
-    if newest and newest > token then
-        return redis.error_reply('FENCED a newer ownership term holds this bucket')
-    end
+--#include fence
+local refused = fenced(owner, token)
+if refused then
+    return refused
 end
 
 local moved = 0
@@ -47,5 +32,5 @@ for i = 2, #ARGV do
         bump('r', topic, 1)
     end
 end
-saveCounts()
+saveCounts(counts)
 return moved

@@ -8,6 +8,8 @@
 -- ARGV[1] job id
 -- ARGV[2] the reservation count the poll's reservation returned
 -- Returns 1 given back, 0 not (finished, swept or reserved again meanwhile).
+--#include counters
+
 local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -26,10 +28,8 @@ else
     redis.call('HINCRBY', reserved, id, -1)
 end
 redis.call('LPUSH', ready, id)
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local topic = string.match(redis.call('HGET', pool, id), '"topic":"([^"]*)"') or '?'
-if redis.call('HINCRBY', KEYS[5], 'f:' .. topic, -1) == 0 then
-    redis.call('HDEL', KEYS[5], 'f:' .. topic)
-end
-redis.call('HINCRBY', KEYS[5], 'r:' .. topic, 1)
+local topic = topicOf(redis.call('HGET', pool, id))
+bump('f', topic, -1)
+bump('r', topic, 1)
+saveCounts(KEYS[5])
 return 1

@@ -88,10 +88,15 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
     }
 
     static boolean anyUnder(ConfigurableEnvironment environment, String prefix) {
+        return !namesUnder(environment, prefix).isEmpty();
+    }
+
+    /** The names of the settings any listable property source gives under {@code prefix}, sorted, each once. */
+    public static List<String> namesUnder(ConfigurableEnvironment environment, String prefix) {
         return environment.getPropertySources().stream()
                 .filter(source -> source instanceof EnumerablePropertySource<?>)
                 .flatMap(source -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
-                .anyMatch(name -> name.startsWith(prefix));
+                .filter(name -> name.startsWith(prefix)).distinct().sorted().toList();
     }
 
     private static boolean loadable(String className) {

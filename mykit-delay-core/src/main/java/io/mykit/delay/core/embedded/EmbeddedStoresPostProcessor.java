@@ -3,12 +3,12 @@ package io.mykit.delay.core.embedded;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.mykit.delay.core.compat.OriginalSettingsPostProcessor;
 import org.apache.commons.logging.Log;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
@@ -24,7 +24,6 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
-import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -70,11 +69,8 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         if (needJournal) {
             // a username or pool type without a URL still means a database was meant (the pool settings of the
             // gateway's own application.yml aside)
-            List<String> stray = environment.getPropertySources().stream()
-                    .filter(source -> source instanceof EnumerablePropertySource<?>)
-                    .flatMap(source -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
-                    .filter(name -> name.startsWith("spring.datasource.") && !name.startsWith("spring.datasource.hikari."))
-                    .distinct().sorted().toList();
+            List<String> stray = OriginalSettingsPostProcessor.namesUnder(environment, "spring.datasource.").stream()
+                    .filter(name -> !name.startsWith("spring.datasource.hikari.")).toList();
             if (!stray.isEmpty()) {
                 throw new IllegalStateException(String.join(", ", stray) + " set but " + DATASOURCE_URL + " is not: set "
                         + DATASOURCE_URL + " (the embedded journal starts only when no datasource setting is given)");

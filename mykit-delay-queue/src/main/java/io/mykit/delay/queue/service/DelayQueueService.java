@@ -184,29 +184,36 @@ public class DelayQueueService {
      * and never delivered afterwards); jobs already handed over, or still being stored, are refused and reported.
      */
     public CancelAllReport cancelAllPending() {
-        long cancelled = 0;
+        long[] cancelled = {0};
         Map<String, String> refused = new LinkedHashMap<>();
+        cancelEach(after -> journal.findPendingAfter(after, CANCEL_ALL_PAGE), CANCEL_ALL_PAGE, id -> cancelled[0]++,
+                (id, why) -> {
+                    if (refused.size() < CANCEL_ALL_REFUSALS_LISTED) {
+                        refused.put(id, why);
+                    }
+                });
+        return new CancelAllReport(cancelled[0], refused);
+    }
+
+    /** Cancels each job of the pages {@code nextPage} gives (keyset by id), as {@link #delete} does, and reports. */
+    private void cancelEach(java.util.function.Function<String, List<JournalEntry>> nextPage, int pageSize,
+                            java.util.function.Consumer<String> cancelled,
+                            java.util.function.BiConsumer<String, String> refused) {
         String after = "";
-        while (true) {
-            List<JournalEntry> page = journal.findPendingAfter(after, CANCEL_ALL_PAGE);
+        List<JournalEntry> page;
+        do {
+            page = nextPage.apply(after);
             for (JournalEntry entry : page) {
                 String id = entry.job().getId();
                 try {
                     delete(id);
-                    cancelled++;
-                } catch (JobStateConflictException e) {
-                    if (refused.size() < CANCEL_ALL_REFUSALS_LISTED) {
-                        refused.put(id, e.getMessage());
-                    }
-                } catch (JobNotFoundException gone) {
-                    // ended and purged between the page and the cancel: nothing left to cancel
+                    cancelled.accept(id);
+                } catch (JobStateConflictException | JobNotFoundException e) {
+                    refused.accept(id, e.getMessage());
                 }
+                after = id;
             }
-            if (page.size() < CANCEL_ALL_PAGE) {
-                return new CancelAllReport(cancelled, refused);
-            }
-            after = page.get(page.size() - 1).job().getId();
-        }
+        } while (page.size() == pageSize);
     }
 
     /** {@code refused}: the first refusals (at most 1,000), job id -> why. */
@@ -287,21 +294,7 @@ public class DelayQueueService {
         int page = properties.getLimits().getMaxBatchSize();
         List<String> cancelled = new ArrayList<>();
         Map<String, String> refused = new LinkedHashMap<>();
-        String after = "";
-        List<JournalEntry> pending;
-        do {
-            pending = journal.findByBizKey(bizKey, topic, true, after, page);
-            for (JournalEntry entry : pending) {
-                String id = entry.job().getId();
-                try {
-                    delete(id);
-                    cancelled.add(id);
-                } catch (JobStateConflictException | JobNotFoundException e) {
-                    refused.put(id, e.getMessage());
-                }
-                after = id;
-            }
-        } while (pending.size() == page);
+        cancelEach(after -> journal.findByBizKey(bizKey, topic, true, after, page), page, cancelled::add, refused::put);
         return new CancelReport(cancelled, refused);
     }
 
