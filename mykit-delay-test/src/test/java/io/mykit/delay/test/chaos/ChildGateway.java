@@ -34,7 +34,8 @@ public final class ChildGateway implements AutoCloseable {
     /** Exit status the JDK reports for a process ended by signal 9 (128 + 9). */
     public static final int SIGKILL_EXIT = 137;
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    // a child JVM starting beside three loaded gateways on 2 cores once needed more than a minute
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration PROBE_PAUSE = Duration.ofMillis(100);
