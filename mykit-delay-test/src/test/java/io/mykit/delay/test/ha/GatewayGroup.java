@@ -32,9 +32,9 @@ final class GatewayGroup implements AutoCloseable {
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(2);
     /**
      * For ZooKeeper server deaths: a session that outlives a re-election (Curator gives a session up after one session
-     * timeout SUSPENDED), and the suspend grace it allows (4/15 of it) comes closer to the default 6 s session's.
+     * timeout SUSPENDED), and the suspend grace it allows (4/15 of it) is the default 6 s session's: 1.6 s.
      */
-    static final Duration LONG_SESSION_TIMEOUT = Duration.ofSeconds(4);
+    static final Duration LONG_SESSION_TIMEOUT = Duration.ofSeconds(6);
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
     /** In-flight jobs of a dead node come back this long after their hand-over. */
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(3);

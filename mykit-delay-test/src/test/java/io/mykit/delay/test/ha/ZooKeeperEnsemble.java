@@ -30,7 +30,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
     static final Duration TICK = Duration.ofMillis(200);
     // ZooKeeper grants a session timeout only between these multiples of its tick
     private static final int MIN_SESSION_TICKS = 2;
-    private static final int MAX_SESSION_TICKS = 20;
+    private static final int MAX_SESSION_TICKS = 30;
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
     private static final String NOT_SERVING = "not serving";
     // a line of the four-letter word cons: " /127.0.0.1:56184[1](queued=0,...)"
@@ -52,7 +52,8 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         List<InstanceSpec> specs = new ArrayList<>();
         for (int id = 1; id <= SERVERS; id++) {
             specs.add(new InstanceSpec(null, -1, -1, -1, true, id, (int) TICK.toMillis(), -1,
-                    Map.of("admin.enableServer", "false", "4lw.commands.whitelist", "srvr,cons"), TestServers.LOCALHOST));
+                    Map.of("admin.enableServer", "false", "4lw.commands.whitelist", "srvr,cons",
+                            "maxSessionTimeout", String.valueOf(TICK.toMillis() * MAX_SESSION_TICKS)), TestServers.LOCALHOST));
         }
         ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(new TestingCluster(specs), specs);
         ensemble.cluster.start();
@@ -61,7 +62,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         return ensemble;
     }
 
-    /** Fails unless ZooKeeper grants {@code timeout} as asked: outside 2..20 ticks it would silently clamp it. */
+    /** Fails unless ZooKeeper grants {@code timeout} as asked: outside 2..30 ticks it would silently clamp it. */
     static void requireGrantable(Duration timeout) {
         long min = TICK.toMillis() * MIN_SESSION_TICKS;
         long max = TICK.toMillis() * MAX_SESSION_TICKS;
