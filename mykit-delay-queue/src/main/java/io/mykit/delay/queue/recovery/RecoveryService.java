@@ -36,6 +36,8 @@ public class RecoveryService {
     private static final long PROGRESS_LOG_EVERY = 100_000;
     /** Longest a restore waits for queued journal changes before it reads the journal. */
     private static final long FLUSH_MS = 10_000;
+    /** Pages at least this large are added to Redis in two halves at once. */
+    private static final int SPLIT_AT = 500;
 
     private final Journal journal;
     private final DelayStore store;
@@ -46,11 +48,9 @@ public class RecoveryService {
     private final int pageSize;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicReference<RestoreReport> last = new AtomicReference<>();
-    private final Executor journalWriter = command -> {
-        Thread writer = new Thread(command, "mykit-restore-journal");
-        writer.setDaemon(true);
-        writer.start();
-    };
+    private final Executor journalWriter = daemon("mykit-restore-journal");
+    private final Executor journalReader = daemon("mykit-restore-read");
+    private final Executor redisAdder = daemon("mykit-restore-add");
 
     public RecoveryService(Journal journal, DelayStore store, StateChangeWriter states,
                            BiConsumer<Integer, Long> wakeBucket, Clock clock, int pageSize) {
@@ -101,15 +101,16 @@ public class RecoveryService {
                         + " ms; a restore now could bring back jobs that just ended", null);
             }
             last.set(report(true, includeExpired, 0, 0, 0, 0, started));
-            String after = "";
-            // page k's journal writes overlap page k+1's read and Redis add: the two databases work at once
+            // three stages at once: page k+1 is read and page k-1's Restore rows written while page k goes to Redis
+            CompletableFuture<List<JournalEntry>> reading = readPage("");
             CompletableFuture<Void> journaling = CompletableFuture.completedFuture(null);
             while (true) {
-                List<JournalEntry> page = journal.findPendingAfter(after, pageSize);
+                List<JournalEntry> page = reading.join();
                 if (page.isEmpty()) {
                     break;
                 }
-                after = page.get(page.size() - 1).job().getId();
+                reading = page.size() < pageSize ? CompletableFuture.completedFuture(List.of())
+                        : readPage(page.get(page.size() - 1).job().getId());
                 scanned += page.size();
                 long now = clock.millis();
                 List<Job> wanted = new ArrayList<>(page.size());
@@ -203,12 +204,39 @@ public class RecoveryService {
         return removed;
     }
 
-    /** Adds the jobs Redis lacks; returns their Restore changes, to be journaled by the caller. */
+    /** The next page of pending jobs after {@code afterId}, read on the restore's reader thread. */
+    private CompletableFuture<List<JournalEntry>> readPage(String afterId) {
+        return CompletableFuture.supplyAsync(() -> journal.findPendingAfter(afterId, pageSize), journalReader);
+    }
+
+    private static Executor daemon(String name) {
+        return command -> {
+            Thread thread = new Thread(command, name);
+            thread.setDaemon(true);
+            thread.start();
+        };
+    }
+
+    /**
+     * Adds the jobs Redis lacks; returns their Restore changes, to be journaled by the caller. A large page goes in two
+     * halves at once, so one half's records are encoded while Redis runs the other's scripts.
+     */
     private List<StateChange> storeMissing(List<Job> jobs, long now) {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        java.util.Set<String> addedIds = new java.util.HashSet<>(store.addUnlessEnded(jobs));
+        java.util.Set<String> addedIds = new java.util.HashSet<>();
+        if (jobs.size() >= SPLIT_AT) {
+            List<Job> odd = new ArrayList<>(jobs.size() / 2 + 1);
+            List<Job> even = new ArrayList<>(jobs.size() / 2 + 1);
+            jobs.forEach(job -> (store.bucketOf(job.getId()) % 2 == 0 ? even : odd).add(job));
+            CompletableFuture<List<String>> oddAdded = CompletableFuture.supplyAsync(() -> store.addUnlessEnded(odd),
+                    redisAdder);
+            addedIds.addAll(store.addUnlessEnded(even));
+            addedIds.addAll(oddAdded.join());
+        } else {
+            addedIds.addAll(store.addUnlessEnded(jobs));
+        }
         List<StateChange> changes = new ArrayList<>(addedIds.size());
         for (Job job : jobs) {
             if (addedIds.contains(job.getId())) {
