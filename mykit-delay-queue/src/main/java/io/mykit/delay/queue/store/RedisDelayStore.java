@@ -197,7 +197,7 @@ public class RedisDelayStore implements DelayStore {
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
         for (int i = 2; i < reply.size(); i += 2) {
-            jobs.add(JobCodec.decode((String) reply.get(i)));
+            jobs.add(JobCodec.decode((String) reply.get(i - 1), (String) reply.get(i)));
         }
         return new PumpResult(jobs, nextDue);
     }
@@ -293,7 +293,7 @@ public class RedisDelayStore implements DelayStore {
         List<?> flat = (List<?>) reply;
         List<Job> jobs = new ArrayList<>(flat.size() / 3);
         for (int i = 0; i + 2 < flat.size(); i += 3) {
-            Job job = JobCodec.decode((String) flat.get(i + 1));
+            Job job = JobCodec.decode((String) flat.get(i), (String) flat.get(i + 1));
             job.setAttempts((int) ((Long) flat.get(i + 2) - 1));
             jobs.add(job);
         }
@@ -399,7 +399,7 @@ public class RedisDelayStore implements DelayStore {
             case 0 -> new Released(Released.Outcome.ABSENT, null);
             case -1 -> new Released(Released.Outcome.NOT_RESERVED, null);
             default -> {
-                Job job = JobCodec.decode((String) reply.get(1));
+                Job job = JobCodec.decode(jobId, (String) reply.get(1));
                 job.setAttempts(((Long) reply.get(2)).intValue());
                 yield new Released(Released.Outcome.SPENT, job);
             }
@@ -518,7 +518,7 @@ public class RedisDelayStore implements DelayStore {
             if (record.get() == null) {
                 return Optional.empty();
             }
-            Job job = JobCodec.decode(record.get());
+            Job job = JobCodec.decode(jobId, record.get());
             if (due.get() != null) {
                 return Optional.of(new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue()));
             }
