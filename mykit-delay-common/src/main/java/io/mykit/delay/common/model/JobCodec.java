@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Turns a job into the record kept in the Redis job pool and back. The pool's field is the job id, so a record does
  * not repeat it. Two formats, told apart by the first character; the Lua scripts read both (lua/include/record.lua):
  * <pre>
- *   compact (version 1)   ~topic\ncreateTime\ndelay\npriority\nttl\ntries\nattempts\nsubtopic\nbizKey\nbody
- *                         numbers in base 36, 0 and null written as nothing; the body runs to the end
+ *   compact (version 1)   ~topic \n createTime \n delay \n [tagged lines] \n body
+ *                         tagged lines, only for fields not at their default: p priority, l ttl, t tries,
+ *                         a attempts, s subtopic, k bizKey; numbers in base 36; the empty line ends the head
+ *                         (no head line is empty) and the body runs to the end of the record
  *   JSON (before it)      {"id":...,"topic":...}   every field named, as Jackson writes a Job
  * </pre>
  * A job the compact form cannot hold exactly (a newline in topic, subtopic or bizKey, an empty string that must stay
@@ -20,8 +22,6 @@ public final class JobCodec {
     public static final char COMPACT_V1 = '~';
     private static final char SEP = '\n';
     private static final int RADIX = 36;
-    /** The fields before the body: topic, createTime, delay, priority, ttl, tries, attempts, subtopic, bizKey. */
-    private static final int HEAD_FIELDS = 9;
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -35,16 +35,17 @@ public final class JobCodec {
             return encodeJson(job);
         }
         String body = job.getBody();
-        StringBuilder out = new StringBuilder(48 + (body == null ? 0 : body.length()));
-        out.append(COMPACT_V1).append(job.getTopic()).append(SEP);
-        number(out, job.getCreateTime());
-        number(out, job.getDelay());
-        number(out, job.getPriority());
-        number(out, job.getTtl());
-        number(out, job.getTries());
-        number(out, job.getAttempts());
-        text(out, job.getSubtopic());
-        text(out, job.getBizKey());
+        StringBuilder out = new StringBuilder(32 + (body == null ? 0 : body.length()));
+        out.append(COMPACT_V1).append(job.getTopic()).append(SEP)
+                .append(Long.toString(job.getCreateTime(), RADIX)).append(SEP)
+                .append(Long.toString(job.getDelay(), RADIX)).append(SEP);
+        tagged(out, 'p', job.getPriority());
+        tagged(out, 'l', job.getTtl());
+        tagged(out, 't', job.getTries());
+        tagged(out, 'a', job.getAttempts());
+        tagged(out, 's', job.getSubtopic());
+        tagged(out, 'k', job.getBizKey());
+        out.append(SEP);
         if (body != null) {
             out.append(body);
         }
@@ -89,36 +90,58 @@ public final class JobCodec {
         return s == null || (!s.isEmpty() && s.indexOf(SEP) < 0);
     }
 
-    private static void number(StringBuilder out, long value) {
+    private static void tagged(StringBuilder out, char tag, long value) {
         if (value != 0) {
-            out.append(Long.toString(value, RADIX));
+            out.append(tag).append(Long.toString(value, RADIX)).append(SEP);
         }
-        out.append(SEP);
     }
 
-    private static void text(StringBuilder out, String value) {
+    private static void tagged(StringBuilder out, char tag, String value) {
         if (value != null) {
-            out.append(value);
+            out.append(tag).append(value).append(SEP);
         }
-        out.append(SEP);
     }
 
     private static Job decodeCompact(String id, String record) {
-        String[] head = new String[HEAD_FIELDS];
-        int from = 1;
-        for (int i = 0; i < HEAD_FIELDS; i++) {
-            int end = record.indexOf(SEP, from);
-            if (end < 0) {
-                throw new IllegalStateException("truncated job record of " + id + ": " + abbreviate(record));
-            }
-            head[i] = record.substring(from, end);
-            from = end + 1;
-        }
         try {
-            return new JobBuilder(head, from < record.length() ? record.substring(from) : null).job();
+            int topicEnd = lineEnd(id, record, 1);
+            int createdEnd = lineEnd(id, record, topicEnd + 1);
+            int delayEnd = lineEnd(id, record, createdEnd + 1);
+            Job job = new Job();
+            job.setTopic(record.substring(1, topicEnd));
+            job.setCreateTime(Long.parseLong(record.substring(topicEnd + 1, createdEnd), RADIX));
+            job.setDelay(Long.parseLong(record.substring(createdEnd + 1, delayEnd), RADIX));
+            int from = delayEnd + 1;
+            int end = lineEnd(id, record, from);
+            while (end > from) {
+                String value = record.substring(from + 1, end);
+                switch (record.charAt(from)) {
+                    case 'p' -> job.setPriority(Integer.parseInt(value, RADIX));
+                    case 'l' -> job.setTtl(Long.parseLong(value, RADIX));
+                    case 't' -> job.setTries(Integer.parseInt(value, RADIX));
+                    case 'a' -> job.setAttempts(Integer.parseInt(value, RADIX));
+                    case 's' -> job.setSubtopic(value);
+                    case 'k' -> job.setBizKey(value);
+                    // a field a newer version added: this one has no use for it
+                    default -> { }
+                }
+                from = end + 1;
+                end = lineEnd(id, record, from);
+            }
+            job.setBody(end + 1 < record.length() ? record.substring(end + 1) : null);
+            return job;
         } catch (NumberFormatException e) {
             throw new IllegalStateException("corrupt job record of " + id + ": " + abbreviate(record), e);
         }
+    }
+
+    /** Where the head line starting at {@code from} ends. */
+    private static int lineEnd(String id, String record, int from) {
+        int end = record.indexOf(SEP, from);
+        if (end < 0) {
+            throw new IllegalStateException("truncated job record of " + id + ": " + abbreviate(record));
+        }
+        return end;
     }
 
     private static Job decodeJson(String record) {
@@ -126,24 +149,6 @@ public final class JobCodec {
             return MAPPER.readValue(record, Job.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("corrupt job record: " + abbreviate(record), e);
-        }
-    }
-
-    /** The head fields of a compact record, in their order, and its body. */
-    private record JobBuilder(String[] head, String body) {
-        Job job() {
-            Job job = new Job(null, head[0], emptyAsNull(head[7]), emptyAsNull(head[8]), number(head[2]),
-                    (int) number(head[3]), number(head[4]), (int) number(head[5]), body, number(head[1]));
-            job.setAttempts((int) number(head[6]));
-            return job;
-        }
-
-        private static long number(String digits) {
-            return digits.isEmpty() ? 0 : Long.parseLong(digits, RADIX);
-        }
-
-        private static String emptyAsNull(String s) {
-            return s.isEmpty() ? null : s;
         }
     }
 

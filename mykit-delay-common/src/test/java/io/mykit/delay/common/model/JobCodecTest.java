@@ -25,14 +25,30 @@ class JobCodecTest {
 
         String record = JobCodec.encode(job);
 
-        // marker, topic, createTime and delay in base 36, nine separators, the body: nothing else
+        // marker, topic, createTime and delay in base 36, the empty line, the body: nothing else
         assertThat(record).isEqualTo("~orders\n" + Long.toString(CREATED, 36) + "\n" + Long.toString(60_000, 36)
-                + "\n\n\n\n\n\n\n" + "x".repeat(100));
-        assertThat(record.length()).isLessThanOrEqualTo(100 + 30);
+                + "\n\n" + "x".repeat(100));
+        assertThat(record.length()).isLessThanOrEqualTo(100 + 24);
         Job back = JobCodec.decode("id-1", record);
         assertThat(back).usingRecursiveComparison().isEqualTo(job);
         assertThat(back.getSubtopic()).isNull();
         assertThat(back.getBody()).hasSize(100);
+    }
+
+    @Test
+    void a_body_that_starts_with_empty_lines_or_looks_like_a_head_stays_whole() {
+        Job job = new Job("id-3", "orders", null, "k", 0, 0, 0, 0, "\n\npx\nk2\n\n", 0);
+
+        assertThat(JobCodec.decode("id-3", JobCodec.encode(job))).usingRecursiveComparison().isEqualTo(job);
+    }
+
+    @Test
+    void a_head_line_of_a_field_this_version_does_not_know_is_skipped() {
+        Job job = JobCodec.decode("id-4", "~orders\n1\n2\nzsomething new\nt3\n\nbody");
+
+        assertThat(job.getTries()).isEqualTo(3);
+        assertThat(job.getBody()).isEqualTo("body");
+        assertThat(job.dueTime()).isEqualTo(3);
     }
 
     @Test
@@ -80,7 +96,7 @@ class JobCodecTest {
                 .hasMessageContaining("x1").hasMessageContaining("unknown format");
         assertThatThrownBy(() -> JobCodec.decode("x2", "~orders\n1\n")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x2").hasMessageContaining("truncated");
-        assertThatThrownBy(() -> JobCodec.decode("x3", "~orders\n!!\n\n\n\n\n\n\n\n")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> JobCodec.decode("x3", "~orders\n!!\n0\n\n")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x3");
     }
 }

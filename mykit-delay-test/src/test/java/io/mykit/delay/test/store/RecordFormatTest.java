@@ -96,16 +96,20 @@ class RecordFormatTest {
         Job newExpired = new Job("new-ttl", TOPIC, null, null, 60_000, 0, 1_000, 0, "b", now - 120_000);
         Job oldLiving = new Job("old-live", TOPIC, null, null, 60_000, 0, 0, 0, "b", now - 120_000);
         Job newLiving = new Job("new-live", TOPIC, null, null, 60_000, 0, 0, 0, "b", now - 120_000);
+        // due a minute ago thanks to its priority, so its 90 s ttl has not run out
+        Job oldPriority = new Job("old-prio", TOPIC, null, null, 0, 60_000, 90_000, 0, "b", now - 120_000);
+        Job newPriority = new Job("new-prio", TOPIC, null, null, 0, 60_000, 90_000, 0, "b", now - 120_000);
         writtenByThePreviousVersion(oldExpired);
         writtenByThePreviousVersion(oldLiving);
-        store.add(List.of(newExpired, newLiving));
-        assertThat(store.pumpDue(B, now, 10, 0).jobs()).hasSize(4);
+        writtenByThePreviousVersion(oldPriority);
+        store.add(List.of(newExpired, newLiving, newPriority));
+        assertThat(store.pumpDue(B, now, 10, 0).jobs()).hasSize(6);
 
         DelayStore.Swept swept = store.sweep(List.of(B), 10, 16, 60_000).get(B);
 
         assertThat(swept.spent()).extracting(Job::getId).containsExactlyInAnyOrder("old-ttl", "new-ttl");
-        assertThat(swept.returned()).containsExactlyInAnyOrder("old-live", "new-live");
-        assertThat(redis.hgetAll(keys.counts(B))).containsEntry("w:" + TOPIC, "2").containsEntry("f:" + TOPIC, "2");
+        assertThat(swept.returned()).containsExactlyInAnyOrder("old-live", "new-live", "old-prio", "new-prio");
+        assertThat(redis.hgetAll(keys.counts(B))).containsEntry("w:" + TOPIC, "4").containsEntry("f:" + TOPIC, "2");
     }
 
     @Test
