@@ -43,16 +43,24 @@ public class RedisDelayStore implements DelayStore {
     private final Scripts scripts;
     private final AtomicInteger reserveStart = new AtomicInteger();
     private final FenceTokens fence;
+    private final Function<Job, String> encoder;
 
     /** A store whose bucket steps are not fenced (standalone). */
     public RedisDelayStore(RedisNodes redis, Keys keys) {
         this(redis, keys, new FenceTokens(keys.buckets()));
     }
 
+    /** A store writing compact records (see {@link JobCodec}). */
     public RedisDelayStore(RedisNodes redis, Keys keys, FenceTokens fence) {
+        this(redis, keys, fence, true);
+    }
+
+    /** {@code compactRecords} false writes JSON records, for gateways of an older version sharing the Redis. */
+    public RedisDelayStore(RedisNodes redis, Keys keys, FenceTokens fence, boolean compactRecords) {
         this.redis = redis;
         this.keys = keys;
         this.fence = fence;
+        this.encoder = compactRecords ? JobCodec::encode : JobCodec::encodeJson;
         this.scripts = new Scripts(redis, IntStream.range(0, keys.buckets()).mapToObj(keys::owner).toList());
     }
 
@@ -118,7 +126,7 @@ public class RedisDelayStore implements DelayStore {
             List<String> args = argsByBucket.computeIfAbsent(bucketOf(job.getId()), b -> new ArrayList<>());
             args.add(job.getId());
             args.add(Long.toString(job.dueTime()));
-            args.add(JobCodec.encode(job));
+            args.add(encoder.apply(job));
         }
         return argsByBucket;
     }
@@ -327,7 +335,7 @@ public class RedisDelayStore implements DelayStore {
     public RescheduleResult reschedule(Job job) {
         int b = bucketOf(job.getId());
         long result = (Long) eval(scripts.reschedule, List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
-                List.of(job.getId(), Long.toString(job.dueTime()), JobCodec.encode(job)));
+                List.of(job.getId(), Long.toString(job.dueTime()), encoder.apply(job)));
         return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
                 : RescheduleResult.NOT_WAITING;
     }
@@ -432,7 +440,7 @@ public class RedisDelayStore implements DelayStore {
         for (int i = 0; i < jobs.size(); i++) {
             args.add(jobs.get(i).getId());
             args.add(Long.toString(dueTimes.get(i)));
-            args.add(JobCodec.encode(jobs.get(i)));
+            args.add(encoder.apply(jobs.get(i)));
         }
         Object moved = evalFenced(bucket, scripts.retry,
                 List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),

@@ -4,6 +4,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.stats.StoreCounters;
 import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
@@ -51,7 +52,8 @@ class RecordFormatTest {
     void cleanUp() {
         List<String> left = new ArrayList<>();
         String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams mine = new ScanParams().match("{" + keys.layout().substring(1, keys.layout().indexOf('}')) + "*").count(1_000);
+        String tag = keys.layout().substring(1, keys.layout().indexOf('}'));
+        ScanParams mine = new ScanParams().match("{" + tag + "*").count(1_000);
         do {
             ScanResult<String> page = redis.scan(cursor, mine);
             left.addAll(page.getResult());
@@ -135,6 +137,20 @@ class RecordFormatTest {
             assertThat(store.release(again, now, now, 16).outcome()).as(again)
                     .isEqualTo(DelayStore.Released.Outcome.RELEASED);
         }
+    }
+
+    @Test
+    void a_store_told_to_keep_json_records_writes_what_the_previous_version_reads() {
+        RedisDelayStore jsonWriter = new RedisDelayStore(nodes, keys, new FenceTokens(1), false);
+        long now = System.currentTimeMillis();
+        Job job = new Job("json-1", TOPIC, null, null, 0, 0, 0, 2, "b", now - 1_000);
+
+        jsonWriter.add(List.of(job));
+
+        assertThat(redis.hget(keys.pool(B), "json-1")).startsWith("{\"id\":\"json-1\",\"topic\":\"" + TOPIC + "\"");
+        assertThat(store.pumpDue(B, now, 10, 30_000).jobs()).singleElement().usingRecursiveComparison().isEqualTo(job);
+        assertThat(jsonWriter.retry(B, List.of(job), List.of(now + 60_000))).isEqualTo(1);
+        assertThat(redis.hget(keys.pool(B), "json-1")).startsWith("{");
     }
 
     /** What a gateway before the compact record left in Redis for a waiting job: JSON record, due score, count. */
