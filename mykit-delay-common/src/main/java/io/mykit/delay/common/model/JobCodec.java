@@ -52,7 +52,7 @@ public final class JobCodec {
         return out.toString();
     }
 
-    /** The record format before the compact one: written only for nodes of an older version that share the Redis. */
+    /** The previous format, which every version reads: for jobs the compact one cannot hold, and older gateways. */
     public static String encodeJson(Job job) {
         try {
             return MAPPER.writeValueAsString(job);
