@@ -28,9 +28,8 @@ import java.util.function.Supplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Redis memory per pending job with a 100 B body, measured on a private redis-server so
- * that INFO memory sees only these jobs: used_memory before and after pushing them through the store, and MEMORY
- * USAGE of every key by kind. {@code -Dmykit.memory.jobs=1000000} measures the issue's million; the default keeps
+ * Redis memory per pending job with a 100 B body, measured on a private redis-server so that INFO memory sees only
+ * these jobs: used_memory before and after pushing them through the store, and MEMORY USAGE of every key by kind. {@code -Dmykit.memory.jobs=1000000} measures the issue's million; the default keeps
  * the run short, enough buckets of hashes and sorted sets past their small encodings to count the same per job.
  */
 class RecordMemoryTest {
@@ -38,8 +37,7 @@ class RecordMemoryTest {
     private static final int BUCKETS = 16;
     private static final int BODY_BYTES = 100;
     private static final int BATCH = 1_000;
-    // measured 226 and 258 over 1M jobs (the JSON record cost 354 and 450); issue #14's 200 needs a smaller delay ZSET
-    // entry too (README, Redis memory)
+    // 1M jobs measured 226 and 258 (JSON records: 354 and 450); issue #14's 200 also needs a smaller delay ZSET entry
     private static final long LIMIT_GENERATED_ID = 235;
     private static final long LIMIT_36_CHAR_ID = 270;
 
