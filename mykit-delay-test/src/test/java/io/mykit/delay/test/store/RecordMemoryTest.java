@@ -29,8 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Redis memory per pending job with a 100 B body, measured on a private redis-server so that INFO memory sees only
- * these jobs: used_memory before and after pushing them through the store, and MEMORY USAGE of every key by kind. {@code -Dmykit.memory.jobs=1000000} measures the issue's million; the default keeps
- * the run short, enough buckets of hashes and sorted sets past their small encodings to count the same per job.
+ * these jobs: used_memory before and after pushing them through the store, and MEMORY USAGE of every key by kind.
+ * {@code -Dmykit.memory.jobs=1000000} measures the issue's million; the default keeps the run short, with buckets
+ * already far past the small encodings of hashes and sorted sets, so it counts the same per job.
  */
 class RecordMemoryTest {
     private static final int JOBS = Integer.getInteger("mykit.memory.jobs", 100_000);
