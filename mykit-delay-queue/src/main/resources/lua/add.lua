@@ -10,6 +10,7 @@ local pool = KEYS[2]
 local counts = KEYS[3]
 local ended = KEYS[4]
 
+--#include record
 --#include counters
 
 local added = {}

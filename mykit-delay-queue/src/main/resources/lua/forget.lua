@@ -16,6 +16,7 @@ local restoring = redis.call('EXISTS', KEYS[5]) == 1
 local ended = KEYS[6]
 local counts = KEYS[7]
 
+--#include record
 --#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)

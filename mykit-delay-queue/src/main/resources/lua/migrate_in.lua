@@ -15,6 +15,7 @@ local inflight = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
+--#include record
 --#include counters
 
 local fresh = 0

@@ -18,6 +18,7 @@ local owner = KEYS[4]
 local token = ARGV[4]
 local counts = KEYS[5]
 
+--#include record
 --#include counters
 
 --#include fence

@@ -13,6 +13,7 @@ local pool = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
+--#include record
 --#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)

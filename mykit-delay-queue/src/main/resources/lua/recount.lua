@@ -10,6 +10,7 @@ local inflight = KEYS[2]
 local pool = KEYS[3]
 local counts = KEYS[4]
 
+--#include record
 --#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)

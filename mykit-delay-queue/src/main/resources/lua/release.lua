@@ -20,6 +20,7 @@ local due = ARGV[2]
 local now = tonumber(ARGV[3])
 local defaultTries = tonumber(ARGV[4])
 
+--#include record
 --#include counters
 
 local record = redis.call('HGET', pool, id)
@@ -31,10 +32,7 @@ if not count or not redis.call('ZSCORE', inflight, id) then
     return { -1 }
 end
 local reservations = tonumber(count)
-local job = cjson.decode(record)
-local ttl = tonumber(job.ttl) or 0
-local dueBefore = (tonumber(job.createTime) or 0) + (tonumber(job.delay) or 0) + (tonumber(job.priority) or 0)
-local tries = tonumber(job.tries) or 0
+local dueBefore, ttl, tries = timesOf(record)
 if tries <= 0 then
     tries = defaultTries
 end

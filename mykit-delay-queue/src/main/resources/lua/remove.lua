@@ -23,6 +23,7 @@ local id = ARGV[1]
 local latest = tonumber(ARGV[2])
 local cancel = ARGV[3] == 'cancel'
 
+--#include record
 --#include counters
 
 -- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)

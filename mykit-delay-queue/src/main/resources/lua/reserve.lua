@@ -17,6 +17,7 @@ local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 100
 local deadline = redisNow + tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
 
+--#include record
 --#include counters
 
 local out = {}

@@ -15,6 +15,7 @@ local owner = KEYS[4]
 local token = ARGV[1]
 local counts = KEYS[5]
 
+--#include record
 --#include counters
 
 --#include fence

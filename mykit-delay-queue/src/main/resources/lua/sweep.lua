@@ -26,6 +26,7 @@ local owner = KEYS[7]
 local token = ARGV[5]
 local counts = KEYS[8]
 
+--#include record
 --#include counters
 
 --#include fence
@@ -43,15 +44,10 @@ local park = redisNow + tonumber(ARGV[3])
 local retention = tonumber(ARGV[4])
 
 local function spent(record, reservations)
-    local job = cjson.decode(record)
-    local ttl = tonumber(job.ttl) or 0
-    if ttl > 0 then
-        local due = (tonumber(job.createTime) or 0) + (tonumber(job.delay) or 0) + (tonumber(job.priority) or 0)
-        if now >= due + ttl then
-            return true
-        end
+    local due, ttl, tries = timesOf(record)
+    if ttl > 0 and now >= due + ttl then
+        return true
     end
-    local tries = tonumber(job.tries) or 0
     if tries <= 0 then
         tries = defaultTries
     end

@@ -13,10 +13,7 @@ local now = ARGV[1]
 local window = tonumber(ARGV[2])
 local topic = ARGV[3]
 
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
+--#include record
 
 local function first(entries)
     for i = 1, #entries, 2 do

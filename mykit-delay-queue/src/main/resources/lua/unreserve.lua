@@ -8,6 +8,7 @@
 -- ARGV[1] job id
 -- ARGV[2] the reservation count the poll's reservation returned
 -- Returns 1 given back, 0 not (finished, swept or reserved again meanwhile).
+--#include record
 --#include counters
 
 local ready = KEYS[1]

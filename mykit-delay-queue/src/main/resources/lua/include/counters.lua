@@ -1,8 +1,5 @@
 -- Shared by every script that moves jobs between stages; LuaScript puts it where a script says "--#include counters".
--- the record's top-level topic: JSON strings escape every quote, so only that field reads '"topic":"'
-local function topicOf(record)
-    return string.match(record, '"topic":"([^"]*)"') or '?'
-end
+-- Scripts that read a record's topic include "record" too.
 
 -- per-topic stage counters of the bucket (store package-info): changes add up here, one HINCRBY per field at the end
 local tally = {}

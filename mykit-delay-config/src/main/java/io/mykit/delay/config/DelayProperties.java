@@ -213,6 +213,8 @@ public class DelayProperties implements InitializingBean {
         private int poolSize = 64;
         /** Redis Cluster seed nodes, host:port each; when set, host and port are not used. */
         private List<String> clusterNodes = new ArrayList<>();
+        /** Compact job records in Redis; false while older gateways (JSON readers only) share the Redis. */
+        private boolean compactRecords = true;
 
         public String getHost() { return host; }
         public void setHost(String host) { this.host = host; }
@@ -230,6 +232,8 @@ public class DelayProperties implements InitializingBean {
         public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
         public List<String> getClusterNodes() { return clusterNodes; }
         public void setClusterNodes(List<String> clusterNodes) { this.clusterNodes = clusterNodes; }
+        public boolean isCompactRecords() { return compactRecords; }
+        public void setCompactRecords(boolean compactRecords) { this.compactRecords = compactRecords; }
 
         /** True when the gateway talks to a Redis Cluster rather than a single Redis. */
         public boolean isCluster() {

@@ -85,7 +85,7 @@ public class DelayQueueConfiguration {
             // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
             StartupLayout.ensure(properties.getRedis(), keys);
         }
-        return new RedisDelayStore(redis, keys, fence);
+        return new RedisDelayStore(redis, keys, fence, properties.getRedis().isCompactRecords());
     }
 
     /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */

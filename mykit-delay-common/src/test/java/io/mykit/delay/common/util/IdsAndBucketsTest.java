@@ -56,7 +56,7 @@ class IdsAndBucketsTest {
     void score_is_create_time_plus_delay_plus_priority_and_record_round_trips() {
         Job job = new Job("j1", "t", "s", "k", 1_000, 5, 10, 3, "héllo \"x\"", 1_700_000_000_000L);
         assertThat(job.dueTime()).isEqualTo(1_700_000_001_005L);
-        Job back = JobCodec.decode(JobCodec.encode(job));
+        Job back = JobCodec.decode("j1", JobCodec.encode(job));
         assertThat(back).usingRecursiveComparison().isEqualTo(job);
     }
 }

@@ -107,7 +107,7 @@ final class BucketMover {
 
     private static String topicOf(int bucket, String id, String record) {
         try {
-            return JobCodec.decode(record).getTopic();
+            return JobCodec.decode(id, record).getTopic();
         } catch (IllegalStateException e) {
             throw new IllegalStateException("job " + id + " in bucket " + bucket + " is ready but its record cannot be "
                     + "read, so its ready list is unknown: " + e.getMessage(), e);

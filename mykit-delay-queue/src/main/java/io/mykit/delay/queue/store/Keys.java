@@ -7,7 +7,7 @@ package io.mykit.delay.queue.store;
  * <pre>
  * {prefix:b<i>}:delay        ZSET  jobId -> createTime+delay+priority   waiting for due time
  * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
- * {prefix:b<i>}:job          HASH  jobId -> job record (JSON)            the pool: present = alive
+ * {prefix:b<i>}:job          HASH  jobId -> job record (JobCodec)        the pool: present = alive (package-info)
  * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
  * {prefix:b<i>}:reserved     HASH  jobId -> pull reservations so far     tries of pull jobs; dropped when the job ends
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone

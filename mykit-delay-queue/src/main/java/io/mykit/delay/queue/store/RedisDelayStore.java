@@ -43,16 +43,24 @@ public class RedisDelayStore implements DelayStore {
     private final Scripts scripts;
     private final AtomicInteger reserveStart = new AtomicInteger();
     private final FenceTokens fence;
+    private final Function<Job, String> encoder;
 
     /** A store whose bucket steps are not fenced (standalone). */
     public RedisDelayStore(RedisNodes redis, Keys keys) {
         this(redis, keys, new FenceTokens(keys.buckets()));
     }
 
+    /** A store writing compact records (see {@link JobCodec}). */
     public RedisDelayStore(RedisNodes redis, Keys keys, FenceTokens fence) {
+        this(redis, keys, fence, true);
+    }
+
+    /** {@code compactRecords} false writes JSON records, for gateways of an older version sharing the Redis. */
+    public RedisDelayStore(RedisNodes redis, Keys keys, FenceTokens fence, boolean compactRecords) {
         this.redis = redis;
         this.keys = keys;
         this.fence = fence;
+        this.encoder = compactRecords ? JobCodec::encode : JobCodec::encodeJson;
         this.scripts = new Scripts(redis, IntStream.range(0, keys.buckets()).mapToObj(keys::owner).toList());
     }
 
@@ -118,7 +126,7 @@ public class RedisDelayStore implements DelayStore {
             List<String> args = argsByBucket.computeIfAbsent(bucketOf(job.getId()), b -> new ArrayList<>());
             args.add(job.getId());
             args.add(Long.toString(job.dueTime()));
-            args.add(JobCodec.encode(job));
+            args.add(encoder.apply(job));
         }
         return argsByBucket;
     }
@@ -197,7 +205,7 @@ public class RedisDelayStore implements DelayStore {
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
         for (int i = 2; i < reply.size(); i += 2) {
-            jobs.add(JobCodec.decode((String) reply.get(i)));
+            jobs.add(JobCodec.decode((String) reply.get(i - 1), (String) reply.get(i)));
         }
         return new PumpResult(jobs, nextDue);
     }
@@ -293,7 +301,7 @@ public class RedisDelayStore implements DelayStore {
         List<?> flat = (List<?>) reply;
         List<Job> jobs = new ArrayList<>(flat.size() / 3);
         for (int i = 0; i + 2 < flat.size(); i += 3) {
-            Job job = JobCodec.decode((String) flat.get(i + 1));
+            Job job = JobCodec.decode((String) flat.get(i), (String) flat.get(i + 1));
             job.setAttempts((int) ((Long) flat.get(i + 2) - 1));
             jobs.add(job);
         }
@@ -327,7 +335,7 @@ public class RedisDelayStore implements DelayStore {
     public RescheduleResult reschedule(Job job) {
         int b = bucketOf(job.getId());
         long result = (Long) eval(scripts.reschedule, List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
-                List.of(job.getId(), Long.toString(job.dueTime()), JobCodec.encode(job)));
+                List.of(job.getId(), Long.toString(job.dueTime()), encoder.apply(job)));
         return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
                 : RescheduleResult.NOT_WAITING;
     }
@@ -399,7 +407,7 @@ public class RedisDelayStore implements DelayStore {
             case 0 -> new Released(Released.Outcome.ABSENT, null);
             case -1 -> new Released(Released.Outcome.NOT_RESERVED, null);
             default -> {
-                Job job = JobCodec.decode((String) reply.get(1));
+                Job job = JobCodec.decode(jobId, (String) reply.get(1));
                 job.setAttempts(((Long) reply.get(2)).intValue());
                 yield new Released(Released.Outcome.SPENT, job);
             }
@@ -432,7 +440,7 @@ public class RedisDelayStore implements DelayStore {
         for (int i = 0; i < jobs.size(); i++) {
             args.add(jobs.get(i).getId());
             args.add(Long.toString(dueTimes.get(i)));
-            args.add(JobCodec.encode(jobs.get(i)));
+            args.add(encoder.apply(jobs.get(i)));
         }
         Object moved = evalFenced(bucket, scripts.retry,
                 List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
@@ -518,7 +526,7 @@ public class RedisDelayStore implements DelayStore {
             if (record.get() == null) {
                 return Optional.empty();
             }
-            Job job = JobCodec.decode(record.get());
+            Job job = JobCodec.decode(jobId, record.get());
             if (due.get() != null) {
                 return Optional.of(new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue()));
             }

@@ -88,7 +88,7 @@ final class BucketSnapshot {
         int stages = (p.due() == null ? 0 : 1) + (p.deadline() == null ? 0 : 1) + p.readyTopics().size();
         if (stages != 1) {
             problems.add(id + " in bucket " + p.bucket() + " is in " + stages + " stages: " + p);
-        } else if (!p.readyTopics().isEmpty() && !p.readyTopics().get(0).equals(JobCodec.decode(p.record()).getTopic())) {
+        } else if (!p.readyTopics().isEmpty() && !p.readyTopics().get(0).equals(JobCodec.decode(id, p.record()).getTopic())) {
             problems.add(id + " is in the ready list of topic " + p.readyTopics().get(0) + ", not its own");
         }
     }

@@ -100,7 +100,7 @@ class StageCountersTest {
         Map<String, StageCounts> out = new TreeMap<>();
         for (int b = 0; b < keys.buckets(); b++) {
             for (Map.Entry<String, String> e : redis.hgetAll(keys.pool(b)).entrySet()) {
-                String topic = JobCodec.decode(e.getValue()).getTopic();
+                String topic = JobCodec.decode(e.getKey(), e.getValue()).getTopic();
                 StageCounts c = redis.zscore(keys.delay(b), e.getKey()) != null ? new StageCounts(1, 0, 0)
                         : redis.zscore(keys.inflight(b), e.getKey()) != null ? new StageCounts(0, 0, 1)
                         : new StageCounts(0, 1, 0);
