@@ -19,13 +19,18 @@ public interface JobMapper extends BaseMapper<JobRow> {
             </script>""")
     List<String> findExistingIds(@Param("ids") Collection<String> ids);
 
-    /** Jobs journaled before {@code before} whose Redis add was never confirmed, oldest key first. */
+    /**
+     * Jobs in {@code status} last changed before {@code before}, oldest change first, keyset-paged after
+     * ({@code afterTime}, {@code afterId}) in the order of index (status, update_time) and the primary key it carries.
+     */
     @Select("""
             SELECT * FROM mykit_delay_queue_job
-            WHERE status = #{status} AND update_time < #{before} AND id > #{afterId}
-            ORDER BY id LIMIT #{limit}""")
+            WHERE status = #{status} AND update_time < #{before}
+              AND (update_time > #{afterTime} OR (update_time = #{afterTime} AND id > #{afterId}))
+            ORDER BY update_time, id LIMIT #{limit}""")
     List<JobRow> findInStatusBefore(@Param("status") int status, @Param("before") LocalDateTime before,
-                                    @Param("afterId") String afterId, @Param("limit") int limit);
+                                    @Param("afterTime") LocalDateTime afterTime, @Param("afterId") String afterId,
+                                    @Param("limit") int limit);
 
     /** One topic's jobs in one status, keyset-paged by id; {@code ids} narrows it to those jobs when given. */
     @Select("""

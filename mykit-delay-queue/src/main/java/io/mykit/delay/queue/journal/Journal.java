@@ -41,8 +41,11 @@ public interface Journal {
     /** {@link #find} for many jobs in one query: the entries of those that exist, by id. */
     Map<String, JournalEntry> findAll(Collection<String> jobIds);
 
-    /** Jobs in {@code status} last changed before {@code before}, keyset-paged by id. */
-    List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit);
+    /**
+     * Jobs in {@code status} last changed before {@code before}, oldest change first, keyset-paged: pass the last entry
+     * of the previous page, or null for the first.
+     */
+    List<JournalEntry> findInStatusBefore(JobStatus status, long before, JournalEntry after, int limit);
 
     /** The job's log rows, oldest first. */
     List<JobLogRow> history(String jobId);

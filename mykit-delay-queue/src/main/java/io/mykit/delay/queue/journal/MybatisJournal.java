@@ -45,6 +45,7 @@ public class MybatisJournal implements Journal {
     private static final String ENDED_BEFORE = "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE
             + " AND update_time < ? LIMIT ?";
     private static final int DEADLOCK_RETRIES = 3;
+    private static final LocalDateTime FIRST_TIME = LocalDateTime.of(1000, 1, 1, 0, 0);
     private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
 
     private final JobMapper jobs;
@@ -170,9 +171,12 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
-    public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
-        return guarded(() -> jobs.findInStatusBefore(status.code(), toTime(before), afterId, limit)
-                .stream().map(JobRow::toJob).toList());
+    public List<JournalEntry> findInStatusBefore(JobStatus status, long before, JournalEntry after, int limit) {
+        // the first page starts after the earliest time a DATETIME holds
+        LocalDateTime afterTime = after == null ? FIRST_TIME : after.updateTime();
+        String afterId = after == null ? "" : after.job().getId();
+        return guarded(() -> jobs.findInStatusBefore(status.code(), toTime(before), afterTime, afterId, limit)
+                .stream().map(this::entry).toList());
     }
 
     @Override

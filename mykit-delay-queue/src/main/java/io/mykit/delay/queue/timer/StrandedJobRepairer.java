@@ -3,6 +3,7 @@ package io.mykit.delay.queue.timer;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
@@ -50,7 +51,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        if (!mine.getAsBoolean() || journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, "", 1).isEmpty()) {
+        if (!mine.getAsBoolean() || journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty()) {
             return next;
         }
         // as a restore does: ends from now on leave tombstones, and ends under way reach the journal before it is read
@@ -68,20 +69,21 @@ public final class StrandedJobRepairer extends WakeableLoop {
     }
 
     private void repair(long now) {
-        String after = "";
+        JournalEntry after = null;
         int repaired = 0;
         while (true) {
-            List<Job> page = journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
-            if (page.isEmpty()) {
+            List<JournalEntry> entries = journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
+            if (entries.isEmpty()) {
                 break;
             }
+            List<Job> page = entries.stream().map(JournalEntry::job).toList();
             List<String> added = store.addUnlessEnded(page);
             page.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
                 wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
             });
             repaired += added.size();
-            after = page.get(page.size() - 1).getId();
+            after = entries.get(entries.size() - 1);
         }
         if (repaired > 0) {
             log.info("stored {} jobs that were journaled but missing from Redis", repaired);

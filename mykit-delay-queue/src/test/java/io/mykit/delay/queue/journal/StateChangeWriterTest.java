@@ -100,7 +100,7 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
+        public List<JournalEntry> findInStatusBefore(JobStatus status, long before, JournalEntry after, int limit) {
             throw new UnsupportedOperationException();
         }
 

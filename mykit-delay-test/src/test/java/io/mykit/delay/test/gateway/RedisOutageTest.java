@@ -1,5 +1,8 @@
 package io.mykit.delay.test.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -11,7 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +29,8 @@ import static org.awaitility.Awaitility.await;
  * repairer re-adds WaitPut rows older than repair-after once Redis answers.
  */
 class RedisOutageTest {
+    // more than two of the repairer's pages (500)
+    private static final int STRANDED_JOBS = 1_200;
     private static OwnRedis redis;
     private static TestGateway gateway;
 
@@ -63,6 +70,38 @@ class RedisOutageTest {
         }
         assertThat(pulled).doesNotHaveDuplicates().contains(id);
         assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull()).as("each delivered once").isTrue();
+    }
+
+    /**
+     * A crash between many pushes' commit and their Redis adds leaves their rows WaitPut with one update time: the
+     * repairer pages them by (update time, id), so pages that split one instant's rows lose and repeat none.
+     */
+    @Test
+    void jobs_stranded_at_one_instant_across_several_repair_pages_are_each_delivered_once() {
+        String topic = "stranded-" + UUID.randomUUID().toString().substring(0, 8);
+        List<Job> jobs = new ArrayList<>();
+        long createTime = System.currentTimeMillis();
+        for (int i = 0; i < STRANDED_JOBS; i++) {
+            jobs.add(new Job("stranded-" + i + "-" + UUID.randomUUID(), topic, null, null, 0, 0, 0, 0, "s" + i,
+                    createTime));
+        }
+        gateway.bean(Journal.class).insertWaitPut(jobs, "test-crash", createTime - 5_000);
+
+        Set<String> pulled = new HashSet<>();
+        List<String> repeated = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Reply reply = gateway.client().get("/get/" + topic + "/batch?count=200&ttr=60000&timeout=1000");
+            for (JsonNode job : reply.data()) {
+                String id = job.path("id").asText();
+                if (!pulled.add(id)) {
+                    repeated.add(id);
+                }
+                assertThat(gateway.client().finish(id).status()).isEqualTo(200);
+            }
+            return pulled.size() >= STRANDED_JOBS;
+        });
+        assertThat(repeated).as("jobs delivered twice").isEmpty();
+        assertThat(pulled).containsExactlyInAnyOrderElementsOf(jobs.stream().map(Job::getId).toList());
     }
 
     @Test

@@ -92,8 +92,8 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
-    public List<Job> findInStatusBefore(JobStatus status, long before, String afterId, int limit) {
-        return real.findInStatusBefore(status, before, afterId, limit);
+    public List<JournalEntry> findInStatusBefore(JobStatus status, long before, JournalEntry after, int limit) {
+        return real.findInStatusBefore(status, before, after, limit);
     }
 
     @Override
