@@ -174,10 +174,10 @@ final class CpuMeter {
         return from < 0 || to < 0 ? -1 : (to - from) / wall;
     }
 
-    /** redis-server titles itself "redis-server host:port". */
+    /** redis-server titles itself "redis-server host:port", with its path when started by one (a private one). */
     private static Optional<ProcessHandle> redisServer(int port) {
         return ProcessHandle.allProcesses()
-                .filter(p -> commandLine(p).startsWith("redis-server") && commandLine(p).contains(":" + port))
+                .filter(p -> commandLine(p).matches("\\S*redis-server\\b.*") && commandLine(p).contains(":" + port))
                 .findFirst();
     }
 
