@@ -117,7 +117,7 @@ final class BenchCluster implements AutoCloseable {
         }
     }
 
-    private static int awaitPort(Process process, Path readyFile, Path log) throws IOException, InterruptedException {
+    static int awaitPort(Process process, Path readyFile, Path log) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!Files.exists(readyFile)) {
             if (!process.isAlive()) {

@@ -151,6 +151,24 @@ final class BenchGateway implements AutoCloseable {
     }
 
     /**
+     * How many distinct jobs of {@code topic} the journal holds a Finish row for, and how many Finish rows: a count
+     * where {@link #finished} would load a million rows. Call it once the journal has caught up.
+     */
+    long[] journaledFinishes(String topic) throws SQLException {
+        try (Connection connection = journal(settings);
+             PreparedStatement query = connection.prepareStatement("SELECT COUNT(DISTINCT l.id), COUNT(*)"
+                     + " FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
+                     + " WHERE j.topic = ? AND l.status = ?")) {
+            query.setString(1, topic);
+            query.setInt(2, JobStatus.Finish.code());
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    /**
      * Jobs Redis still holds waiting or in flight, over every bucket: 0 once a broker target confirmed them all.
      * Two ZCARDs per bucket, cheap enough to poll while measuring (a journal COUNT was not: it cost MariaDB CPU).
      */

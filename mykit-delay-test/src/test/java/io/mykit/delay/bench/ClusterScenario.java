@@ -43,23 +43,23 @@ final class ClusterScenario {
     record Sizes(List<Integer> nodeCounts, int drainJobs, int drainLeadSeconds, int rate, int seconds, int pushers,
                  int pullers, int pullBatch, int minDelayMs, int maxDelayMs, int warmupSeconds, int fenceBatch,
                  int fencePairs, int fenceWarmupPairs) {
-        static Sizes fromSystemProperties() {
-            List<Integer> counts = Arrays.stream(System.getProperty("bench.cluster.nodes", "1,2,3").split(","))
+        static Sizes from(BenchSettings s) {
+            List<Integer> counts = Arrays.stream(s.text("bench.cluster.nodes", s.quick() ? "1" : "1,2,3").split(","))
                     .map(String::trim).map(Integer::parseInt).toList();
             Sizes z = new Sizes(counts,
-                    BenchSettings.number("bench.cluster.drain.jobs", 50_000),
-                    BenchSettings.number("bench.cluster.drain.lead", 20),
-                    BenchSettings.number("bench.cluster.rate", 500),
-                    BenchSettings.number("bench.cluster.seconds", 20),
-                    BenchSettings.number("bench.cluster.pushers", 16),
-                    BenchSettings.number("bench.cluster.pullers", 6),
-                    BenchSettings.number("bench.cluster.pull-batch", 100),
-                    BenchSettings.number("bench.cluster.min-delay", 1000),
-                    BenchSettings.number("bench.cluster.max-delay", 2000),
-                    BenchSettings.number("bench.cluster.warmup", 10),
-                    BenchSettings.number("bench.cluster.fence.batch", new DelayProperties().getTimer().getBatchSize()),
-                    BenchSettings.number("bench.cluster.fence.pairs", 5_000),
-                    BenchSettings.number("bench.cluster.fence.warmup", 1_000));
+                    s.size("bench.cluster.drain.jobs", 50_000, 50_000, 2_000),
+                    s.size("bench.cluster.drain.lead", 20, 20, 5),
+                    s.size("bench.cluster.rate", 500, 500, 100),
+                    s.size("bench.cluster.seconds", 20, 20, 3),
+                    s.number("bench.cluster.pushers", 16),
+                    s.number("bench.cluster.pullers", 6),
+                    s.number("bench.cluster.pull-batch", 100),
+                    s.number("bench.cluster.min-delay", 1000),
+                    s.number("bench.cluster.max-delay", 2000),
+                    s.size("bench.cluster.warmup", 10, 10, 0),
+                    s.number("bench.cluster.fence.batch", new DelayProperties().getTimer().getBatchSize()),
+                    s.size("bench.cluster.fence.pairs", 5_000, 5_000, 100),
+                    s.size("bench.cluster.fence.warmup", 1_000, 1_000, 10));
             if (counts.isEmpty() || counts.stream().anyMatch(n -> n < 1) || z.drainJobs < 1 || z.drainLeadSeconds < 1
                     || z.rate < 1 || z.seconds < 1 || z.pushers < 1 || z.pullers < 1 || z.pullBatch < 1
                     || z.warmupSeconds < 0 || z.fenceBatch < 1 || z.fencePairs < 1 || z.fenceWarmupPairs < 0) {
@@ -85,7 +85,7 @@ final class ClusterScenario {
 
     ClusterScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes) {
         this.settings = settings;
-        this.sizes = Sizes.fromSystemProperties();
+        this.sizes = Sizes.from(settings);
         this.cpu = cpu;
         this.table = table;
         this.notes = notes;
@@ -184,9 +184,9 @@ final class ClusterScenario {
             table.row("", "  lateness in the drain p50 / p99 / max", latenessText(drain.latenessMs()), "", "");
             Histogram lateness = late.latenessMs();
             table.row("", String.format(Locale.ROOT, "lateness at %d/s p50 / p99 / max", z.rate),
-                    latenessText(lateness), "p99 <= " + Bench.TARGET_LATENESS_P99_MS + " ms",
+                    latenessText(lateness), "p99 <= " + IssueTargets.LATENESS_P99_MS + " ms",
                     ReportTable.verdict(lateness.count() > 0
-                            && lateness.percentile(99) <= Bench.TARGET_LATENESS_P99_MS));
+                            && lateness.percentile(99) <= IssueTargets.LATENESS_P99_MS));
             Histogram waiting = late.waitingLatenessMs();
             table.row("", "  when a puller was waiting", String.format("%d / %d / %d ms (n=%s)",
                     waiting.percentile(50), waiting.percentile(99), waiting.max(), ReportTable.count(waiting.count())),

@@ -63,7 +63,7 @@ final class CpuMeter {
         String cores() {
             if (nodes.length > 0) {
                 return String.format(Locale.ROOT, "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
-                        + " JVM (ZooKeeper, jit, gc) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
+                        + " JVM (jit, gc; ZooKeeper in scenario 8) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
                         gateway + jit + gcOther);
             }
             return String.format(Locale.ROOT, "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
@@ -174,10 +174,10 @@ final class CpuMeter {
         return from < 0 || to < 0 ? -1 : (to - from) / wall;
     }
 
-    /** redis-server titles itself "redis-server host:port". */
+    /** redis-server titles itself "redis-server host:port", with its path when started by one (a private one). */
     private static Optional<ProcessHandle> redisServer(int port) {
         return ProcessHandle.allProcesses()
-                .filter(p -> commandLine(p).startsWith("redis-server") && commandLine(p).contains(":" + port))
+                .filter(p -> commandLine(p).matches("\\S*redis-server\\b.*") && commandLine(p).contains(":" + port))
                 .findFirst();
     }
 

@@ -41,6 +41,8 @@ final class LoadDriver {
     private final URI base;
     private final String body;
     private final CpuMeter cpu;
+    /** How long a puller's GET waits for a job before the gateway answers empty. */
+    private long pollTimeoutMs = 5_000;
 
     /** Jobs/s of each window, per-call latency (µs) of all windows, failed calls, and the CPU spent meanwhile. */
     record Throughput(List<Double> jobsPerSecond, int windowSeconds, Histogram latencyMicros, long calls, long errors,
@@ -68,9 +70,9 @@ final class LoadDriver {
      * {@code waitingLatenessMs} keeps only jobs whose GET was already waiting at the due time, so it is the gateway's
      * own delay, free of any queueing for a busy puller.
      */
-    record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, long pushed,
-                    long received, long duplicates, long unexpected, long missing, double pushRate, long gets,
-                    long emptyGets, long pushErrors, long pullErrors, long finishErrors, String firstError,
+    record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, Histogram sendLagMs,
+                    long pushed, long received, long duplicates, long unexpected, long missing, double pushRate,
+                    long gets, long emptyGets, long pushErrors, long pullErrors, long finishErrors, String firstError,
                     CpuMeter.Usage cpu) {
     }
 
@@ -83,8 +85,12 @@ final class LoadDriver {
                  CpuMeter.Usage cpu) {
     }
 
-    /** What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs) and the rate reached. */
-    record SteadyPush(Set<String> ids, Histogram latencyMicros, double rate, long errors, String firstError) {
+    /**
+     * What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs), the rate reached and
+     * the send lag (ms): how long after its planned time each push was sent, the open-loop schedule's debt.
+     */
+    record SteadyPush(Set<String> ids, Histogram latencyMicros, Histogram sendLagMs, double rate, long errors,
+                      String firstError) {
     }
 
     LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
@@ -97,6 +103,12 @@ final class LoadDriver {
         this.base = nodes.get(0);
         this.body = "x".repeat(bodyBytes);
         this.cpu = cpu;
+    }
+
+    /** The same driver with pullers whose GETs wait {@code ms} at most (shorter stops a quick run sooner). */
+    LoadDriver pollTimeout(long ms) {
+        this.pollTimeoutMs = ms;
+        return this;
     }
 
     /** Scenario 1: {@code clients} threads each POST /push one job at a time. */
@@ -177,7 +189,7 @@ final class LoadDriver {
         Set<String> unexpected = new HashSet<>(run.received);
         unexpected.removeAll(push.ids());
         String firstError = push.firstError() != null ? push.firstError() : run.firstError.get();
-        return new Lateness(consumers.lateness(), consumers.waitingLateness(), push.latencyMicros(),
+        return new Lateness(consumers.lateness(), consumers.waitingLateness(), push.latencyMicros(), push.sendLagMs(),
                 push.ids().size(), run.received.size(), run.duplicates.get(), unexpected.size(), missing.size(),
                 push.rate(), consumers.gets(), consumers.emptyGets(), push.errors(), run.pullErrors.get(),
                 run.finishErrors.get(), firstError, used);
@@ -226,10 +238,13 @@ final class LoadDriver {
         long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         AtomicLong ticket = new AtomicLong();
         List<Histogram> pushLatency = new ArrayList<>();
+        List<Histogram> sendLags = new ArrayList<>();
         List<Thread> pushThreads = new ArrayList<>();
         for (int p = 0; p < pushers; p++) {
             Histogram latency = new Histogram();
+            Histogram sendLag = new Histogram();
             pushLatency.add(latency);
+            sendLags.add(sendLag);
             pushThreads.add(started("bench-pusher-", p, () -> {
                 long i;
                 while ((i = ticket.getAndIncrement()) < total) {
@@ -241,6 +256,7 @@ final class LoadDriver {
                     }
                     long delay = ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1L);
                     long t0 = System.nanoTime();
+                    sendLag.record((t0 - slot) / 1_000_000);
                     try {
                         ids.add(push(topic, delay));
                         latency.record((System.nanoTime() - t0) / 1000);
@@ -253,7 +269,8 @@ final class LoadDriver {
         }
         joinAll(pushThreads);
         double pushRate = ids.size() / ((System.nanoTime() - startNs) / 1e9);
-        return new SteadyPush(ids, Histogram.merged(pushLatency), pushRate, errors.get(), firstError.get());
+        return new SteadyPush(ids, Histogram.merged(pushLatency), Histogram.merged(sendLags), pushRate, errors.get(),
+                firstError.get());
     }
 
     /** POSTs one job due {@code delayMs} from now; returns the id the gateway gave it. */
@@ -295,8 +312,9 @@ final class LoadDriver {
 
         Consumers(String topic, int pullerCount, int pullBatch) {
             // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
-            PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?ttr=30000&timeout=5000"
-                    : "/get/" + topic + "/batch?count=" + pullBatch + "&ttr=30000&timeout=5000");
+            String wait = "&ttr=30000&timeout=" + pollTimeoutMs;
+            PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?" + wait.substring(1)
+                    : "/get/" + topic + "/batch?count=" + pullBatch + wait);
             for (int f = 0; f < FINISHERS; f++) {
                 finishers.add(started("bench-finisher-", f, new Finisher(run)));
             }

@@ -28,10 +28,11 @@ final class Warmup {
 
     /** From {@code -Dbench.warmup.min}, {@code .max} (seconds) and {@code .jit} (cores, in hundredths). */
     record Limits(int minSeconds, int maxSeconds, double jitCores) {
-        static Limits fromSystemProperties(int defaultMinSeconds) {
-            Limits limits = new Limits(BenchSettings.number("bench.warmup.min", defaultMinSeconds),
-                    BenchSettings.number("bench.warmup.max", 240),
-                    BenchSettings.number("bench.warmup.jit-centicores", 10) / 100.0);
+        static Limits from(BenchSettings settings, int defaultMinSeconds) {
+            // quick mode measures cold: it proves the road, not the speed
+            Limits limits = new Limits(settings.size("bench.warmup.min", defaultMinSeconds, defaultMinSeconds, 0),
+                    settings.size("bench.warmup.max", 240, 240, 0),
+                    settings.number("bench.warmup.jit-centicores", 10) / 100.0);
             if (limits.minSeconds < 0 || limits.maxSeconds < limits.minSeconds || limits.jitCores <= 0) {
                 throw new IllegalArgumentException("need 0 <= bench.warmup.min <= bench.warmup.max and"
                         + " bench.warmup.jit-centicores >= 1");
