@@ -61,6 +61,12 @@ import java.util.List;
 @MapperScan(basePackageClasses = JobMapper.class, annotationClass = Mapper.class)
 public class DelayQueueConfiguration {
 
+    /** Statement cache and session-state options for a MySQL/MariaDB journal URL that does not set them. */
+    @Bean
+    public static JdbcUrlDefaults jdbcUrlDefaults() {
+        return new JdbcUrlDefaults();
+    }
+
     @Bean
     public Clock delayClock() {
         return Clock.systemUTC();

@@ -12,10 +12,12 @@ import java.util.List;
 @Mapper
 public interface JobMapper extends BaseMapper<JobRow> {
 
+    /** Locking read: waits for a push still inserting one of the ids, then sees its committed row (READ COMMITTED). */
     @Select("""
             <script>
             SELECT id FROM mykit_delay_queue_job
             WHERE id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            FOR UPDATE
             </script>""")
     List<String> findExistingIds(@Param("ids") Collection<String> ids);
 

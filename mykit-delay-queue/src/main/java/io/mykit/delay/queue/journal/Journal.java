@@ -15,11 +15,23 @@ import java.util.Set;
  */
 public interface Journal {
 
-    /** Which of these ids are journaled already. */
+    /**
+     * Which of these ids are journaled already; waits for a transaction still inserting one of them, so an id another
+     * push has just sent is seen once that push commits.
+     */
     Set<String> existingIds(Collection<String> ids);
 
     /** In one transaction: inserts the jobs in WaitPut (a repeated id is ignored) and their log rows. */
     void insertWaitPut(List<Job> jobs, String thread, long at);
+
+    /**
+     * {@link #insertWaitPut(List, String, long)}, running {@code beforeCommit} once the rows are sent and before the
+     * COMMIT (a journal that cannot tell runs it after), so the caller may start its next group during the commit.
+     */
+    default void insertWaitPut(List<Job> jobs, String thread, long at, Runnable beforeCommit) {
+        insertWaitPut(jobs, thread, at);
+        beforeCommit.run();
+    }
 
     /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
     void apply(List<StateChange> changes);

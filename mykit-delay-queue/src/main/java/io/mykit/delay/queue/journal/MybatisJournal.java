@@ -73,7 +73,13 @@ public class MybatisJournal implements Journal {
 
     @Override
     public void insertWaitPut(List<Job> batch, String thread, long at) {
+        insertWaitPut(batch, thread, at, () -> { });
+    }
+
+    @Override
+    public void insertWaitPut(List<Job> batch, String thread, long at, Runnable beforeCommit) {
         if (batch.isEmpty()) {
+            beforeCommit.run();
             return;
         }
         LocalDateTime time = toTime(at);
@@ -86,6 +92,7 @@ public class MybatisJournal implements Journal {
         guarded(() -> tx.execute(status -> {
             JOB_INSERT.insert(jdbc, rows);
             LOG_INSERT.insert(jdbc, logRows);
+            beforeCommit.run();
             return null;
         }));
     }

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
 /**
@@ -31,6 +32,10 @@ import java.util.function.BiConsumer;
  *  push ─┼─▶ queue ─▶ writer: journal INSERT (WaitPut) + log ─▶ commit ─▶ Redis add (NX) ─▶ answer all
  *  push ─┘                              │ fails: 503, nothing stored        │ fails: 200 all the same, the repairer stores it later
  * </pre>
+ *
+ * With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
+ * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
+ * push is still answered only after its own group's commit.
  */
 public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
@@ -47,6 +52,8 @@ public class PushPipeline implements AutoCloseable {
     private final int batchSize;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
+    /** Held by the writer gathering a group, up to its COMMIT: a later group's id check then sees its rows. */
+    private final ReentrantLock gatherTurn = new ReentrantLock();
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -100,7 +107,16 @@ public class PushPipeline implements AutoCloseable {
     private void run() {
         List<Pending> group = new ArrayList<>();
         while (running || !queue.isEmpty()) {
+            boolean[] turn = {false};
+            Runnable passTurn = () -> {
+                if (turn[0]) {
+                    turn[0] = false;
+                    gatherTurn.unlock();
+                }
+            };
             try {
+                gatherTurn.lockInterruptibly();
+                turn[0] = true;
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
@@ -112,7 +128,7 @@ public class PushPipeline implements AutoCloseable {
                     group.add(next);
                     rows += next.jobs().size();
                 }
-                commit(group);
+                commit(group, passTurn);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -120,12 +136,14 @@ public class PushPipeline implements AutoCloseable {
                 log.error("push group of {} calls failed unexpectedly", group.size(), e);
                 group.forEach(p -> p.done().completeExceptionally(e));
             } finally {
+                passTurn.run();
                 group.clear();
             }
         }
     }
 
-    private void commit(List<Pending> group) {
+    /** {@code passTurn} is run once this group's rows are sent, before their COMMIT (or on failure). */
+    private void commit(List<Pending> group, Runnable passTurn) {
         Set<String> clientIds = new HashSet<>();
         group.forEach(p -> clientIds.addAll(p.clientIds()));
         Map<String, Job> fresh = new LinkedHashMap<>();
@@ -138,12 +156,15 @@ public class PushPipeline implements AutoCloseable {
                 }
             }));
             long started = System.nanoTime();
-            journal.insertWaitPut(List.copyOf(fresh.values()), Thread.currentThread().getName(), clock.millis());
+            journal.insertWaitPut(List.copyOf(fresh.values()), Thread.currentThread().getName(), clock.millis(),
+                    passTurn);
             metrics.journalBatch("push", fresh.size(), System.nanoTime() - started);
         } catch (StoreUnavailableException e) {
+            passTurn.run();
             group.forEach(p -> p.done().completeExceptionally(e));
             return;
         }
+        passTurn.run();
         try {
             store.add(fresh.values());
         } catch (StoreUnavailableException e) {
