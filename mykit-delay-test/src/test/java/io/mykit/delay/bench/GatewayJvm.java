@@ -34,6 +34,8 @@ import java.util.stream.Collectors;
  * ({@code -Dbench.java=<JAVA_HOME>}), any JVM options ({@code -Dbench.gateway.jvm-options="..."}, the README's
  * recommended ones by default), this class path, {@link BenchGateway}'s arguments on a fresh key prefix and truncated
  * journal. Its output goes to a log file kept for a post-mortem; it halts when the bench JVM exits (BenchNode).
+ * {@code -Dbench.gateway.jar=<path>} starts that runnable jar instead (e.g. the extracted one an AOT cache was trained
+ * with, tools/aot-cache); such a JVM is stopped by SIGTERM at the end, not when the bench JVM dies.
  */
 final class GatewayJvm implements AutoCloseable {
     private static final long STOP_TIMEOUT_MS = 20_000;
@@ -76,18 +78,28 @@ final class GatewayJvm implements AutoCloseable {
                 .filter(key -> key.startsWith("mykit.") || key.startsWith("spring.") || key.startsWith("logging."))
                 .sorted()
                 .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-        command.add("-cp");
-        command.add(BenchJvm.classPath(BenchNode.class));
-        command.add(BenchNode.class.getName());
-        command.add(ready.toString());
-        command.addAll(BenchGateway.arguments(settings, prefix));
+        String jar = settings.text("bench.gateway.jar", "");
+        int jarPort = jar.isEmpty() ? 0 : freePort();
+        if (jar.isEmpty()) {
+            command.add("-cp");
+            command.add(BenchJvm.classPath(BenchNode.class));
+            command.add(BenchNode.class.getName());
+            command.add(ready.toString());
+            command.addAll(BenchGateway.arguments(settings, prefix));
+        } else {
+            // the runnable jar as users start it (an AOT cache applies only to the jar it was trained with)
+            command.add("-jar");
+            command.add(jar);
+            BenchGateway.arguments(settings, prefix).stream()
+                    .map(arg -> arg.equals("--server.port=0") ? "--server.port=" + jarPort : arg).forEach(command::add);
+        }
         long launched = System.nanoTime();
         // stdin stays an open pipe from this JVM: BenchNode halts when it closes
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE).start();
         try {
-            int port = BenchCluster.awaitPort(process, ready, log);
+            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log) : awaitListening(process, jarPort, log);
             long servingMs = (System.nanoTime() - launched) / 1_000_000;
             return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, servingMs);
         } catch (Exception | Error e) {
@@ -95,6 +107,29 @@ final class GatewayJvm implements AutoCloseable {
             BenchGateway.deleteKeys(settings, prefix);
             throw e;
         }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A jar-started gateway writes no port file: it serves once its port accepts a connection. */
+    private static int awaitListening(Process process, int port, Path log) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("gateway exited with " + process.exitValue() + " while starting; see "
+                        + log);
+            }
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                return port;
+            } catch (IOException notYet) {
+                Thread.sleep(20);
+            }
+        }
+        throw new IllegalStateException("gateway not serving on " + port + " within 2 minutes; see " + log);
     }
 
     String baseUrl() {
