@@ -39,6 +39,8 @@ final class GatewayGroup implements AutoCloseable {
     /** In-flight jobs of a dead node come back this long after their hand-over. */
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(3);
     static final Duration CLUSTER_CALL_TIMEOUT = Duration.ofSeconds(2);
+    /** How long an ownership map must hold unchanged to count as settled. */
+    static final Duration SETTLED_FOR = Duration.ofSeconds(1);
     // while waiting for a state, a node that does not answer this fast is passed over for one look
     private static final Duration QUICK_ANSWER = Duration.ofMillis(700);
     private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
@@ -215,6 +217,34 @@ final class GatewayGroup implements AutoCloseable {
         }
         throw new AssertionError("the buckets were not each pumped by exactly one of " + ids + " within " + within
                 + "; last views: " + describe(seen));
+    }
+
+    /**
+     * {@link #awaitEachBucketPumpedOnce}, and each of {@code members} pumps a share and that map held for
+     * {@link #SETTLED_FOR}: a node whose timers just started takes its share a moment after the others covered every
+     * bucket, so "each bucket pumped once" alone can be a passing state.
+     */
+    Map<Integer, String> awaitSettledOwnership(Collection<HaNode> members, Duration within) throws InterruptedException {
+        List<String> ids = members.stream().map(HaNode::id).sorted().toList();
+        long end = System.nanoTime() + within.toNanos();
+        Map<String, ClusterView> seen = Map.of();
+        Map<Integer, String> held = null;
+        long heldSince = 0;
+        while (System.nanoTime() < end) {
+            seen = answering();
+            Map<Integer, String> pumpers = soleAndComplete(seen, ids);
+            if (pumpers == null || !pumpers.values().containsAll(ids)) {
+                held = null;
+            } else if (!pumpers.equals(held)) {
+                held = pumpers;
+                heldSince = System.nanoTime();
+            } else if (System.nanoTime() - heldSince >= SETTLED_FOR.toNanos()) {
+                return pumpers;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the buckets did not settle, each pumped by exactly one of " + ids + " and every one of"
+                + " them pumping, within " + within + "; last views: " + describe(seen));
     }
 
     /** Waits until {@code node} is connected to ZooKeeper again and lists itself among the members. */
