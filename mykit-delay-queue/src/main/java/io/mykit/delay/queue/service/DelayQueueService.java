@@ -155,18 +155,22 @@ public class DelayQueueService {
                 throw new JobStateConflictException(jobId, "job " + jobId + " is already handed over (delivered or"
                         + " reserved): it can no longer be cancelled");
             }
-            // a WaitPut job Redis lacks may be added by its push any moment: cancelling it now could not stop that
-            boolean absent = removed != DelayStore.RemoveResult.REMOVED;
-            if (absent) {
-                // a Finish still queued must reach the row first, or this Delete would be written under it
-                flushQueuedChanges();
+            if (removed == DelayStore.RemoveResult.REMOVED
+                    && journal.markDeleted(jobId, false, Thread.currentThread().getName(), clock.millis())) {
+                return;
             }
-            if (journal.markDeleted(jobId, absent, Thread.currentThread().getName(), clock.millis())) {
-                if (absent) {
+        }
+        if (removed != DelayStore.RemoveResult.REMOVED) {
+            // a finish that took it from Redis may not have submitted its Finish yet: wait for that end and its write
+            // (outside our own end, which the wait would count), or this Delete would be written under the Finish
+            flushQueuedChanges();
+            try (StateChangeWriter.Ending ending = states.beginEnding()) {
+                // a WaitPut job Redis lacks may be added by its push any moment: cancelling it now could not stop that
+                if (journal.markDeleted(jobId, true, Thread.currentThread().getName(), clock.millis())) {
                     // ended without leaving Redis here (Redis lost it): a restore running now must not bring it back
                     store.markEnded(jobId);
+                    return;
                 }
-                return;
             }
         }
         JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
@@ -403,10 +407,14 @@ public class DelayQueueService {
         return journal.findAll(jobIds);
     }
 
-    /** Waits (bounded) until the journal holds every change submitted so far: it is judged by its rows next. */
+    /**
+     * Waits (bounded) until every end under way on another thread (its Redis step taken, its change maybe not yet
+     * submitted) is submitted, and the journal holds every change submitted so far: it is judged by its rows next.
+     * Never call it inside an end of this thread's own.
+     */
     private void flushQueuedChanges() {
         try {
-            if (!states.flush(ABSENT_FLUSH_MS)) {
+            if (!states.flushEndings(ABSENT_FLUSH_MS)) {
                 throw new StoreUnavailableException("journal", "queued state changes not written within "
                         + ABSENT_FLUSH_MS + " ms", null);
             }
