@@ -52,7 +52,7 @@ class ClusterOwnershipTest {
     private static final Duration TARGET_PAUSE = Duration.ofMillis(1_500);
     /**
      * A dead ZooKeeper leader also costs a re-election, and every client reconnects after it: with the default 6 s
-     * session's grace that cost 32-229 ms, but 2.4 s once on a 2-core box at load 12-17. The target is printed as a
+     * session's grace that cost 18-229 ms, but 2.4 s once on a 2-core box at load 12-17. The target is printed as a
      * figure; the bound holds the pause below the session, so no term was given up.
      */
     private static final Duration MAX_PAUSE_LEADER_DIED = SESSION.plusSeconds(1);
