@@ -232,7 +232,15 @@ public class RecoveryService {
             jobs.forEach(job -> (store.bucketOf(job.getId()) % 2 == 0 ? even : odd).add(job));
             CompletableFuture<List<String>> oddAdded = CompletableFuture.supplyAsync(() -> store.addUnlessEnded(odd),
                     redisAdder);
-            addedIds.addAll(store.addUnlessEnded(even));
+            List<String> evenAdded;
+            try {
+                evenAdded = store.addUnlessEnded(even);
+            } catch (RuntimeException e) {
+                // ending the restore drops the marks and tombstones its adds obey: the other half must be over first
+                oddAdded.exceptionally(failure -> List.of()).join();
+                throw e;
+            }
+            addedIds.addAll(evenAdded);
             addedIds.addAll(oddAdded.join());
         } else {
             addedIds.addAll(store.addUnlessEnded(jobs));

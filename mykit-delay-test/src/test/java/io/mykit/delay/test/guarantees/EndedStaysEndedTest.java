@@ -2,6 +2,7 @@ package io.mykit.delay.test.guarantees;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.error.JobStateConflictException;
+import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
@@ -28,6 +29,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -35,9 +37,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What ended stays ended, on the pull road against the real Redis and MariaDB: a Finish queued after a Ready, a
@@ -182,6 +186,44 @@ class EndedStaysEndedTest {
         }
         awaitJournal(id, JobStatus.Finish);
         assertThat(gateway.journalStatuses(id)).as("journal log").doesNotContain(JobStatus.Delete.code());
+    }
+
+    /**
+     * A restore adds a large page in two halves at once; when one half fails, the other must be over before the restore
+     * ends, since ending drops the marks and tombstones that keep ended jobs out of its adds.
+     */
+    @Test
+    void a_restore_whose_half_page_add_fails_ends_only_after_the_other_half() throws Exception {
+        String topic = topic();
+        StringBuilder batch = new StringBuilder("[");
+        for (int i = 0; i < 600; i++) {
+            batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"delay\":3600000}");
+        }
+        assertThat(client.pushBatch(batch.append(']').toString()).status()).isEqualTo(200);
+        RedisDelayStore real = gateway.bean(RedisDelayStore.class);
+        AtomicBoolean halfRunning = new AtomicBoolean();
+        AtomicBoolean endedWhileAdding = new AtomicBoolean();
+        DelayStore failingHalf = (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(),
+                new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("addUnlessEnded")) {
+                        Collection<?> jobs = (Collection<?>) args[0];
+                        if (real.bucketOf(((Job) jobs.iterator().next()).getId()) % 2 == 0) {
+                            throw new StoreUnavailableException("redis", "test: this half fails", null);
+                        }
+                        halfRunning.set(true);
+                        Thread.sleep(500);
+                        halfRunning.set(false);
+                    }
+                    if (method.getName().equals("endRestore") && halfRunning.get()) {
+                        endedWhileAdding.set(true);
+                    }
+                    return invokeOn(real, method, args);
+                });
+        RecoveryService recovery = new RecoveryService(gateway.bean(Journal.class), failingHalf,
+                gateway.bean(StateChangeWriter.class), (bucket, at) -> { }, Clock.systemUTC(), 5_000);
+
+        assertThatThrownBy(() -> recovery.restore(true)).isInstanceOf(StoreUnavailableException.class);
+        assertThat(endedWhileAdding).as("restore marks dropped while half of a page was still being added").isFalse();
     }
 
     private static Object invokeOn(Object target, Method method, Object[] args) throws Throwable {
