@@ -327,6 +327,11 @@ public class DelayProperties implements InitializingBean {
         private Duration stateLinger = Duration.ofMillis(50);
         /** A push journaled this long ago but never confirmed in Redis is re-added by the repairer. */
         private Duration repairAfter = Duration.ofSeconds(10);
+        /**
+         * On MySQL/MariaDB, send each journal transaction as one multi-statement round trip (BEGIN; ...; COMMIT) instead
+         * of five; needs the driver's allowMultiQueries, which the gateway adds to a jdbc:mysql: URL unless it is named.
+         */
+        private boolean oneTrip = true;
         /** How long a push waits for its group commit before answering 503. */
         private Duration pushTimeout = Duration.ofSeconds(10);
         /** Finished and cancelled jobs (and their log rows) last changed longer ago are purged; 0 or negative keeps all. */
@@ -346,6 +351,8 @@ public class DelayProperties implements InitializingBean {
         public void setStateLinger(Duration stateLinger) { this.stateLinger = stateLinger; }
         public Duration getRepairAfter() { return repairAfter; }
         public void setRepairAfter(Duration repairAfter) { this.repairAfter = repairAfter; }
+        public boolean isOneTrip() { return oneTrip; }
+        public void setOneTrip(boolean oneTrip) { this.oneTrip = oneTrip; }
         public Duration getPushTimeout() { return pushTimeout; }
         public void setPushTimeout(Duration pushTimeout) { this.pushTimeout = pushTimeout; }
         public Duration getRetention() { return retention; }

@@ -107,7 +107,8 @@ public class DelayQueueConfiguration {
     public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, PlatformTransactionManager txManager,
                                 DelayProperties properties, NodeIdentity node) {
         String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? hostName() : node.id();
-        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host);
+        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host)
+                .oneTrip(properties.getJournal().isOneTrip());
     }
 
     @Bean

@@ -36,6 +36,12 @@ final class MultiRowInsert<T> {
         if (rows.isEmpty()) {
             return 0;
         }
+        Sql statement = statement(rows);
+        return update(jdbc, statement.text(), statement.args());
+    }
+
+    /** The INSERT of {@code rows} (not empty), not yet sent. */
+    Sql statement(List<T> rows) {
         String sql = sqlByRows.computeIfAbsent(rows.size(),
                 n -> head + " VALUES " + String.join(",", java.util.Collections.nCopies(n, rowPlaceholders)));
         List<Object> args = new ArrayList<>(rows.size() * 16);
@@ -55,7 +61,7 @@ final class MultiRowInsert<T> {
                 }
             }
         }
-        return update(jdbc, sql, args);
+        return new Sql(sql, args);
     }
 
     /**
@@ -72,7 +78,7 @@ final class MultiRowInsert<T> {
         });
     }
 
-    private static void bind(PreparedStatement statement, int index, Object value) throws SQLException {
+    static void bind(PreparedStatement statement, int index, Object value) throws SQLException {
         if (value == null) {
             statement.setNull(index, Types.VARCHAR);
         } else if (value instanceof String text) {
@@ -84,6 +90,10 @@ final class MultiRowInsert<T> {
         } else {
             statement.setObject(index, value);
         }
+    }
+
+    /** One statement's text and its arguments in placeholder order. */
+    record Sql(String text, List<Object> args) {
     }
 
     /** Text keeps the milliseconds that mysql-connector-j drops from temporal values on MariaDB 10. */

@@ -54,6 +54,9 @@ public class MybatisJournal implements Journal {
     private final TransactionTemplate tx;
     private final String host;
     private final ZoneId zone = ZoneId.systemDefault();
+    /** Whether transactions go as one round trip ({@link OneTrip}): null until a connection has told. */
+    private volatile Boolean oneTrip;
+    private volatile boolean oneTripWanted = true;
 
     public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, String host) {
         this.jobs = jobs;
@@ -61,6 +64,30 @@ public class MybatisJournal implements Journal {
         this.jdbc = jdbc;
         this.tx = tx;
         this.host = host;
+    }
+
+    /** {@code false} keeps every transaction on Spring's transaction manager ({@code mykit.delay.journal.one-trip}). */
+    public MybatisJournal oneTrip(boolean wanted) {
+        this.oneTripWanted = wanted;
+        return this;
+    }
+
+    /** Asks a connection once; while the database does not answer, this call takes the transaction manager's road. */
+    private boolean oneTrip() {
+        Boolean known = oneTrip;
+        if (known == null) {
+            if (!oneTripWanted) {
+                known = false;
+            } else {
+                try {
+                    known = OneTrip.works(jdbc);
+                } catch (DataAccessException down) {
+                    return false;
+                }
+            }
+            oneTrip = known;
+        }
+        return known;
     }
 
     @Override
@@ -89,6 +116,15 @@ public class MybatisJournal implements Journal {
             rows.add(JobRow.of(job, JobStatus.WaitPut.code(), time));
             logRows.add(new JobLogRow(job.getId(), JobStatus.WaitPut.code(), thread, time, host));
         }
+        if (oneTrip()) {
+            // the rows are sent and committed together: the caller's next group starts after this commit
+            guarded(() -> {
+                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows)));
+                return null;
+            });
+            beforeCommit.run();
+            return;
+        }
         guarded(() -> tx.execute(status -> {
             JOB_INSERT.insert(jdbc, rows);
             LOG_INSERT.insert(jdbc, logRows);
@@ -113,12 +149,21 @@ public class MybatisJournal implements Journal {
         List<JobLogRow> logRows = changes.stream()
                 .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
                 .toList();
+        List<MultiRowInsert.Sql> statements = new ArrayList<>(idsByKind.size() + 1);
+        idsByKind.forEach((kind, ids) -> statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
+                kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
+                // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
+                kind.status().isTerminal() ? null : TERMINAL)));
+        statements.add(LOG_INSERT.statement(logRows));
+        if (oneTrip()) {
+            guarded(() -> {
+                OneTrip.run(jdbc, statements);
+                return null;
+            });
+            return;
+        }
         guarded(() -> tx.execute(status -> {
-            idsByKind.forEach((kind, ids) -> STATUS_UPDATE.update(jdbc, ids, kind.status().code(), updateTime,
-                    kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
-                    // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
-                    kind.status().isTerminal() ? null : TERMINAL));
-            LOG_INSERT.insert(jdbc, logRows);
+            statements.forEach(statement -> MultiRowInsert.update(jdbc, statement.text(), statement.args()));
             return null;
         }));
     }
@@ -131,7 +176,8 @@ public class MybatisJournal implements Journal {
         List<JobLogRow> rows = events.stream()
                 .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
                 .toList();
-        guarded(() -> tx.execute(status -> LOG_INSERT.insert(jdbc, rows)));
+        // one statement: atomic without a transaction around it
+        guarded(() -> LOG_INSERT.insert(jdbc, rows));
     }
 
     @Override

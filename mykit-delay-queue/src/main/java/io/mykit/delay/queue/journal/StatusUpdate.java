@@ -26,6 +26,13 @@ final class StatusUpdate {
         if (ids.isEmpty()) {
             return 0;
         }
+        MultiRowInsert.Sql statement = statement(ids, status, at, onlyFrom, notIn);
+        return MultiRowInsert.update(jdbc, statement.text(), statement.args());
+    }
+
+    /** The UPDATE {@link #update} sends, not yet sent; {@code ids} not empty. */
+    MultiRowInsert.Sql statement(Collection<String> ids, int status, LocalDateTime at, Integer onlyFrom,
+                                 Collection<Integer> notIn) {
         String shape = ids.size() + "|" + (onlyFrom != null) + "|" + (notIn == null ? "" : notIn.toString());
         String sql = sqlByShape.computeIfAbsent(shape, key -> render(ids.size(), onlyFrom != null, notIn));
         List<Object> args = new ArrayList<>(ids.size() + 3);
@@ -35,7 +42,7 @@ final class StatusUpdate {
         if (onlyFrom != null) {
             args.add(onlyFrom);
         }
-        return MultiRowInsert.update(jdbc, sql, args);
+        return new MultiRowInsert.Sql(sql, args);
     }
 
     private static String render(int idCount, boolean onlyFrom, Collection<Integer> notIn) {

@@ -147,6 +147,10 @@ public class PushPipeline implements AutoCloseable {
         Set<String> clientIds = new HashSet<>();
         group.forEach(p -> clientIds.addAll(p.clientIds()));
         Map<String, Job> fresh = new LinkedHashMap<>();
+        if (clientIds.isEmpty()) {
+            // ids the gateway just made: no later group's id check can look for them, so it may gather at once
+            passTurn.run();
+        }
         try {
             Set<String> known = journal.existingIds(clientIds);
             // a repeated id (already journaled, or twice in this group) changes nothing: first one wins
