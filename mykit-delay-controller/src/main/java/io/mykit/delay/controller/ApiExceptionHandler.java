@@ -102,6 +102,12 @@ public class ApiExceptionHandler {
         return respond(500, "internal error", null);
     }
 
+    /** What a failure raised outside Spring's handler call (an async poll's store error) answers, as above. */
+    static ResponseEntity<ApiResponse<Void>> forFailure(RuntimeException e) {
+        ApiExceptionHandler handler = new ApiExceptionHandler();
+        return e instanceof DelayException delay ? handler.delay(delay) : handler.unexpected(e);
+    }
+
     static ResponseEntity<ApiResponse<Void>> respond(int status, String message, String field) {
         return ResponseEntity.status(HttpStatus.valueOf(status)).body(ApiResponse.error(status, message, field));
     }

@@ -1,11 +1,15 @@
 package io.mykit.delay.controller;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -14,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,9 +30,11 @@ public class PullController {
     private static final long ASYNC_BACKSTOP_MS = 10_000;
 
     private final DelayQueueService queue;
+    private final ObjectWriter responseWriter;
 
-    public PullController(DelayQueueService queue) {
+    public PullController(DelayQueueService queue, ObjectMapper mapper) {
         this.queue = queue;
+        this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
     /** What a release did. */
@@ -40,10 +47,15 @@ public class PullController {
     @Operation(summary = "Reserve one due job", description = "Long-polls up to timeout ms; the job is reserved for "
             + "ttr ms, then comes back unless finished. data is null when none came.")
     @GetMapping("/get/{topic}")
-    public DeferredResult<ApiResponse<Job>> get(@PathVariable("topic") String topic,
-                                                @RequestParam(value = "ttr", required = false) Long ttr,
-                                                @RequestParam(value = "timeout", required = false) Long timeout) {
-        return waitFor(topic, 1, ttr, timeout, jobs -> ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+    public ApiResponse<Job> get(@PathVariable("topic") String topic,
+                                @RequestParam(value = "ttr", required = false) Long ttr,
+                                @RequestParam(value = "timeout", required = false) Long timeout,
+                                HttpServletRequest request, HttpServletResponse response) throws IOException {
+        DirectPollAnswer answer = new DirectPollAnswer(request, response, responseWriter);
+        PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
+        answer.afterRegistered(poll, backstopMs(timeout));
+        // answered by DirectPollAnswer; the declared type is what the API document shows
+        return null;
     }
 
     // GET /get/{topic}/batch?count=<n>&ttr=<ms>&timeout=<ms>  reserves up to count due jobs for ttr; waits up to
@@ -65,8 +77,7 @@ public class PullController {
     private <T> DeferredResult<ApiResponse<T>> waitFor(String topic, int count, Long ttr, Long timeout,
                                                        Function<List<Job>, ApiResponse<T>> reply) {
         // the container's own timeout only backs up the poll's deadline, which answers first
-        long backstop = (timeout == null ? 0 : Math.max(0, timeout)) + ASYNC_BACKSTOP_MS;
-        DeferredResult<ApiResponse<T>> result = new DeferredResult<>(backstop);
+        DeferredResult<ApiResponse<T>> result = new DeferredResult<>(backstopMs(timeout));
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, new PullTarget.PollAnswer() {
             @Override
             public boolean jobs(List<Job> jobs) {
@@ -85,6 +96,10 @@ public class PullController {
         result.onError(e -> poll.cancel());
         result.onCompletion(poll::cancel);
         return result;
+    }
+
+    private static long backstopMs(Long timeout) {
+        return (timeout == null ? 0 : Math.max(0, timeout)) + ASYNC_BACKSTOP_MS;
     }
 
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}

@@ -18,6 +18,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -70,6 +72,28 @@ class RedisOutageTest {
         }
         assertThat(pulled).doesNotHaveDuplicates().contains(id);
         assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull()).as("each delivered once").isTrue();
+    }
+
+    /**
+     * A pull that meets Redis down answers 503 with the JSON error, whether its first look fails (answered inside the
+     * handler) or a look while it waits does (answered on the async response, DirectPollAnswer); neither hangs.
+     */
+    @Test
+    void a_pull_answers_503_json_when_redis_is_down_at_its_first_look_or_while_it_waits() throws Exception {
+        String topic = "outage-pull-" + UUID.randomUUID().toString().substring(0, 8);
+        CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 2_500));
+        Thread.sleep(500);
+        redis.stop();
+        try {
+            Reply atOnce = gateway.client().get(topic, 30_000, 1_000);
+            assertThat(atOnce.status()).as("first look fails: " + atOnce).isEqualTo(503);
+            assertThat(atOnce.json().path("success").asBoolean(true)).as(atOnce.toString()).isFalse();
+            Reply later = waiting.get(15, TimeUnit.SECONDS);
+            assertThat(later.status()).as("a look while waiting fails: " + later).isEqualTo(503);
+            assertThat(later.json().path("code").asInt()).as(later.toString()).isEqualTo(503);
+        } finally {
+            redis.restart();
+        }
     }
 
     /**

@@ -1,0 +1,146 @@
+package io.mykit.delay.controller;
+
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The answer to one single-job long-poll, written by whichever thread has it. A poll answered while its request is
+ * still in the handler is written there, synchronously; a later one goes to the servlet's async response and
+ * completes it. DeferredResult's road instead hands the answer to another Tomcat thread and runs the whole filter
+ * chain and handler lookup a second time: on the 2-core VM of issue #14 that second pass was a third of a GET's cost.
+ *
+ * <p>States: OPEN (handler running) -> ANSWERED (answer kept for the handler) or WAITING (async) -> DONE. An answer
+ * that finds the poll DONE (timed out, client gone) is refused, so the poll gives its jobs back.
+ */
+final class DirectPollAnswer implements PullTarget.PollAnswer {
+    private static final Logger log = LoggerFactory.getLogger(DirectPollAnswer.class);
+    private static final int OPEN = 0;
+    private static final int ANSWERED = 1;
+    private static final int WAITING = 2;
+    private static final int DONE = 3;
+
+    private final HttpServletRequest request;
+    private final HttpServletResponse response;
+    private final ObjectWriter writer;
+    private AsyncContext async;
+    private int state = OPEN;
+    private Object early;
+
+    DirectPollAnswer(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer) {
+        this.request = request;
+        this.response = response;
+        this.writer = writer;
+    }
+
+    @Override
+    public boolean jobs(List<Job> jobs) {
+        return answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+    }
+
+    @Override
+    public void failed(RuntimeException e) {
+        answer(e);
+    }
+
+    /** Writes and completes outside the lock: the container's own threads take it in the listener. */
+    private boolean answer(Object reply) {
+        synchronized (this) {
+            if (state == OPEN) {
+                early = reply;
+                state = ANSWERED;
+                return true;
+            }
+            if (state != WAITING) {
+                return false;
+            }
+            state = DONE;
+        }
+        try {
+            write(reply);
+        } catch (IOException | RuntimeException e) {
+            // the client is gone mid-answer: a reserved job comes back after its ttr, as with any lost answer
+            log.debug("long-poll answer not written: {}", e.toString());
+        } finally {
+            async.complete();
+        }
+        return true;
+    }
+
+    /**
+     * Run by the handler once the poll is registered: writes an answer that came meanwhile (an error is thrown to
+     * Spring's exception handlers, as from any handler), or leaves the request waiting, async, for at most
+     * {@code backstopMs}.
+     */
+    void afterRegistered(PullTarget.PendingPoll poll, long backstopMs) throws IOException {
+        Object answered;
+        synchronized (this) {
+            if (state == OPEN) {
+                async = request.startAsync(request, response);
+                async.setTimeout(backstopMs);
+                async.addListener(new Ending(poll));
+                state = WAITING;
+                return;
+            }
+            answered = early;
+        }
+        if (answered instanceof RuntimeException failure) {
+            throw failure;
+        }
+        write(answered);
+    }
+
+    private void write(Object reply) throws IOException {
+        if (reply instanceof RuntimeException failure) {
+            ResponseEntity<ApiResponse<Void>> error = ApiExceptionHandler.forFailure(failure);
+            response.setStatus(error.getStatusCode().value());
+            reply = error.getBody();
+        }
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        writer.writeValue(response.getOutputStream(), reply);
+    }
+
+    /** The container's side: the backstop timeout answers empty; an error or the end cancels the poll. */
+    private final class Ending implements AsyncListener {
+        private final PullTarget.PendingPoll poll;
+
+        Ending(PullTarget.PendingPoll poll) {
+            this.poll = poll;
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            poll.cancel();
+            jobs(List.of());
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            synchronized (DirectPollAnswer.this) {
+                state = DONE;
+            }
+            poll.cancel();
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            poll.cancel();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
+    }
+}
