@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.AdminGuard;
+import io.mykit.delay.controller.HotRouteFilter;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
 import jakarta.servlet.DispatcherType;
 import io.mykit.delay.controller.OperatorLog;
 import io.mykit.delay.controller.RequestGuardFilter;
+import io.mykit.delay.queue.service.DelayQueueService;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,15 @@ public class HttpBoundaryConfiguration {
         FilterRegistrationBean<RequestGuardFilter> registration =
                 new FilterRegistrationBean<>(new RequestGuardFilter(properties.getLimits().getMaxRequestBytes(), mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** After the request guard, so the bodies it takes are already checked; before Spring MVC's dispatch. */
+    @Bean
+    @ConditionalOnProperty(name = "mykit.delay.http.direct-routes", havingValue = "true", matchIfMissing = true)
+    public FilterRegistrationBean<HotRouteFilter> hotRouteFilter(DelayQueueService queue, ObjectMapper mapper) {
+        FilterRegistrationBean<HotRouteFilter> registration = new FilterRegistrationBean<>(new HotRouteFilter(queue, mapper));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }
 

@@ -1,0 +1,177 @@
+package io.mykit.delay.controller;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.service.DelayQueueService;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.MDC;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The three calls a producer and a pull consumer make per job, {@code POST /push}, {@code GET /get/{topic}} and
+ * {@code GET /finish?jobId=}, answered here instead of through Spring MVC's dispatch (handler lookup, argument
+ * resolvers, interceptors, return-value handlers), which was the largest share of the gateway's CPU per job on the
+ * 2-core VM of issue #14. Only a plainly spelled call is taken: any other spelling, an odd parameter or another method
+ * goes on to Spring MVC and its controllers, which stay the reference and answer exactly as before. None of these
+ * routes is an admin route, and what is answered here is what the controllers answer, errors included.
+ */
+public class HotRouteFilter extends OncePerRequestFilter {
+    private static final Pattern PLAIN_TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+    private static final String GET_PREFIX = "/get/";
+
+    private final DelayQueueService queue;
+    private final ObjectReader jobReader;
+    private final ObjectWriter responseWriter;
+    private final ApiExceptionHandler errors = new ApiExceptionHandler();
+
+    public HotRouteFilter(DelayQueueService queue, ObjectMapper mapper) {
+        this.queue = queue;
+        this.jobReader = mapper.readerFor(Job.class);
+        this.responseWriter = mapper.writerFor(ApiResponse.class);
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (!request.getContextPath().isEmpty()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        String uri = request.getRequestURI();
+        String method = request.getMethod();
+        boolean taken;
+        if ("POST".equals(method) && "/push".equals(uri)) {
+            taken = push(request, response);
+        } else if ("GET".equals(method) && "/finish".equals(uri)) {
+            taken = finish(request, response);
+        } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX)
+                && PLAIN_TOPIC.matcher(uri).region(GET_PREFIX.length(), uri.length()).matches()) {
+            taken = get(uri.substring(GET_PREFIX.length()), request, response);
+        } else {
+            taken = false;
+        }
+        if (!taken) {
+            chain.doFilter(request, response);
+        }
+    }
+
+    private boolean push(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        MediaType type = contentType(request);
+        if (type == null || !MediaType.APPLICATION_JSON.isCompatibleWith(type) || type.isWildcardSubtype()) {
+            // missing or other content types: Spring MVC's 415
+            return false;
+        }
+        route(request, "/push");
+        try {
+            Job job = JobController.readJob(request, jobReader);
+            DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
+            String id = pushed.ids().get(0);
+            write(response, ApiResponse.pushed(id, pushed.duplicates().contains(id)));
+        } catch (HttpMessageNotReadableException e) {
+            write(response, errors.unreadable(e));
+        } catch (RuntimeException e) {
+            write(response, ApiExceptionHandler.forFailure(e));
+        }
+        return true;
+    }
+
+    private boolean finish(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String[] ids = request.getParameterValues("jobId");
+        if (ids == null || ids.length != 1 || request.getParameterMap().size() != 1) {
+            return false;
+        }
+        route(request, "/finish");
+        MDC.put("jobId", ids[0]);
+        try {
+            queue.finish(ids[0]);
+            write(response, ApiResponse.ok(ids[0]));
+        } catch (RuntimeException e) {
+            write(response, ApiExceptionHandler.forFailure(e));
+        } finally {
+            MDC.remove("jobId");
+        }
+        return true;
+    }
+
+    private boolean get(String topic, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Long ttr;
+        Long timeout;
+        try {
+            ttr = optionalLong(request, "ttr");
+            timeout = optionalLong(request, "timeout");
+        } catch (NumberFormatException unusual) {
+            // Spring MVC answers a bad number with its own 400
+            return false;
+        }
+        for (String name : request.getParameterMap().keySet()) {
+            if (!name.equals("ttr") && !name.equals("timeout")) {
+                return false;
+            }
+        }
+        route(request, "/get/{topic}");
+        MDC.put("topic", topic);
+        try {
+            DirectPollAnswer answer = new DirectPollAnswer(request, response, responseWriter);
+            PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
+            answer.afterRegistered(poll, PullController.backstopMs(timeout));
+        } catch (RuntimeException e) {
+            write(response, ApiExceptionHandler.forFailure(e));
+        } finally {
+            MDC.remove("topic");
+        }
+        return true;
+    }
+
+    /** Absent is null; anything but one plain number is left to Spring MVC (NumberFormatException). */
+    private static Long optionalLong(HttpServletRequest request, String name) {
+        String[] values = request.getParameterValues(name);
+        if (values == null) {
+            return null;
+        }
+        if (values.length != 1) {
+            throw new NumberFormatException(name + " given " + values.length + " times");
+        }
+        return Long.parseLong(values[0]);
+    }
+
+    private static MediaType contentType(HttpServletRequest request) {
+        String value = request.getContentType();
+        if (value == null) {
+            return null;
+        }
+        try {
+            return MediaType.parseMediaType(value);
+        } catch (RuntimeException invalid) {
+            return null;
+        }
+    }
+
+    /** The route as Spring MVC would have named it in http.server.requests. */
+    private static void route(HttpServletRequest request, String pattern) {
+        ServerHttpObservationFilter.findObservationContext(request).ifPresent(context -> context.setPathPattern(pattern));
+    }
+
+    private void write(HttpServletResponse response, ResponseEntity<ApiResponse<Void>> error) throws IOException {
+        response.setStatus(error.getStatusCode().value());
+        write(response, error.getBody());
+    }
+
+    private void write(HttpServletResponse response, ApiResponse<?> body) throws IOException {
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        responseWriter.writeValue(response.getOutputStream(), body);
+    }
+}
