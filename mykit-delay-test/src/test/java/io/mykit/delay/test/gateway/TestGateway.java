@@ -107,6 +107,16 @@ public final class TestGateway implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** Adds a listener to the running gateway's context (e.g. for the requests Spring MVC dispatched). */
+    public void listen(org.springframework.context.ApplicationListener<?> listener) {
+        context.addApplicationListener(listener);
+    }
+
+    /** Every bean of {@code type}, by name (none is an empty map). */
+    public <T> java.util.Map<String, T> beans(Class<T> type) {
+        return context.getBeansOfType(type);
+    }
+
     /** The journal log's statuses of a job, oldest first, after the state writer flushed what it had queued. */
     public List<Integer> journalStatuses(String jobId) throws InterruptedException {
         if (!bean(StateChangeWriter.class).flush(5_000)) {
