@@ -35,7 +35,9 @@ import java.util.function.BiConsumer;
  *
  * With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
  * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
- * push is still answered only after its own group's commit.
+ * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on
+ * its own (request) thread, with whatever is queued behind it: the writers serve pushes that arrive while a group
+ * is being gathered.
  */
 public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
@@ -100,45 +102,63 @@ public class PushPipeline implements AutoCloseable {
             done.completeExceptionally(new StoreUnavailableException("gateway", "shutting down", null));
             return done;
         }
-        queue.add(new Pending(jobs, clientIds, done));
+        Pending pending = new Pending(jobs, clientIds, done);
+        if (gatherTurn.tryLock()) {
+            // nobody is gathering: the caller gathers and commits itself, two thread hand-offs fewer than a writer
+            gatherAndCommit(pending, new ArrayList<>());
+        } else {
+            queue.add(pending);
+        }
         return done;
     }
 
     private void run() {
         List<Pending> group = new ArrayList<>();
         while (running || !queue.isEmpty()) {
-            boolean[] turn = {false};
-            Runnable passTurn = () -> {
-                if (turn[0]) {
-                    turn[0] = false;
-                    gatherTurn.unlock();
-                }
-            };
             try {
-                gatherTurn.lockInterruptibly();
-                turn[0] = true;
+                // waits for work without the turn, so an idle writer never keeps a caller from committing itself
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
-                group.add(first);
-                int rows = first.jobs().size();
-                Pending next;
-                while (rows < batchSize && (next = queue.poll()) != null) {
-                    group.add(next);
-                    rows += next.jobs().size();
+                try {
+                    gatherTurn.lockInterruptibly();
+                } catch (InterruptedException e) {
+                    first.done().completeExceptionally(new StoreUnavailableException("gateway", "shutting down", e));
+                    throw e;
                 }
-                commit(group, passTurn);
+                gatherAndCommit(first, group);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (Throwable e) {
-                log.error("push group of {} calls failed unexpectedly", group.size(), e);
-                group.forEach(p -> p.done().completeExceptionally(e));
-            } finally {
-                passTurn.run();
-                group.clear();
             }
+        }
+    }
+
+    /** Holding the gather turn: adds what is queued behind {@code first} to the group and commits it. */
+    private void gatherAndCommit(Pending first, List<Pending> group) {
+        boolean[] turn = {true};
+        Runnable passTurn = () -> {
+            if (turn[0]) {
+                turn[0] = false;
+                gatherTurn.unlock();
+            }
+        };
+        try {
+            group.add(first);
+            int rows = first.jobs().size();
+            Pending next;
+            while (rows < batchSize && (next = queue.poll()) != null) {
+                group.add(next);
+                rows += next.jobs().size();
+            }
+            commit(group, passTurn);
+        } catch (Throwable e) {
+            log.error("push group of {} calls failed unexpectedly", group.size(), e);
+            group.forEach(p -> p.done().completeExceptionally(e));
+        } finally {
+            passTurn.run();
+            group.clear();
         }
     }
 

@@ -2,6 +2,7 @@ package io.mykit.delay.test.gateway;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.mykit.delay.core.JdbcUrlDefaults;
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,21 @@ class PushRoadTest {
                 }
             } finally {
                 pushers.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void a_push_to_an_idle_gateway_is_committed_on_its_own_request_thread() throws Exception {
+        try (TestGateway gateway = TestGateway.start("mykit.delay.journal.writers=" + WRITERS)) {
+            String topic = "inline-" + UUID.randomUUID().toString().substring(0, 6);
+            for (int i = 0; i < 5; i++) {
+                GatewayClient.Reply pushed = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":3600000}");
+                assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+                gateway.journalStatuses(pushed.data().asText());
+                String thread = gateway.bean(Journal.class).history(pushed.data().asText()).get(0).thread();
+                // the WaitPut row names the thread that committed it: no hand-off to a push writer
+                assertThat(thread).as("thread of push %d", i).startsWith("http-nio-").doesNotContain("push-writer");
             }
         }
     }
