@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -37,7 +38,7 @@ import java.util.function.BiConsumer;
  * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
  * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on
  * its own (request) thread, with whatever is queued behind it: the writers serve pushes that arrive while a group
- * is being gathered.
+ * is being gathered or while as many groups as there are writers are being committed.
  */
 public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
@@ -56,6 +57,11 @@ public class PushPipeline implements AutoCloseable {
     private final List<Thread> writers = new ArrayList<>();
     /** Held by the writer gathering a group, up to its COMMIT: a later group's id check then sees its rows. */
     private final ReentrantLock gatherTurn = new ReentrantLock();
+    /**
+     * Groups being committed at once, at most one per writer: callers committing their own pushes would otherwise
+     * commit one-push groups side by side under load, each a transaction and a disk sync of its own.
+     */
+    private final Semaphore groups;
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -67,6 +73,7 @@ public class PushPipeline implements AutoCloseable {
         this.wakeBucket = wakeBucket;
         this.clock = clock;
         this.batchSize = batchSize;
+        this.groups = new Semaphore(writerCount);
         for (int i = 0; i < writerCount; i++) {
             Thread writer = new Thread(this::run, "mykit-push-writer-" + i);
             writer.setDaemon(true);
@@ -103,12 +110,15 @@ public class PushPipeline implements AutoCloseable {
             return done;
         }
         Pending pending = new Pending(jobs, clientIds, done);
-        if (gatherTurn.tryLock()) {
-            // nobody is gathering: the caller gathers and commits itself, two thread hand-offs fewer than a writer
-            gatherAndCommit(pending, new ArrayList<>());
-        } else {
-            queue.add(pending);
+        if (groups.tryAcquire()) {
+            if (gatherTurn.tryLock()) {
+                // nobody is gathering: the caller gathers and commits itself, two thread hand-offs fewer than a writer
+                gatherAndCommit(pending, new ArrayList<>());
+                return done;
+            }
+            groups.release();
         }
+        queue.add(pending);
         return done;
     }
 
@@ -122,7 +132,13 @@ public class PushPipeline implements AutoCloseable {
                     continue;
                 }
                 try {
-                    gatherTurn.lockInterruptibly();
+                    groups.acquire();
+                    try {
+                        gatherTurn.lockInterruptibly();
+                    } catch (InterruptedException e) {
+                        groups.release();
+                        throw e;
+                    }
                 } catch (InterruptedException e) {
                     first.done().completeExceptionally(new StoreUnavailableException("gateway", "shutting down", e));
                     throw e;
@@ -135,7 +151,10 @@ public class PushPipeline implements AutoCloseable {
         }
     }
 
-    /** Holding the gather turn: adds what is queued behind {@code first} to the group and commits it. */
+    /**
+     * Holding the gather turn and a group slot: adds what is queued behind {@code first} to the group and commits it;
+     * gives the turn back before the COMMIT (fresh ids) and the slot at the end.
+     */
     private void gatherAndCommit(Pending first, List<Pending> group) {
         boolean[] turn = {true};
         Runnable passTurn = () -> {
@@ -159,6 +178,7 @@ public class PushPipeline implements AutoCloseable {
         } finally {
             passTurn.run();
             group.clear();
+            groups.release();
         }
     }
 
