@@ -108,7 +108,8 @@ public class DelayQueueConfiguration {
                                 DelayProperties properties, NodeIdentity node) {
         String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? hostName() : node.id();
         return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host)
-                .oneTrip(properties.getJournal().isOneTrip());
+                .oneTrip(properties.getJournal().isOneTrip())
+                .pushCallTimeout(properties.getJournal().getPushTimeout());
     }
 
     @Bean

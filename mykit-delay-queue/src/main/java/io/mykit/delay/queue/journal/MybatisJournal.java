@@ -6,6 +6,7 @@ import io.mykit.delay.common.model.JobStatus;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -57,6 +58,7 @@ public class MybatisJournal implements Journal {
     /** Whether transactions go as one round trip ({@link OneTrip}): null until a connection has told. */
     private volatile Boolean oneTrip;
     private volatile boolean oneTripWanted = true;
+    private volatile int pushCallTimeoutMs;
 
     public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, String host) {
         this.jobs = jobs;
@@ -64,6 +66,15 @@ public class MybatisJournal implements Journal {
         this.jdbc = jdbc;
         this.tx = tx;
         this.host = host;
+    }
+
+    /**
+     * How long a push's journal call may wait for the database before it fails (0 = as the driver does): a push may be
+     * committed on its request thread, which must answer within {@code journal.push-timeout} (PushPipeline).
+     */
+    public MybatisJournal pushCallTimeout(java.time.Duration timeout) {
+        this.pushCallTimeoutMs = (int) Math.min(Integer.MAX_VALUE, Math.max(0, timeout.toMillis()));
+        return this;
     }
 
     /** {@code false} keeps every transaction on Spring's transaction manager ({@code mykit.delay.journal.one-trip}). */
@@ -119,13 +130,17 @@ public class MybatisJournal implements Journal {
         if (oneTrip()) {
             // the rows are sent and committed together: the caller's next group starts after this commit
             guarded(() -> {
-                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows)));
+                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows)), pushCallTimeoutMs);
                 return null;
             });
             beforeCommit.run();
             return;
         }
         guarded(() -> tx.execute(status -> {
+            jdbc.execute((ConnectionCallback<Void>) connection -> {
+                OneTrip.bound(connection, pushCallTimeoutMs);
+                return null;
+            });
             JOB_INSERT.insert(jdbc, rows);
             LOG_INSERT.insert(jdbc, logRows);
             beforeCommit.run();
@@ -157,7 +172,7 @@ public class MybatisJournal implements Journal {
         statements.add(LOG_INSERT.statement(logRows));
         if (oneTrip()) {
             guarded(() -> {
-                OneTrip.run(jdbc, statements);
+                OneTrip.run(jdbc, statements, 0);
                 return null;
             });
             return;

@@ -6,6 +6,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,8 +47,11 @@ final class OneTrip {
         return Boolean.TRUE.equals(works);
     }
 
-    /** Runs {@code statements} (not empty) in one transaction, in one round trip. */
-    static void run(JdbcTemplate jdbc, List<MultiRowInsert.Sql> statements) {
+    /**
+     * Runs {@code statements} (not empty) in one transaction, in one round trip; with {@code timeoutMs} > 0 a database
+     * that stops answering fails the call after that long (see {@link #bound}).
+     */
+    static void run(JdbcTemplate jdbc, List<MultiRowInsert.Sql> statements, int timeoutMs) {
         StringBuilder text = new StringBuilder("BEGIN");
         List<Object> args = new ArrayList<>();
         for (MultiRowInsert.Sql statement : statements) {
@@ -56,6 +60,7 @@ final class OneTrip {
         }
         text.append(";\nCOMMIT");
         jdbc.execute((ConnectionCallback<Void>) connection -> {
+            bound(connection, timeoutMs);
             try (PreparedStatement call = connection.prepareStatement(text.toString())) {
                 for (int i = 0; i < args.size(); i++) {
                     MultiRowInsert.bind(call, i + 1, args.get(i));
@@ -67,6 +72,22 @@ final class OneTrip {
             }
             return null;
         });
+    }
+
+    /**
+     * A read that waits longer than {@code timeoutMs} fails and the connection is dropped (the transaction's outcome is
+     * then unknown, as with any lost connection); the pool puts its own network timeout back when the connection
+     * returns. Drivers without network timeouts (H2, in-process) are left as they are.
+     */
+    static void bound(Connection connection, int timeoutMs) throws SQLException {
+        if (timeoutMs <= 0) {
+            return;
+        }
+        try {
+            connection.setNetworkTimeout(Runnable::run, timeoutMs);
+        } catch (SQLFeatureNotSupportedException inProcess) {
+            // nothing to time out
+        }
     }
 
     /** Reads every statement's result, so an error in a later statement (or the COMMIT) is raised here. */

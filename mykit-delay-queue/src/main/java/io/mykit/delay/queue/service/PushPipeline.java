@@ -110,7 +110,8 @@ public class PushPipeline implements AutoCloseable {
             return done;
         }
         Pending pending = new Pending(jobs, clientIds, done);
-        if (groups.tryAcquire()) {
+        // only pushes without client ids: their whole commit is one journal call bounded by the push timeout
+        if (clientIds.isEmpty() && groups.tryAcquire()) {
             if (gatherTurn.tryLock()) {
                 // nobody is gathering: the caller gathers and commits itself, two thread hand-offs fewer than a writer
                 gatherAndCommit(pending, new ArrayList<>());

@@ -49,7 +49,7 @@ class OneTripTest {
     void the_statements_commit_together() {
         assertThat(OneTrip.works(jdbc)).isTrue();
         OneTrip.run(jdbc, List.of(insert("a", 1), insert("b", 2),
-                new MultiRowInsert.Sql("UPDATE t SET v = v + ? WHERE id = ?", args(10, "a"))));
+                new MultiRowInsert.Sql("UPDATE t SET v = v + ? WHERE id = ?", args(10, "a"))), 0);
 
         assertThat(seenFromAnotherConnection()).containsExactly("a=11", "b=2");
     }
@@ -58,7 +58,7 @@ class OneTripTest {
     void a_failing_statement_takes_back_the_ones_before_it_and_leaves_the_connection_out_of_the_transaction() {
         jdbc.update("INSERT INTO t VALUES ('taken', 0)");
 
-        assertThatThrownBy(() -> OneTrip.run(jdbc, List.of(insert("first", 1), insert("taken", 2), insert("after", 3))))
+        assertThatThrownBy(() -> OneTrip.run(jdbc, List.of(insert("first", 1), insert("taken", 2), insert("after", 3)), 0))
                 .isInstanceOf(DataAccessException.class).hasMessageContaining("Duplicate");
         // the same (only) connection: were the failed transaction still open, this row would stay in it, unseen
         jdbc.update("INSERT INTO t VALUES ('next', 4)");

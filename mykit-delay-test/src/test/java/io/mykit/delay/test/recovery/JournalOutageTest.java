@@ -45,6 +45,29 @@ class JournalOutageTest {
         TestServers.dropDatabase(database);
     }
 
+    /**
+     * A journal that stops answering (bytes held, no reset) does not hold a push past journal.push-timeout, even one
+     * its own request thread commits: the call gives up at the timeout and answers 503 (it may still land).
+     */
+    @Test
+    void a_hung_journal_answers_a_push_503_within_the_push_timeout() {
+        String topic = "jo-hung-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").status()).isEqualTo(200);
+        proxy.freeze();
+        try {
+            long started = System.nanoTime();
+            Reply refused = client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}");
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+            // push-timeout is 5 s here; well under the HTTP client's 60 s
+            assertThat(tookMs).as("answered after %d ms", tookMs).isLessThan(9_000);
+        } finally {
+            proxy.thaw();
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").status()).isEqualTo(200));
+    }
+
     @Test
     void database_down_means_503_on_push_while_delivery_goes_on_and_finish_is_written_later() {
         String topic = "jo-" + UUID.randomUUID().toString().substring(0, 8);
