@@ -1,11 +1,7 @@
 package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
-import io.mykit.delay.queue.service.DelayQueueService;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,7 +14,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -27,20 +22,22 @@ import java.util.regex.Pattern;
  * resolvers, interceptors, return-value handlers), which was the largest share of the gateway's CPU per job on the
  * 2-core VM of issue #14. Only a plainly spelled call is taken: any other spelling, an odd parameter or another method
  * goes on to Spring MVC and its controllers, which stay the reference and answer exactly as before. None of these
- * routes is an admin route, and what is answered here is what the controllers answer, errors included.
+ * routes is an admin route. The controllers' own methods do the work here too, so the answers are theirs, errors
+ * included.
  */
 public class HotRouteFilter extends OncePerRequestFilter {
     private static final Pattern PLAIN_TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final String GET_PREFIX = "/get/";
 
-    private final DelayQueueService queue;
-    private final ObjectReader jobReader;
+    private final JobController jobs;
+    private final PullController pulls;
     private final ObjectWriter responseWriter;
     private final ApiExceptionHandler errors = new ApiExceptionHandler();
 
-    public HotRouteFilter(DelayQueueService queue, ObjectMapper mapper) {
-        this.queue = queue;
-        this.jobReader = mapper.readerFor(Job.class);
+    /** The controllers answer; this filter only routes to them and renders their errors as their advice would. */
+    public HotRouteFilter(JobController jobs, PullController pulls, ObjectMapper mapper) {
+        this.jobs = jobs;
+        this.pulls = pulls;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
@@ -77,10 +74,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         }
         route(request, "/push");
         try {
-            Job job = JobController.readJob(request, jobReader);
-            DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
-            String id = pushed.ids().get(0);
-            write(response, ApiResponse.pushed(id, pushed.duplicates().contains(id)));
+            jobs.push(request, response);
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
         } catch (RuntimeException e) {
@@ -97,8 +91,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         route(request, "/finish");
         MDC.put("jobId", ids[0]);
         try {
-            queue.finish(ids[0]);
-            write(response, ApiResponse.ok(ids[0]));
+            write(response, pulls.finish(ids[0]));
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
         } finally {
@@ -125,9 +118,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         route(request, "/get/{topic}");
         MDC.put("topic", topic);
         try {
-            DirectPollAnswer answer = new DirectPollAnswer(request, response, responseWriter);
-            PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
-            answer.afterRegistered(poll, PullController.backstopMs(timeout));
+            pulls.get(topic, ttr, timeout, request, response);
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
         } finally {

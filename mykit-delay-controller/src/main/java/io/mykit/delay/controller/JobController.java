@@ -57,7 +57,7 @@ public class JobController {
             examples = @ExampleObject(name = "close an order in 30 minutes", value = PUSH_EXAMPLE)))
     @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ApiResponse<String> push(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request, jobReader)));
+        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request)));
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(response.getOutputStream(), ApiResponse.pushed(id, pushed.duplicates().contains(id)));
@@ -67,7 +67,7 @@ public class JobController {
     }
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
-    static Job readJob(HttpServletRequest request, ObjectReader jobReader) {
+    private Job readJob(HttpServletRequest request) {
         Job job;
         try {
             byte[] body = request.getInputStream().readAllBytes();

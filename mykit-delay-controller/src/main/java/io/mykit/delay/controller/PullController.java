@@ -98,7 +98,7 @@ public class PullController {
         return result;
     }
 
-    static long backstopMs(Long timeout) {
+    private static long backstopMs(Long timeout) {
         return (timeout == null ? 0 : Math.max(0, timeout)) + ASYNC_BACKSTOP_MS;
     }
 

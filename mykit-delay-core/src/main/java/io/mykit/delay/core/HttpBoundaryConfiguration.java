@@ -7,12 +7,13 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.HotRouteFilter;
+import io.mykit.delay.controller.JobController;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
 import jakarta.servlet.DispatcherType;
 import io.mykit.delay.controller.OperatorLog;
+import io.mykit.delay.controller.PullController;
 import io.mykit.delay.controller.RequestGuardFilter;
-import io.mykit.delay.queue.service.DelayQueueService;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +56,10 @@ public class HttpBoundaryConfiguration {
     /** After the request guard, so the bodies it takes are already checked; before Spring MVC's dispatch. */
     @Bean
     @ConditionalOnProperty(name = "mykit.delay.http.direct-routes", havingValue = "true", matchIfMissing = true)
-    public FilterRegistrationBean<HotRouteFilter> hotRouteFilter(DelayQueueService queue, ObjectMapper mapper) {
-        FilterRegistrationBean<HotRouteFilter> registration = new FilterRegistrationBean<>(new HotRouteFilter(queue, mapper));
+    public FilterRegistrationBean<HotRouteFilter> hotRouteFilter(JobController jobs, PullController pulls,
+                                                                 ObjectMapper mapper) {
+        FilterRegistrationBean<HotRouteFilter> registration =
+                new FilterRegistrationBean<>(new HotRouteFilter(jobs, pulls, mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }

@@ -27,6 +27,9 @@ import java.util.Locale;
  * transactions.
  */
 final class OneTrip {
+    /** SQLSTATE of a statement the server could not parse. */
+    private static final String SYNTAX_ERROR = "42000";
+
     private OneTrip() {
     }
 
@@ -40,8 +43,12 @@ final class OneTrip {
                 drain(probe, probe.execute("SELECT 1; SELECT 2"));
                 return true;
             } catch (SQLException refused) {
-                // allowMultiQueries is off: the server reports a syntax error at the second statement
-                return false;
+                if (SYNTAX_ERROR.equals(refused.getSQLState())) {
+                    // allowMultiQueries is off: the server reports a syntax error at the second statement
+                    return false;
+                }
+                // anything else (a lost connection) tells nothing: the caller asks again later
+                throw refused;
             }
         });
         return Boolean.TRUE.equals(works);

@@ -132,23 +132,28 @@ public class PushPipeline implements AutoCloseable {
                 if (first == null) {
                     continue;
                 }
-                try {
-                    groups.acquire();
-                    try {
-                        gatherTurn.lockInterruptibly();
-                    } catch (InterruptedException e) {
-                        groups.release();
-                        throw e;
-                    }
-                } catch (InterruptedException e) {
-                    first.done().completeExceptionally(new StoreUnavailableException("gateway", "shutting down", e));
-                    throw e;
-                }
+                enterGroup(first);
                 gatherAndCommit(first, group);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** Takes a group slot, then the gather turn; interrupted, fails {@code first} and holds neither. */
+    private void enterGroup(Pending first) throws InterruptedException {
+        boolean slot = false;
+        try {
+            groups.acquire();
+            slot = true;
+            gatherTurn.lockInterruptibly();
+        } catch (InterruptedException e) {
+            if (slot) {
+                groups.release();
+            }
+            first.done().completeExceptionally(new StoreUnavailableException("gateway", "shutting down", e));
+            throw e;
         }
     }
 
