@@ -1,5 +1,5 @@
 -- Drops jobs from Redis after they were delivered (ack) or buried in the journal (dead): wherever they are.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
@@ -8,7 +8,7 @@
 -- KEYS[7] stage counters HASH of the bucket
 -- ARGV    job ids
 -- Returns the number of jobs that were still in the pool.
-local delay = KEYS[1]
+local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
@@ -18,10 +18,11 @@ local counts = KEYS[7]
 
 --#include record
 --#include counters
+--#include waiting
 
--- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+-- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
-    if redis.call('ZSCORE', delay, id) then
+    if waitingScore(due, id) then
         return 'w'
     end
     if redis.call('ZSCORE', inflight, id) then
@@ -41,7 +42,7 @@ for _, id in ipairs(ARGV) do
     if record then
         bump(stageOf(id), topicOf(record), -1)
     end
-    redis.call('ZREM', delay, id)
+    unwait(due, id)
     redis.call('ZREM', inflight, id)
     redis.call('HDEL', reserved, id)
     dropped = dropped + redis.call('HDEL', pool, id)

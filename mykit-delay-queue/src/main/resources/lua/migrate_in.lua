@@ -1,7 +1,7 @@
 -- Writes jobs that move into this bucket (a bucket-count change), each in the stage it had in its old bucket. Safe to
 -- run again for the same jobs: a job whose record is already here (a re-run after a crash) is not queued twice.
 -- KEYS[1]  job pool HASH of the bucket
--- KEYS[2]  delay ZSET of the bucket
+-- KEYS[2]  due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[3]  in-flight ZSET of the bucket
 -- KEYS[4]  pull reservation counts HASH of the bucket
 -- KEYS[5]  stage counters HASH of the bucket
@@ -10,32 +10,33 @@
 --          KEYS[6+], 1-based) or '0'; six per job
 -- Returns the number of jobs whose record was not here before.
 local pool = KEYS[1]
-local delay = KEYS[2]
+local due = KEYS[2]
 local inflight = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
 --#include record
 --#include counters
+--#include waiting
 
 local fresh = 0
 for i = 1, #ARGV, 6 do
-    local id, record, due, deadline, reservations = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    local id, record, dueAt, deadline, reservations = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     local ready = tonumber(ARGV[i + 5])
     local new = redis.call('HSET', pool, id, record) == 1
     if new then
         fresh = fresh + 1
         -- a re-run finds the job here, counted by its first pass
         local stage = 'r'
-        if due ~= '' then
+        if dueAt ~= '' then
             stage = 'w'
         elseif deadline ~= '' then
             stage = 'f'
         end
         bump(stage, topicOf(record), 1)
     end
-    if due ~= '' then
-        redis.call('ZADD', delay, due, id)
+    if dueAt ~= '' then
+        wait(due, id, dueAt)
     end
     if deadline ~= '' then
         redis.call('ZADD', inflight, deadline, id)

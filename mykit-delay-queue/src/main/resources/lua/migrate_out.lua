@@ -2,24 +2,25 @@
 -- there. Their ready-list entries stay until prune_ready.lua drops them (reserve.lua skips them meanwhile). No
 -- tombstone: no restore runs while the buckets are migrated.
 -- KEYS[1] job pool HASH of the bucket
--- KEYS[2] delay ZSET of the bucket
+-- KEYS[2] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[3] in-flight ZSET of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] stage counters HASH of the bucket
 -- ARGV    job ids
 -- Returns the number of jobs that were still in the pool.
 local pool = KEYS[1]
-local delay = KEYS[2]
+local due = KEYS[2]
 local inflight = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
 --#include record
 --#include counters
+--#include waiting
 
--- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+-- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
-    if redis.call('ZSCORE', delay, id) then
+    if waitingScore(due, id) then
         return 'w'
     end
     if redis.call('ZSCORE', inflight, id) then
@@ -34,7 +35,7 @@ for _, id in ipairs(ARGV) do
     if record then
         bump(stageOf(id), topicOf(record), -1)
     end
-    redis.call('ZREM', delay, id)
+    unwait(due, id)
     redis.call('ZREM', inflight, id)
     redis.call('HDEL', reserved, id)
     removed = removed + redis.call('HDEL', pool, id)

@@ -1,5 +1,5 @@
 -- Moves up to `limit` due jobs of one bucket into its in-flight set and returns them with their records.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket (score = deadline for handing the job over)
 -- KEYS[3] job pool HASH of the bucket
 -- ARGV[1] now, ms
@@ -9,7 +9,7 @@
 -- ARGV[4] the caller's fencing token ('' = not fenced, standalone)
 -- KEYS[5] stage counters HASH of the bucket
 -- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
-local delay = KEYS[1]
+local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local now = ARGV[1]
@@ -20,6 +20,7 @@ local counts = KEYS[5]
 
 --#include record
 --#include counters
+--#include waiting
 
 --#include fence
 local refused = fenced(owner, token)
@@ -31,22 +32,38 @@ local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 100
 local deadline = redisNow + tonumber(ARGV[3])
 
 local out = { '-1' }
-local ids = redis.call('ZRANGEBYSCORE', delay, '-inf', now, 'LIMIT', 0, limit)
-for _, id in ipairs(ids) do
-    redis.call('ZREM', delay, id)
-    local record = redis.call('HGET', pool, id)
-    -- an id without a record was cancelled half-way by an older version; drop it
-    if record then
-        redis.call('ZADD', inflight, deadline, id)
-        out[#out + 1] = id
-        out[#out + 1] = record
-        local topic = topicOf(record)
-        bump('w', topic, -1)
-        bump('f', topic, 1)
+local taken = 0
+-- due order across the bucket: the slice holding the earliest due job gives up its jobs due no later than the next
+-- slice's earliest (jobs due at one instant go out a whole slice at a time), until none is due or the limit is reached
+while taken < limit do
+    local firsts = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 2)
+    if not firsts[1] then
+        break
+    end
+    local s = firsts[1]
+    local slice = due .. ':' .. s
+    local ids = redis.call('ZRANGEBYSCORE', slice, '-inf', firsts[4] or now, 'LIMIT', 0, limit - taken)
+    -- unpack takes a few thousand values at most
+    for from = 1, #ids, 1000 do
+        redis.call('ZREM', slice, unpack(ids, from, math.min(from + 999, #ids)))
+    end
+    refreshSlice(due, s)
+    taken = taken + #ids
+    for _, id in ipairs(ids) do
+        local record = redis.call('HGET', pool, id)
+        -- an id without a record was cancelled half-way by an older version; drop it
+        if record then
+            redis.call('ZADD', inflight, deadline, id)
+            out[#out + 1] = id
+            out[#out + 1] = record
+            local topic = topicOf(record)
+            bump('w', topic, -1)
+            bump('f', topic, 1)
+        end
     end
 end
 saveCounts(counts)
-local head = redis.call('ZRANGE', delay, 0, 0, 'WITHSCORES')
+local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
 if head[2] then
     out[1] = head[2]
 end

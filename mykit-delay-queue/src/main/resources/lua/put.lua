@@ -1,13 +1,13 @@
 -- Puts jobs in their bucket with fresh records whatever Redis held of them (dead-letter respawn): the journal
 -- already moved them back to pending, so a leftover record or in-flight entry must not strand them.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] stage counters HASH of the bucket
 -- ARGV    id1, score1, record1, id2, score2, record2, ...
 -- Returns the number of jobs put.
-local delay = KEYS[1]
+local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
@@ -15,10 +15,11 @@ local counts = KEYS[5]
 
 --#include record
 --#include counters
+--#include waiting
 
--- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+-- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
-    if redis.call('ZSCORE', delay, id) then
+    if waitingScore(due, id) then
         return 'w'
     end
     if redis.call('ZSCORE', inflight, id) then
@@ -38,7 +39,7 @@ for i = 1, #ARGV, 3 do
     redis.call('HSET', pool, id, record)
     redis.call('ZREM', inflight, id)
     redis.call('HDEL', reserved, id)
-    redis.call('ZADD', delay, score, id)
+    wait(due, id, score)
     put = put + 1
 end
 saveCounts(counts)

@@ -1,6 +1,6 @@
 -- A puller gives a reserved job back: due again at ARGV[2], its reservation counted as a try. A job whose
 -- reservations reached its tries (or whose ttl ran out) is left in flight for the caller to bury.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
@@ -10,7 +10,7 @@
 -- ARGV[3] now, ms
 -- ARGV[4] tries of a job that names none
 -- Returns { 1 } released, { 0 } not in Redis, { -1 } not reserved, { 2, record, reservations } spent.
-local delay = KEYS[1]
+local dueIndex = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
@@ -22,6 +22,7 @@ local defaultTries = tonumber(ARGV[4])
 
 --#include record
 --#include counters
+--#include waiting
 
 local record = redis.call('HGET', pool, id)
 if not record then
@@ -40,7 +41,7 @@ if reservations >= tries or (ttl > 0 and now >= dueBefore + ttl) then
     return { 2, record, reservations }
 end
 redis.call('ZREM', inflight, id)
-redis.call('ZADD', delay, due, id)
+wait(dueIndex, id, due)
 local topic = topicOf(record)
 bump('f', topic, -1)
 bump('w', topic, 1)

@@ -1,7 +1,7 @@
 -- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A stale ready-list entry is
 -- skipped by reserve.lua later, which keeps this script inside one bucket's keys. A cancel refuses a job that is
 -- in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
@@ -12,7 +12,7 @@
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
 -- ARGV[3] 'cancel' or 'finish'
 -- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (cancel only).
-local delay = KEYS[1]
+local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
@@ -25,10 +25,11 @@ local cancel = ARGV[3] == 'cancel'
 
 --#include record
 --#include counters
+--#include waiting
 
--- w waiting in the delay ZSET, f in flight, r ready (in the pool, in neither set)
+-- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local function stageOf(id)
-    if redis.call('ZSCORE', delay, id) then
+    if waitingScore(due, id) then
         return 'w'
     end
     if redis.call('ZSCORE', inflight, id) then
@@ -44,13 +45,13 @@ end
 if cancel and redis.call('ZSCORE', inflight, id) then
     return -2
 end
-local score = redis.call('ZSCORE', delay, id)
+local score = waitingScore(due, id)
 if score and tonumber(score) > latest then
     return -1
 end
 bump(stageOf(id), topicOf(record), -1)
 saveCounts(counts)
-redis.call('ZREM', delay, id)
+unwait(due, id)
 redis.call('ZREM', inflight, id)
 redis.call('HDEL', pool, id)
 redis.call('HDEL', reserved, id)

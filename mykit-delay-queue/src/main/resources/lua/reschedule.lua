@@ -1,20 +1,24 @@
 -- Replaces a waiting job's record and due time (PUT /jobs/{id}): only while it waits in its bucket. A job already
 -- pumped (in flight, or in a pull topic's ready list) may be delivered now: it is refused. The topic stays the same,
 -- so the stage counters stay right.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- ARGV[1] job id
 -- ARGV[2] new due time (score)
 -- ARGV[3] new record
 -- Returns 1 rescheduled, 0 not in Redis, -1 refused because no longer waiting.
+local due = KEYS[1]
 local id = ARGV[1]
+
+--#include waiting
+
 if redis.call('HEXISTS', KEYS[3], id) == 0 then
     return 0
 end
-if redis.call('ZSCORE', KEYS[2], id) or not redis.call('ZSCORE', KEYS[1], id) then
+if redis.call('ZSCORE', KEYS[2], id) or not waitingScore(due, id) then
     return -1
 end
 redis.call('HSET', KEYS[3], id, ARGV[3])
-redis.call('ZADD', KEYS[1], ARGV[2], id)
+wait(due, id, ARGV[2])
 return 1

@@ -1,6 +1,6 @@
 -- Puts jobs whose send failed back in their bucket at a later score, with their updated record (attempts+1).
 -- Only jobs still in flight move: one cancelled or already swept meanwhile is left alone.
--- KEYS[1] delay ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] owner STRING of the bucket: the newest fencing token
@@ -8,7 +8,7 @@
 -- ARGV[1] the caller's fencing token ('' = not fenced)
 -- ARGV[2..] id1, score1, record1, id2, score2, record2, ...
 -- Returns the number of jobs put back.
-local delay = KEYS[1]
+local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
 local owner = KEYS[4]
@@ -17,6 +17,7 @@ local counts = KEYS[5]
 
 --#include record
 --#include counters
+--#include waiting
 
 --#include fence
 local refused = fenced(owner, token)
@@ -34,7 +35,7 @@ for i = 2, #ARGV, 3 do
             bump('f', topic, -1)
         end
         bump('w', topic, 1)
-        redis.call('ZADD', delay, score, id)
+        wait(due, id, score)
         moved = moved + 1
     end
 end

@@ -3,7 +3,7 @@
 -- ARGV[3] ms and is handed to the caller to be buried (journaled Dead, then forgotten); a crash before that finds it
 -- again. Also trims tombstones older than ARGV[4] ms while no restore runs.
 -- KEYS[1] in-flight ZSET of the bucket
--- KEYS[2] delay ZSET of the bucket
+-- KEYS[2] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] restore marker of the bucket
@@ -17,7 +17,7 @@
 -- ARGV[5] the caller's fencing token ('' = not fenced)
 -- Returns { {returned ids}, {spent id1, record1, reservations1, ...} }.
 local inflight = KEYS[1]
-local delay = KEYS[2]
+local due = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
 local restoring = KEYS[5]
@@ -28,6 +28,7 @@ local counts = KEYS[8]
 
 --#include record
 --#include counters
+--#include waiting
 
 --#include fence
 local refused = fenced(owner, token)
@@ -72,7 +73,7 @@ for _, id in ipairs(ids) do
             buried[#buried + 1] = reservations
         else
             redis.call('ZREM', inflight, id)
-            redis.call('ZADD', delay, now, id)
+            wait(due, id, now)
             back[#back + 1] = id
             local topic = topicOf(record)
             bump('f', topic, -1)

@@ -1,13 +1,13 @@
--- Samples the head of one bucket's delay ZSET for one topic: the earliest overdue and the earliest future due time
--- among the first ARGV[2] entries on each side of now. Bounded work per call, whatever the bucket holds.
--- KEYS[1] delay ZSET of the bucket
+-- Samples the head of one bucket's waiting jobs for one topic: the earliest overdue and the earliest future due time
+-- among the first ARGV[2] waiting jobs on each side of now. Bounded work per call, whatever the bucket holds.
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] job pool HASH of the bucket
 -- ARGV[1] now, ms
 -- ARGV[2] entries to look at on each side of now
 -- ARGV[3] topic
 -- Returns { oldest overdue score or '', next due score or '', 1 or 0, 1 or 0 }: a side is known (1) when a job of the
 -- topic was found there or the window held that whole side; an unknown side may hold one beyond the window.
-local delay = KEYS[1]
+local due = KEYS[1]
 local pool = KEYS[2]
 local now = ARGV[1]
 local window = tonumber(ARGV[2])
@@ -15,20 +15,52 @@ local topic = ARGV[3]
 
 --#include record
 
+-- the first `window` entries of the given slices within [from, to], merged in due order; whole = nothing was cut off
+local function merged(slices, from, to)
+    local entries = {}
+    local whole = true
+    for _, s in ipairs(slices) do
+        local part = redis.call('ZRANGEBYSCORE', due .. ':' .. s, from, to, 'WITHSCORES', 'LIMIT', 0, window)
+        if #part / 2 >= window then
+            whole = false
+        end
+        for i = 1, #part, 2 do
+            entries[#entries + 1] = { part[i], tonumber(part[i + 1]), part[i + 1] }
+        end
+    end
+    table.sort(entries, function(a, b) return a[2] < b[2] end)
+    if #entries > window then
+        whole = false
+    end
+    return entries, whole
+end
+
 local function first(entries)
-    for i = 1, #entries, 2 do
-        local record = redis.call('HGET', pool, entries[i])
+    for i = 1, math.min(#entries, window) do
+        local record = redis.call('HGET', pool, entries[i][1])
         if record and topicOf(record) == topic then
-            return entries[i + 1]
+            return entries[i][3]
         end
     end
     return ''
 end
 
-local overdue = redis.call('ZRANGEBYSCORE', delay, '-inf', now, 'WITHSCORES', 'LIMIT', 0, window)
-local later = redis.call('ZRANGEBYSCORE', delay, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, window)
-local oldest, nextDue = first(overdue), first(later)
-local function known(score, entries)
-    return (score ~= '' or #entries / 2 < window) and 1 or 0
+-- the first `window` overdue jobs lie in the `window` slices whose earliest jobs are the earliest
+local overdueSlices = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, window)
+local overdue, overdueWhole = merged(overdueSlices, '-inf', now)
+if #overdueSlices >= window then
+    overdueWhole = false
 end
-return { oldest, nextDue, known(oldest, overdue), known(nextDue, later) }
+-- later jobs: in the next `window` slices by earliest job, or later in a slice that holds overdue ones too
+local laterSlices = redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'LIMIT', 0, window)
+local laterWhole = #laterSlices < window
+for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', now)) do
+    laterSlices[#laterSlices + 1] = s
+end
+local later, laterCut = merged(laterSlices, '(' .. now, '+inf')
+laterWhole = laterWhole and laterCut
+local oldest, nextDue = first(overdue), first(later)
+local function known(score, whole)
+    return (score ~= '' or whole) and 1 or 0
+end
+return { oldest, nextDue, known(oldest, overdueWhole), known(nextDue, laterWhole) }

@@ -39,6 +39,10 @@ final class StartupLayout {
                 throw new IllegalStateException("Redis holds jobs placed for another bucket count and other nodes run "
                         + "on it: stop every node before changing mykit.delay.buckets");
             }
+            if (othersLive && layout.holdsLegacyDelays()) {
+                throw new IllegalStateException("Redis holds waiting jobs in the delay ZSETs of a version before the "
+                        + "due slices and other nodes run on it: stop every node of the older version first");
+            }
             layout.ensure();
         }
     }

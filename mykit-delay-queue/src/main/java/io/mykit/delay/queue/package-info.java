@@ -3,7 +3,8 @@
  *
  * <h2>Redis keys (all keys of bucket i share the hash tag {@code {prefix:bi}})</h2>
  * <pre>
- * {prefix:bi}:delay       ZSET   id -> due time               waiting
+ * {prefix:bi}:due         ZSET   slice -> its earliest due    index of the non-empty due slices
+ * {prefix:bi}:due:s       ZSET   id -> due time               waiting, s = DelaySlices.of(id) (store package-info)
  * {prefix:bi}:inflight    ZSET   id -> deadline               handed over or reserved, not acked
  * {prefix:bi}:job         HASH   id -> record                 the pool: present = alive
  * {prefix:bi}:ready:t     LIST   ids of pull topic t          due, waiting for a puller

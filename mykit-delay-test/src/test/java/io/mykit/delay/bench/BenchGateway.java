@@ -6,6 +6,7 @@ import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.StoreCounts;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -173,17 +174,8 @@ final class BenchGateway implements AutoCloseable {
      * Two ZCARDs per bucket, cheap enough to poll while measuring (a journal COUNT was not: it cost MariaDB CPU).
      */
     long waitingOrInFlight() {
-        Keys keys = context.getBean(RedisDelayStore.class).keys();
-        try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
-            Pipeline pipe = jedis.pipelined();
-            List<Response<Long>> sizes = new ArrayList<>();
-            for (int b = 0; b < keys.buckets(); b++) {
-                sizes.add(pipe.zcard(keys.delay(b)));
-                sizes.add(pipe.zcard(keys.inflight(b)));
-            }
-            pipe.sync();
-            return sizes.stream().mapToLong(Response::get).sum();
-        }
+        return context.getBean(StoreCounts.class).sample().stream()
+                .mapToLong(bucket -> bucket.pending() + bucket.inflight()).sum();
     }
 
     /** Stops the gateway and removes every Redis key it wrote (only its own prefix; never a flush). */

@@ -1,5 +1,6 @@
 package io.mykit.delay.bench;
 
+import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
@@ -108,7 +109,7 @@ final class PumpFencing {
         try (AbstractPipeline pipe = redis.pipelined()) {
             pipe.del(keys.inflight(BUCKET));
             for (Job job : jobs) {
-                pipe.zadd(keys.delay(BUCKET), job.dueTime(), job.getId());
+                WaitingSlices.add(pipe, keys, BUCKET, job.getId(), job.dueTime());
             }
             pipe.sync();
         }

@@ -10,7 +10,7 @@ import java.util.TreeSet;
 
 /**
  * What the operator sees: per-topic counts from the store's counters, dead letters from the journal's indexes, due
- * times from the delay sets' heads, and this node's recent lateness. Nothing here reads every job.
+ * times from the due slices' index, and this node's recent lateness. Nothing here reads every job.
  */
 public class StatsService {
     /** Lateness percentiles cover this much recent time. */

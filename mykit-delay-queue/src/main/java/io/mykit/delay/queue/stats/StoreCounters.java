@@ -9,7 +9,6 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
-import redis.clients.jedis.resps.Tuple;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,16 +19,18 @@ import java.util.stream.IntStream;
 
 /**
  * Reads the store's per-bucket stage counters and due-time heads, one pipeline per Redis node for all buckets: the
- * cost grows with buckets and topics, never with jobs (see the store's package-info for how the counters are kept).
+ * cost grows with buckets, due slices and topics, never with jobs (but dueMinutes reads the jobs within its horizon) (see the store's package-info for how the counters are kept).
  */
 public class StoreCounters {
-    /** Delay-set entries a per-topic head sample looks at on each side of now, per bucket. */
+    /** Waiting jobs a per-topic head sample looks at on each side of now, per bucket. */
     static final int HEAD_WINDOW = 200;
 
     private final RedisNodes redis;
     private final Keys keys;
     private final LuaScript recount = LuaScript.load("recount");
     private final LuaScript topicHead = LuaScript.load("topic_head");
+    private final LuaScript dueMinutes = LuaScript.load("due_minutes");
+    private final LuaScript waitingSummary = LuaScript.load("waiting_summary");
 
     public StoreCounters(RedisNodes redis, Keys keys) {
         this.redis = redis;
@@ -57,21 +58,27 @@ public class StoreCounters {
 
     /** null when the counters are not known to be complete. */
     private Snapshot read(long now) {
+        try {
+            return readOnce(now);
+        } catch (JedisNoScriptException e) {
+            loadScripts();
+            return readOnce(now);
+        }
+    }
+
+    private Snapshot readOnce(long now) {
         int n = keys.buckets();
         return step(() -> {
             Response<String> counted;
             List<Response<Map<String, String>>> counts = new ArrayList<>(n);
-            List<Response<List<Tuple>>> heads = new ArrayList<>(n);
-            List<Response<List<Tuple>>> nexts = new ArrayList<>(n);
-            List<Response<Long>> overdue = new ArrayList<>(n);
+            List<Response<Object>> waiting = new ArrayList<>(n);
+            List<String> args = List.of(Long.toString(now));
             try (NodePipelines<?> pipes = redis.pipelines()) {
                 counted = pipes.on(keys.counted()).get(keys.counted());
                 for (int b = 0; b < n; b++) {
                     AbstractPipeline pipe = pipes.on(keys.counts(b));
                     counts.add(pipe.hgetAll(keys.counts(b)));
-                    heads.add(pipe.zrangeWithScores(keys.delay(b), 0, 0));
-                    nexts.add(pipe.zrangeByScoreWithScores(keys.delay(b), "(" + now, "+inf", 0, 1));
-                    overdue.add(pipe.zcount(keys.delay(b), "-inf", Long.toString(now)));
+                    waiting.add(pipe.evalsha(waitingSummary.sha(), List.of(keys.due(b)), args));
                 }
                 pipes.sync();
             }
@@ -88,12 +95,14 @@ public class StoreCounters {
                     String topic = field.substring(2);
                     topics.put(topic, topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
                 });
-                Long head = score(heads.get(b).get());
+                // { jobs, earliest, next after now, overdue } (waiting_summary.lua)
+                List<?> summary = (List<?>) waiting.get(b).get();
+                Long head = parse((String) summary.get(1));
                 if (head != null && head <= now) {
                     oldest = earlier(oldest, head);
                 }
-                nextDue = earlier(nextDue, score(nexts.get(b).get()));
-                late += overdue.get(b).get();
+                nextDue = earlier(nextDue, parse((String) summary.get(2)));
+                late += (Long) summary.get(3);
             }
             return new Snapshot(topics, nextDue, oldest, late);
         });
@@ -101,7 +110,7 @@ public class StoreCounters {
 
     /** Samples the first {@link #HEAD_WINDOW} waiting jobs on each side of now in every bucket for one topic. */
     public TopicHead topicHead(String topic, long now) {
-        List<Object> replies = evalPerBucket(topicHead, b -> List.of(keys.delay(b), keys.pool(b)),
+        List<Object> replies = evalPerBucket(topicHead, b -> List.of(keys.due(b), keys.pool(b)),
                 List.of(Long.toString(now), Integer.toString(HEAD_WINDOW), topic));
         Long oldest = null;
         Long next = null;
@@ -123,39 +132,25 @@ public class StoreCounters {
     }
 
     public DueMinutes dueMinutes(long now, int minutes) {
-        int n = keys.buckets();
-        return step(() -> {
-            List<Response<Long>> late = new ArrayList<>(n);
-            List<List<Response<Long>>> slots = new ArrayList<>(n);
-            try (NodePipelines<?> pipes = redis.pipelines()) {
-                for (int b = 0; b < n; b++) {
-                    AbstractPipeline pipe = pipes.on(keys.delay(b));
-                    late.add(pipe.zcount(keys.delay(b), "-inf", Long.toString(now)));
-                    List<Response<Long>> perMinute = new ArrayList<>(minutes);
-                    for (int m = 0; m < minutes; m++) {
-                        long from = now + m * 60_000L;
-                        perMinute.add(pipe.zcount(keys.delay(b), "(" + from, Long.toString(from + 60_000L)));
-                    }
-                    slots.add(perMinute);
-                }
-                pipes.sync();
+        List<Object> replies = evalPerBucket(dueMinutes, b -> List.of(keys.due(b)),
+                List.of(Long.toString(now), Integer.toString(minutes)));
+        long overdue = 0;
+        long[] counts = new long[minutes];
+        for (Object reply : replies) {
+            // { overdue, minute 1, minute 2, ... } (due_minutes.lua)
+            List<?> bucket = (List<?>) reply;
+            overdue += (Long) bucket.get(0);
+            for (int m = 0; m < minutes; m++) {
+                counts[m] += (Long) bucket.get(m + 1);
             }
-            long overdue = 0;
-            long[] counts = new long[minutes];
-            for (int b = 0; b < n; b++) {
-                overdue += late.get(b).get();
-                for (int m = 0; m < minutes; m++) {
-                    counts[m] += slots.get(b).get(m).get();
-                }
-            }
-            return new DueMinutes(overdue, counts);
-        });
+        }
+        return new DueMinutes(overdue, counts);
     }
 
     /** Counts every bucket afresh (recount.lua, atomic per bucket) and marks the counters complete; returns the jobs. */
     public long recountAll() {
         List<Object> jobs = evalPerBucket(recount,
-                b -> List.of(keys.delay(b), keys.inflight(b), keys.pool(b), keys.counts(b)), List.of());
+                b -> List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.counts(b)), List.of());
         step(() -> redis.client().set(keys.counted(), Long.toString(System.currentTimeMillis())));
         return jobs.stream().mapToLong(Long.class::cast).sum();
     }
@@ -166,10 +161,17 @@ public class StoreCounters {
             try {
                 return runPerBucket(script, keysOf, args);
             } catch (JedisNoScriptException e) {
-                redis.loadScripts(List.of(recount, topicHead),
-                        IntStream.range(0, keys.buckets()).mapToObj(keys::pool).toList());
+                loadScripts();
                 return runPerBucket(script, keysOf, args);
             }
+        });
+    }
+
+    private void loadScripts() {
+        step(() -> {
+            redis.loadScripts(List.of(recount, topicHead, dueMinutes, waitingSummary),
+                    IntStream.range(0, keys.buckets()).mapToObj(keys::pool).toList());
+            return null;
         });
     }
 
@@ -191,10 +193,6 @@ public class StoreCounters {
     /** The earlier of two times, either of which may be unknown (null). */
     private static Long earlier(Long a, Long b) {
         return a == null ? b : b == null ? a : Long.valueOf(Math.min(a, b));
-    }
-
-    private static Long score(List<Tuple> tuples) {
-        return tuples.isEmpty() ? null : (long) tuples.get(0).getScore();
     }
 
     private static Long parse(String score) {

@@ -7,7 +7,7 @@
  *     package), summed over buckets in one pipeline per Redis node.</li>
  * <li>Dead letters: in the journal only, counted through its (status, id) and (topic, status, id) indexes up to a
  *     cap, the all-topics count reused for a few seconds.</li>
- * <li>Next due and oldest overdue: exact over all topics (the first entry of each bucket's delay set); per topic a
+ * <li>Next due and oldest overdue: exact over all topics (the index of each bucket's due slices); per topic a
  *     bounded sample of each bucket's head, which says when the answer may lie beyond it.</li>
  * <li>Due times over the next minutes: ZCOUNT per bucket and minute, pipelined.</li>
  * <li>Lateness: this node's last hand-overs, in memory.</li>

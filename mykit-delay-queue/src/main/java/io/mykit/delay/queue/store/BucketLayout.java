@@ -44,6 +44,9 @@ public final class BucketLayout {
         void written(long jobsSoFar);
     }
 
+    /** Jobs one slice_legacy.lua call moves. */
+    private static final int LEGACY_PAGE = 1_000;
+
     private final RedisNodes nodes;
     private final UnifiedJedis redis;
     private final Keys keys;
@@ -71,8 +74,14 @@ public final class BucketLayout {
         return record.get(1) != null || record.get(0) != null && !Integer.toString(keys.buckets()).equals(record.get(0));
     }
 
+    /** True when waiting jobs sit in the single delay ZSET of a version before the due slices (see DelaySlices). */
+    public boolean holdsLegacyDelays() {
+        return legacyWaiting() > 0;
+    }
+
     /** Places every job by the configured count, recording it; returns the migrations it ran (none when current). */
     public List<MigrationReport> ensure() {
+        sliceLegacyDelays();
         int wanted = keys.buckets();
         // both keys carry the {prefix} hash tag: one slot, one MGET
         List<String> record = redis.mget(keys.layout(), keys.layoutTarget());
@@ -98,6 +107,52 @@ public final class BucketLayout {
             reports.add(migrate(current, wanted));
         }
         return reports;
+    }
+
+    /** Jobs in the old delay ZSETs of every bucket a recorded or configured count names. */
+    private long legacyWaiting() {
+        int buckets = bucketsInUse();
+        List<Response<Long>> sizes = new ArrayList<>(buckets);
+        try (NodePipelines<?> pipes = nodes.pipelines()) {
+            for (int b = 0; b < buckets; b++) {
+                sizes.add(pipes.on(keys.legacyDelay(b)).zcard(keys.legacyDelay(b)));
+            }
+            pipes.sync();
+        }
+        return sizes.stream().mapToLong(Response::get).sum();
+    }
+
+    /** Moves the waiting jobs of a version before the due slices into them, before any bucket migration reads them. */
+    private void sliceLegacyDelays() {
+        long before = legacyWaiting();
+        if (before == 0) {
+            return;
+        }
+        log.info("{} waiting jobs are in the delay ZSETs of an older version: moving them into the due slices", before);
+        MigrationScripts scripts = new MigrationScripts(nodes);
+        for (int b = 0; b < bucketsInUse(); b++) {
+            List<String> bucketKeys = List.of(keys.legacyDelay(b), keys.due(b));
+            MigrationScripts.Call call = new MigrationScripts.Call(scripts.sliceLegacy, bucketKeys,
+                    List.of(Integer.toString(LEGACY_PAGE)));
+            long left;
+            do {
+                // each call moves a page atomically and answers what is left
+                left = (Long) scripts.run(List.of(call)).get(0);
+            } while (left > 0);
+        }
+        log.info("Moved {} waiting jobs into the due slices", before);
+    }
+
+    /** The largest of the recorded, target and configured counts: every bucket index that may hold jobs. */
+    private int bucketsInUse() {
+        List<String> record = redis.mget(keys.layout(), keys.layoutTarget());
+        int most = keys.buckets();
+        for (String count : record) {
+            if (count != null && count.matches("\\d{1,6}")) {
+                most = Math.max(most, Integer.parseInt(count));
+            }
+        }
+        return most;
     }
 
     private MigrationReport migrate(int from, int to) {

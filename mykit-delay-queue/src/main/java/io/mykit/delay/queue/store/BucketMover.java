@@ -82,13 +82,15 @@ final class BucketMover {
     /** The stage of each leaving job in its old bucket. */
     private List<MovingJob> read(int bucket, Map<String, String> records) {
         String[] ids = records.keySet().toArray(String[]::new);
-        Response<List<Double>> due;
+        List<Response<Double>> due = new ArrayList<>(ids.length);
         Response<List<Double>> deadline;
         Response<List<String>> reservations;
         try (NodePipelines<?> pipes = redis.pipelines()) {
             // the three keys share the bucket's slot: one node, one pipeline
             AbstractPipeline pipe = pipes.on(keys.pool(bucket));
-            due = pipe.zmscore(keys.delay(bucket), ids);
+            for (String id : ids) {
+                due.add(pipe.zscore(keys.dueSlice(bucket, id), id));
+            }
             deadline = pipe.zmscore(keys.inflight(bucket), ids);
             reservations = pipe.hmget(keys.reserved(bucket), ids);
             pipes.sync();
@@ -96,7 +98,7 @@ final class BucketMover {
         List<MovingJob> jobs = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
             String record = records.get(ids[i]);
-            Double dueAt = due.get().get(i);
+            Double dueAt = due.get(i).get();
             Double deadlineAt = deadline.get().get(i);
             // neither waiting nor in flight: due and queued in its pull topic's ready list
             String topic = dueAt == null && deadlineAt == null ? topicOf(bucket, ids[i], record) : null;
@@ -125,12 +127,12 @@ final class BucketMover {
         hook.written(tally.moved());
         List<String> ids = jobs.stream().map(MovingJob::id).toList();
         scripts.run(List.of(new MigrationScripts.Call(scripts.moveOut,
-                List.of(keys.pool(bucket), keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket),
+                List.of(keys.pool(bucket), keys.due(bucket), keys.inflight(bucket), keys.reserved(bucket),
                         keys.counts(bucket)), ids)));
     }
 
     private MigrationScripts.Call moveInCall(int target, List<MovingJob> jobs) {
-        List<String> callKeys = new ArrayList<>(List.of(keys.pool(target), keys.delay(target), keys.inflight(target),
+        List<String> callKeys = new ArrayList<>(List.of(keys.pool(target), keys.due(target), keys.inflight(target),
                 keys.reserved(target), keys.counts(target)));
         Map<String, Integer> readyIndex = new LinkedHashMap<>();
         List<String> args = new ArrayList<>(jobs.size() * 6);
@@ -169,8 +171,9 @@ final class BucketMover {
             throw new IllegalStateException("bucket " + bucket + " still holds " + left + " jobs after moving them out: "
                     + "is a gateway of this key prefix running?");
         }
-        List<String> doomed = new ArrayList<>(List.of(keys.delay(bucket), keys.inflight(bucket), keys.reserved(bucket),
-                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket)));
+        List<String> doomed = new ArrayList<>(List.of(keys.due(bucket), keys.legacyDelay(bucket), keys.inflight(bucket),
+                keys.reserved(bucket), keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket)));
+        doomed.addAll(keys.dueSlices(bucket));
         List<String> lists = readyLists(bucket);
         for (String list : lists) {
             tally.readyEntriesDropped += client.llen(list);

@@ -1,11 +1,17 @@
 package io.mykit.delay.queue.store;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Every Redis key the gateway uses. All keys of bucket i share the hash tag {@code {prefix:b<i>}}, so each
  * Lua script touches a single Redis Cluster slot.
  *
  * <pre>
- * {prefix:b<i>}:delay        ZSET  jobId -> createTime+delay+priority   waiting for due time
+ * {prefix:b<i>}:due          ZSET  slice -> earliest due time of the slice   index of the non-empty due slices
+ * {prefix:b<i>}:due:<s>      ZSET  jobId -> due time (createTime+delay+priority, or a retry's)   waiting; the slice
+ *                                  s = DelaySlices.of(jobId) keeps each small (listpack) so a job costs less memory
+ * {prefix:b<i>}:delay        ZSET  jobId -> due time   versions before the slices; emptied into them at start-up
  * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
  * {prefix:b<i>}:job          HASH  jobId -> job record (JobCodec)        the pool: present = alive (package-info)
  * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
@@ -33,7 +39,27 @@ public final class Keys {
         return buckets;
     }
 
-    public String delay(int bucket) {
+    /** The index of the bucket's due slices: slice number -> the earliest due time in it (see DelaySlices). */
+    public String due(int bucket) {
+        return tag(bucket) + ":due";
+    }
+
+    /** The due slice holding a waiting job of this bucket. */
+    public String dueSlice(int bucket, String jobId) {
+        return due(bucket) + ":" + DelaySlices.of(jobId);
+    }
+
+    /** Every due slice key the bucket can have, so that one DEL empties them with the rest of the bucket. */
+    public List<String> dueSlices(int bucket) {
+        List<String> slices = new ArrayList<>(DelaySlices.COUNT);
+        for (int s = 0; s < DelaySlices.COUNT; s++) {
+            slices.add(due(bucket) + ":" + s);
+        }
+        return slices;
+    }
+
+    /** The single delay ZSET of versions before the due slices (see DelaySlices). */
+    public String legacyDelay(int bucket) {
         return tag(bucket) + ":delay";
     }
 

@@ -1,7 +1,7 @@
 package io.mykit.delay.queue.store;
 
 /**
- * What one bucket migration did. Jobs moved are counted by the stage they kept: {@code waiting} (delay ZSET),
+ * What one bucket migration did. Jobs moved are counted by the stage they kept: {@code waiting} (due slices),
  * {@code ready} (a ready list), {@code inFlight} (handed over or reserved); {@code withReservations} of them carried a
  * pull reservation count. {@code alreadyThere}: moved jobs whose new bucket held them already (a re-run after an
  * interrupted migration). {@code readyEntriesDropped}: entries the old buckets' ready lists no longer need: those of

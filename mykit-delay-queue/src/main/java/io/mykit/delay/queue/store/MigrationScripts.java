@@ -16,8 +16,9 @@ final class MigrationScripts {
     final LuaScript moveIn = LuaScript.load("migrate_in");
     final LuaScript moveOut = LuaScript.load("migrate_out");
     final LuaScript pruneReady = LuaScript.load("prune_ready");
+    final LuaScript sliceLegacy = LuaScript.load("slice_legacy");
 
-    private final List<LuaScript> all = List.of(moveIn, moveOut, pruneReady);
+    private final List<LuaScript> all = List.of(moveIn, moveOut, pruneReady, sliceLegacy);
     private final RedisNodes redis;
 
     MigrationScripts(RedisNodes redis) {

@@ -98,8 +98,8 @@ public class RedisDelayStore implements DelayStore {
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.add, unlessEnded
-                    ? List.of(keys.delay(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket))
-                    : List.of(keys.delay(bucket), keys.pool(bucket), keys.counts(bucket)), args)));
+                    ? List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket))
+                    : List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket)), args)));
             return replies;
         }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
     }
@@ -113,7 +113,7 @@ public class RedisDelayStore implements DelayStore {
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.put,
-                    List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+                    List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                             keys.counts(bucket)), args)));
             return replies;
         }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
@@ -199,7 +199,7 @@ public class RedisDelayStore implements DelayStore {
     @Override
     public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
         List<?> reply = (List<?>) evalFenced(bucket, scripts.pumpDue,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
+                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
                         keys.counts(bucket)),
                 List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs), fence.token(bucket)));
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
@@ -334,7 +334,7 @@ public class RedisDelayStore implements DelayStore {
     @Override
     public RescheduleResult reschedule(Job job) {
         int b = bucketOf(job.getId());
-        long result = (Long) eval(scripts.reschedule, List.of(keys.delay(b), keys.inflight(b), keys.pool(b)),
+        long result = (Long) eval(scripts.reschedule, List.of(keys.due(b), keys.inflight(b), keys.pool(b)),
                 List.of(job.getId(), Long.toString(job.dueTime()), encoder.apply(job)));
         return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
                 : RescheduleResult.NOT_WAITING;
@@ -348,7 +348,7 @@ public class RedisDelayStore implements DelayStore {
 
     /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters. */
     private List<String> endKeys(int bucket) {
-        return List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+        return List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                 keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket));
     }
 
@@ -370,7 +370,7 @@ public class RedisDelayStore implements DelayStore {
         List<Object> replies = pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>();
             for (int b : order) {
-                out.add(evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.delay(b), keys.pool(b),
+                out.add(evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.due(b), keys.pool(b),
                         keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b), keys.counts(b)),
                         List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
                                 Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
@@ -400,7 +400,7 @@ public class RedisDelayStore implements DelayStore {
     public Released release(String jobId, long dueAt, long now, int defaultTries) {
         int b = bucketOf(jobId);
         List<?> reply = (List<?>) eval(scripts.release,
-                List.of(keys.delay(b), keys.inflight(b), keys.pool(b), keys.reserved(b), keys.counts(b)),
+                List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.reserved(b), keys.counts(b)),
                 List.of(jobId, Long.toString(dueAt), Long.toString(now), Integer.toString(defaultTries)));
         return switch (((Long) reply.get(0)).intValue()) {
             case 1 -> new Released(Released.Outcome.RELEASED, null);
@@ -443,7 +443,7 @@ public class RedisDelayStore implements DelayStore {
             args.add(encoder.apply(jobs.get(i)));
         }
         Object moved = evalFenced(bucket, scripts.retry,
-                List.of(keys.delay(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
+                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
                         keys.counts(bucket)), args);
         return ((Long) moved).intValue();
     }
@@ -483,8 +483,10 @@ public class RedisDelayStore implements DelayStore {
             for (int b = 0; b < keys.buckets(); b++) {
                 // the restore marks and tombstones stay: a restore running now must still skip jobs that ended; the
                 // pattern holds the bucket's hash tag, so on a cluster each SCAN runs on the one node of that slot
-                List<String> doomed = new ArrayList<>(List.of(keys.delay(b), keys.inflight(b), keys.pool(b),
-                        keys.reserved(b), keys.counts(b)));
+                List<String> doomed = new ArrayList<>(List.of(keys.due(b), keys.legacyDelay(b), keys.inflight(b),
+                        keys.pool(b), keys.reserved(b), keys.counts(b)));
+                // every slice the bucket can have: one DEL, so a job added meanwhile cannot be left in a slice unindexed
+                doomed.addAll(keys.dueSlices(b));
                 String cursor = ScanParams.SCAN_POINTER_START;
                 ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
                 do {
@@ -519,7 +521,7 @@ public class RedisDelayStore implements DelayStore {
             try (NodePipelines<?> pipes = redis.pipelines()) {
                 // the three keys share the bucket's slot: one pipeline on one node
                 record = pipes.on(keys.pool(bucket)).hget(keys.pool(bucket), jobId);
-                due = pipes.on(keys.delay(bucket)).zscore(keys.delay(bucket), jobId);
+                due = pipes.on(keys.due(bucket)).zscore(keys.dueSlice(bucket, jobId), jobId);
                 deadline = pipes.on(keys.inflight(bucket)).zscore(keys.inflight(bucket), jobId);
                 pipes.sync();
             }

@@ -4,12 +4,31 @@
  *
  * <h2>Stage counters</h2>
  * Every bucket keeps a hash {@code {prefix:bi}:count} of {@code <stage>:<topic> -> jobs}, stage {@code w} waiting in the
- * delay set, {@code r} ready (in the pool, in neither set: queued for a puller), {@code f} in flight. The hash shares
+ * due slices, {@code r} ready (in the pool, in neither set: queued for a puller), {@code f} in flight. The hash shares
  * the bucket's hash tag, so each script that moves a job updates it in the same atomic step and the same Redis Cluster
  * slot: add, put (respawn), pump_due, to_ready, reserve, release, retry, sweep, remove (finish, cancel), forget (ack,
  * burial as a dead letter), migrate_in / migrate_out (bucket-count change). A script reads the topic from the record
  * it already holds (lua/include/record.lua), sums its changes per field and writes each field once; a field that
  * reaches 0 is deleted, so topics that drained leave nothing behind.
+ *
+ * <h2>Due slices</h2>
+ * A bucket's waiting jobs are spread over 1,024 ZSETs {@code {prefix:bi}:due:<s>} (id -> due time), s a hash of the id
+ * ({@link io.mykit.delay.queue.store.DelaySlices}, the same function in {@code lua/include/waiting.lua}); the index
+ * {@code {prefix:bi}:due} maps each non-empty slice to its earliest due time. Small ZSETs keep Redis' listpack
+ * encoding: ~55 bytes per waiting job against ~140 in one large ZSET's skiplist.
+ * <ul>
+ * <li>Every script that makes a job wait or stop waiting keeps the index exact in the same atomic step: a new member
+ *     can only lower its slice's entry ({@code ZADD LT}); a removal or a changed score re-reads the slice's first.</li>
+ * <li>The pump takes the index's earliest slice, hands over its jobs due no later than the next slice's earliest, and
+ *     repeats: jobs leave in due order across the bucket, as they did from one ZSET.</li>
+ * <li>The id decides the slice, so a lookup, cancel or finish reads one small ZSET; the due time may change (retry,
+ *     release, sweep, reschedule) without moving the job between slices.</li>
+ * <li>Counts read every slice's size through the index ({@code waiting_summary.lua}); the console's per-minute chart
+ *     ({@code due_minutes.lua}) reads the jobs due within its horizon.</li>
+ * <li>Upgrade: versions before the slices kept one ZSET {@code {prefix:bi}:delay}. Start-up moves its jobs into the
+ *     slices (BucketLayout, before a bucket migration, a page per atomic script call) and refuses to start beside live
+ *     nodes while it is not empty: an older node would pump only the old ZSET.</li>
+ * </ul>
  *
  * <h2>Job records</h2>
  * The pool maps a job id to its record ({@link io.mykit.delay.common.model.JobCodec}); the id is the field, so the

@@ -98,7 +98,7 @@ final class LossEvidence {
     private String redisPlaces(Jedis redis, String id) {
         int bucket = Buckets.of(id, keys.buckets());
         String record = redis.hget(keys.pool(bucket), id);
-        Double due = redis.zscore(keys.delay(bucket), id);
+        Double due = redis.zscore(keys.dueSlice(bucket, id), id);
         Double deadline = redis.zscore(keys.inflight(bucket), id);
         Long readyAt = redis.lpos(keys.ready(bucket, topic), id);
         return "bucket " + bucket + ", pool " + (record == null ? "absent" : "present")

@@ -85,7 +85,7 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
         Keys keys = new Keys(gateway.keyPrefix(), store.buckets());
         int bucket = store.bucketOf(jobId);
         try (Jedis redis = new Jedis(TestServers.redis().host(), TestServers.redis().port())) {
-            return redis.hexists(keys.pool(bucket), jobId) || redis.zscore(keys.delay(bucket), jobId) != null;
+            return redis.hexists(keys.pool(bucket), jobId) || redis.zscore(keys.dueSlice(bucket, jobId), jobId) != null;
         }
     }
 }

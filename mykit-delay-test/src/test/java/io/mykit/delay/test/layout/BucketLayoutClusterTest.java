@@ -1,5 +1,6 @@
 package io.mykit.delay.test.layout;
 
+import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
@@ -117,9 +118,9 @@ class BucketLayoutClusterTest {
                 AbstractPipeline pipe = pipes.on(keys.pool(b));
                 pipe.hset(keys.pool(b), id, JobCodec.encode(job));
                 switch (i % 5) {
-                    case 0 -> pipe.zadd(keys.delay(b), job.dueTime(), id);
+                    case 0 -> WaitingSlices.add(pipe, keys, b, id, job.dueTime());
                     case 1 -> {
-                        pipe.zadd(keys.delay(b), job.dueTime(), id);
+                        WaitingSlices.add(pipe, keys, b, id, job.dueTime());
                         pipe.hset(keys.reserved(b), id, "1");
                     }
                     case 2 -> pipe.zadd(keys.inflight(b), now + HOUR, id);

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.layout;
 
+import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.store.Keys;
 import redis.clients.jedis.UnifiedJedis;
@@ -55,7 +56,7 @@ final class BucketSnapshot {
 
     private void readBucket(UnifiedJedis redis, Keys keys, int b) {
         Map<String, String> pool = redis.hgetAll(keys.pool(b));
-        Map<String, Double> due = scores(redis.zrangeWithScores(keys.delay(b), 0, -1));
+        Map<String, Double> due = WaitingSlices.all(redis, keys, b);
         Map<String, Double> deadline = scores(redis.zrangeWithScores(keys.inflight(b), 0, -1));
         Map<String, String> reserved = redis.hgetAll(keys.reserved(b));
         Map<String, List<String>> readyTopics = new HashMap<>();

@@ -35,10 +35,12 @@ final class StageSeeder {
             int kind = i % 10;
             // 40% wait an hour, 20% are due for a broker, 40% are due for pullers
             String topic = kind >= 4 && kind < 6 ? BROKER_TOPIC : PULL_TOPICS.get(i % 2);
-            long created = kind < 4 ? now : now - 10_000;
+            boolean ends = i >= live;
+            // jobs that end are due a millisecond after the others of their kind, so the pump queues them last: ready,
+            // not reserved, when they are cancelled
+            long created = (kind < 4 ? now : now - 10_000) + (ends ? 1 : 0);
             long delay = kind < 4 ? HOUR : 0;
-            // ids of jobs that end sort last among equal scores: ready, not reserved, when they are cancelled
-            String id = i < live ? tag + "-" + i : tag + "-ended-" + i;
+            String id = ends ? tag + "-ended-" + i : tag + "-" + i;
             jobs.add(new Job(id, topic, null, null, delay, 0, 0, 0, "body " + i, created));
         }
         store.add(jobs);

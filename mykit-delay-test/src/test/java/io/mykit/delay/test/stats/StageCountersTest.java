@@ -1,5 +1,6 @@
 package io.mykit.delay.test.stats;
 
+import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.stats.StageCounts;
@@ -101,7 +102,7 @@ class StageCountersTest {
         for (int b = 0; b < keys.buckets(); b++) {
             for (Map.Entry<String, String> e : redis.hgetAll(keys.pool(b)).entrySet()) {
                 String topic = JobCodec.decode(e.getKey(), e.getValue()).getTopic();
-                StageCounts c = redis.zscore(keys.delay(b), e.getKey()) != null ? new StageCounts(1, 0, 0)
+                StageCounts c = WaitingSlices.score(redis, keys, b, e.getKey()) != null ? new StageCounts(1, 0, 0)
                         : redis.zscore(keys.inflight(b), e.getKey()) != null ? new StageCounts(0, 0, 1)
                         : new StageCounts(0, 1, 0);
                 out.merge(topic, c, StageCounts::plus);

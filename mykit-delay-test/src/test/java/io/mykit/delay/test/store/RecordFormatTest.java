@@ -8,6 +8,7 @@ import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
+import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -153,10 +154,15 @@ class RecordFormatTest {
         assertThat(redis.hget(keys.pool(B), "json-1")).startsWith("{");
     }
 
-    /** What a gateway before the compact record left in Redis for a waiting job: JSON record, due score, count. */
+    /**
+     * What a gateway before the compact record left in Redis for a waiting job: JSON record, due score in the single
+     * delay ZSET, count; then the start-up step that moves such jobs into the due slices.
+     */
     private void writtenByThePreviousVersion(Job job) {
         redis.hset(keys.pool(B), job.getId(), JobCodec.encodeJson(job));
-        redis.zadd(keys.delay(B), job.dueTime(), job.getId());
+        redis.zadd(keys.legacyDelay(B), job.dueTime(), job.getId());
         redis.hincrBy(keys.counts(B), "w:" + job.getTopic(), 1);
+        new BucketLayout(nodes, keys).ensure();
+        assertThat(redis.exists(keys.legacyDelay(B))).isFalse();
     }
 }

@@ -1,0 +1,53 @@
+-- Waiting jobs (store package-info): each bucket spreads them over SLICES small ZSETs '<due>:<slice>' (id -> due
+-- time), the slice a pure function of the id, so that each stays small enough for Redis' compact listpack encoding;
+-- the index ZSET '<due>' maps each non-empty slice to its earliest due time. LuaScript puts this where a script says
+-- "--#include waiting"; DelaySlices.of is the same function in Java.
+local SLICES = 1024
+
+local function sliceOf(id)
+    local h = 0
+    for i = 1, #id do
+        h = (h * 31 + string.byte(id, i)) % 2147483647
+    end
+    return h % SLICES
+end
+
+-- the id's due time while it waits, else nil
+local function waitingScore(due, id)
+    local score = redis.call('ZSCORE', due .. ':' .. sliceOf(id), id)
+    if score then
+        return score
+    end
+    return nil
+end
+
+-- the index entry of slice s follows its earliest member, or goes with the slice's last one
+local function refreshSlice(due, s)
+    local head = redis.call('ZRANGE', due .. ':' .. s, 0, 0, 'WITHSCORES')
+    if head[2] then
+        redis.call('ZADD', due, head[2], s)
+    else
+        redis.call('ZREM', due, s)
+    end
+end
+
+-- makes the id wait until score (a job waiting already takes the new score)
+local function wait(due, id, score)
+    local s = sliceOf(id)
+    if redis.call('ZADD', due .. ':' .. s, score, id) == 1 then
+        -- a new member can only lower the slice's earliest time
+        redis.call('ZADD', due, 'LT', score, s)
+    else
+        refreshSlice(due, s)
+    end
+end
+
+-- true when the id was waiting (and now is not)
+local function unwait(due, id)
+    local s = sliceOf(id)
+    if redis.call('ZREM', due .. ':' .. s, id) == 1 then
+        refreshSlice(due, s)
+        return true
+    end
+    return false
+end

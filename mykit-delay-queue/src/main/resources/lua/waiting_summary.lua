@@ -1,0 +1,32 @@
+-- One bucket's waiting jobs in brief: how many, and (given now) the earliest, the next one due after now and how many
+-- are overdue. Reads every slice's size, never its members (lua/include/waiting.lua): for metrics and /stats.
+-- KEYS[1] due index ZSET of the bucket
+-- ARGV[1] now, ms, or '' for the count alone
+-- Returns { jobs waiting, earliest due or '', next due after now or '', overdue jobs }
+local due = KEYS[1]
+local now = ARGV[1]
+
+local jobs = 0
+for _, s in ipairs(redis.call('ZRANGE', due, 0, -1)) do
+    jobs = jobs + redis.call('ZCARD', due .. ':' .. s)
+end
+if now == '' then
+    return { jobs, '', '', 0 }
+end
+local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
+local nextDue = nil
+local later = redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if later[2] then
+    nextDue = tonumber(later[2])
+end
+local overdue = 0
+-- a slice holding overdue jobs may hold the next one due too
+for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', now)) do
+    local slice = due .. ':' .. s
+    overdue = overdue + redis.call('ZCOUNT', slice, '-inf', now)
+    local after = redis.call('ZRANGEBYSCORE', slice, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    if after[2] and (nextDue == nil or tonumber(after[2]) < nextDue) then
+        nextDue = tonumber(after[2])
+    end
+end
+return { jobs, head[2] or '', nextDue and string.format('%.0f', nextDue) or '', overdue }
