@@ -45,20 +45,31 @@ local function first(entries)
     return ''
 end
 
--- the first `window` overdue jobs lie in the `window` slices whose earliest jobs are the earliest
-local overdueSlices = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, window)
-local overdue, overdueWhole = merged(overdueSlices, '-inf', now)
-if #overdueSlices >= window then
-    overdueWhole = false
+-- slice numbers of a WITHSCORES reply, and the score of its last entry when the reply is full (else nil)
+local function slicesOf(reply)
+    local slices = {}
+    for i = 1, #reply, 2 do
+        slices[#slices + 1] = reply[i]
+    end
+    if #slices >= window then
+        return slices, reply[#reply]
+    end
+    return slices, nil
 end
--- later jobs: in the next `window` slices by earliest job, or later in a slice that holds overdue ones too
-local laterSlices = redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'LIMIT', 0, window)
-local laterWhole = #laterSlices < window
+
+-- the first `window` overdue jobs lie in the `window` slices whose earliest jobs are the earliest, and are due no later
+-- than the last of those slices' earliest
+local overdueSlices, overdueBound = slicesOf(redis.call('ZRANGEBYSCORE', due, '-inf', now, 'WITHSCORES', 'LIMIT', 0, window))
+local overdue, overdueWhole = merged(overdueSlices, '-inf', overdueBound or now)
+overdueWhole = overdueWhole and overdueBound == nil
+-- later jobs: in the next `window` slices by earliest job (no later than the last of those), or in a slice holding
+-- overdue jobs too
+local laterSlices, laterBound = slicesOf(redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, window))
 for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', now)) do
     laterSlices[#laterSlices + 1] = s
 end
-local later, laterCut = merged(laterSlices, '(' .. now, '+inf')
-laterWhole = laterWhole and laterCut
+local later, laterWhole = merged(laterSlices, '(' .. now, laterBound or '+inf')
+laterWhole = laterWhole and laterBound == nil
 local oldest, nextDue = first(overdue), first(later)
 local function known(score, whole)
     return (score ~= '' or whole) and 1 or 0

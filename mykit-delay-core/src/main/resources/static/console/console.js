@@ -119,7 +119,8 @@
             'data-minute': i, 'data-count': n
         }, '+' + i + ' min: ' + n)));
         const total = due.perMinute.reduce((a, b) => a + b, 0);
-        $('due-total').textContent = total + ' due within ' + due.minutes + ' min, ' + due.overdue + ' overdue now';
+        $('due-total').textContent = total + ' due within ' + due.minutes + ' min'
+            + (due.estimated ? ' (spread over the minutes estimated from a sample)' : '') + ', ' + due.overdue + ' overdue now';
     }
 
     async function refresh() {

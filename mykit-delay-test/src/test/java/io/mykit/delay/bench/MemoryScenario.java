@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * used_memory moves only with the gateway's keys) gets a fresh gateway; N far-future jobs with bodyBytes-byte bodies
  * are batch-pushed to one topic, and used_memory after - before, over N, is the cost of a pending job; less its
  * body, what the gateway adds. Then MEMORY USAGE (SAMPLES 0: every element counted) of each of the gateway's keys,
- * summed by kind (delay ZSET, job HASH, counters...), shows where the bytes go.
+ * summed by kind (due slices, job HASH, counters...), shows where the bytes go.
  *
  * <p>Size: {@code -Dbench.memory.jobs} (1,000,000; 5,000 quick).
  */
@@ -134,10 +134,11 @@ final class MemoryScenario {
         return byKind;
     }
 
-    /** "{p:b3}:delay" -> "delay", "{p:b3}:ready:t" -> "ready:t", "{p}:layout" -> "layout". */
+    /** "{p:b3}:due:17" -> "due:*" (the slices), "{p:b3}:ready:t" -> "ready:t", "{p}:layout" -> "layout". */
     private static String kindOf(String key) {
         int tagEnd = key.indexOf("}:");
-        return tagEnd < 0 ? key : key.substring(tagEnd + 2);
+        String kind = tagEnd < 0 ? key : key.substring(tagEnd + 2);
+        return kind.matches("due:\\d+") ? "due:*" : kind;
     }
 
     private static long usedMemory(Jedis jedis) {

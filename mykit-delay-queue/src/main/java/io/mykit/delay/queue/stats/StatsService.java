@@ -47,7 +47,7 @@ public class StatsService {
     }
 
     /** Waiting jobs due per minute over the next {@code minutes}, starting at {@code from}. */
-    public record DueTimes(long from, int minutes, long overdue, long[] perMinute) {
+    public record DueTimes(long from, int minutes, long overdue, long[] perMinute, boolean estimated) {
     }
 
     public Overview overview() {
@@ -93,7 +93,7 @@ public class StatsService {
         }
         long now = clock.millis();
         StoreCounters.DueMinutes due = counters.dueMinutes(now, minutes);
-        return new DueTimes(now, minutes, due.overdue(), due.perMinute());
+        return new DueTimes(now, minutes, due.overdue(), due.perMinute(), due.estimated());
     }
 
     /** Counts every bucket afresh; returns the jobs counted. */

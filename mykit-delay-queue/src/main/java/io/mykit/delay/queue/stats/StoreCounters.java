@@ -25,16 +25,26 @@ public class StoreCounters {
     /** Waiting jobs a per-topic head sample looks at on each side of now, per bucket. */
     static final int HEAD_WINDOW = 200;
 
+    /** Jobs read per bucket for the per-minute spread, a few ms of Redis: the console asks every 2 s. */
+    static final int EXACT_SPREAD_BUDGET = 5_000;
+
     private final RedisNodes redis;
     private final Keys keys;
+    private final int exactSpreadBudget;
     private final LuaScript recount = LuaScript.load("recount");
     private final LuaScript topicHead = LuaScript.load("topic_head");
     private final LuaScript dueMinutes = LuaScript.load("due_minutes");
     private final LuaScript waitingSummary = LuaScript.load("waiting_summary");
 
     public StoreCounters(RedisNodes redis, Keys keys) {
+        this(redis, keys, EXACT_SPREAD_BUDGET);
+    }
+
+    /** {@code exactSpreadBudget}: jobs ahead per bucket that dueMinutes reads one by one before it samples. */
+    public StoreCounters(RedisNodes redis, Keys keys, int exactSpreadBudget) {
         this.redis = redis;
         this.keys = keys;
+        this.exactSpreadBudget = exactSpreadBudget;
     }
 
     /** Counts per topic and the due-time head of all buckets. */
@@ -127,24 +137,29 @@ public class StoreCounters {
         return new TopicHead(oldest, oldestKnown, next, nextKnown);
     }
 
-    /** Waiting jobs due in each minute from now on ({@code [0]} = the next 60 s), and those due already. */
-    public record DueMinutes(long overdue, long[] perMinute) {
+    /**
+     * Waiting jobs due in each minute from now on ({@code [0]} = the next 60 s), and those due already. Totals are exact;
+     * {@code estimated}: the spread over the minutes was scaled up from a sample of the due slices (due_minutes.lua).
+     */
+    public record DueMinutes(long overdue, long[] perMinute, boolean estimated) {
     }
 
     public DueMinutes dueMinutes(long now, int minutes) {
         List<Object> replies = evalPerBucket(dueMinutes, b -> List.of(keys.due(b)),
-                List.of(Long.toString(now), Integer.toString(minutes)));
+                List.of(Long.toString(now), Integer.toString(minutes), Integer.toString(exactSpreadBudget)));
         long overdue = 0;
         long[] counts = new long[minutes];
+        boolean estimated = false;
         for (Object reply : replies) {
-            // { overdue, minute 1, minute 2, ... } (due_minutes.lua)
+            // { overdue, estimated, minute 1, minute 2, ... } (due_minutes.lua)
             List<?> bucket = (List<?>) reply;
             overdue += (Long) bucket.get(0);
+            estimated |= (Long) bucket.get(1) == 1;
             for (int m = 0; m < minutes; m++) {
-                counts[m] += (Long) bucket.get(m + 1);
+                counts[m] += (Long) bucket.get(m + 2);
             }
         }
-        return new DueMinutes(overdue, counts);
+        return new DueMinutes(overdue, counts, estimated);
     }
 
     /** Counts every bucket afresh (recount.lua, atomic per bucket) and marks the counters complete; returns the jobs. */

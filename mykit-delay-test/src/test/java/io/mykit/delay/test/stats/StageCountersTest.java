@@ -319,6 +319,40 @@ class StageCountersTest {
         assertThat(java.util.Arrays.stream(due.perMinute()).sum()).as("beyond the hour not counted").isEqualTo(3);
     }
 
+    @Test
+    void due_minutes_past_the_budget_keep_exact_totals_and_estimate_the_spread_from_a_sample() {
+        long t = System.currentTimeMillis();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            jobs.add(job("m2-" + i, A, t + 125_000 + i * 40));
+            jobs.add(job("m10-" + i, B, t + 605_000 + i * 40));
+        }
+        for (int i = 0; i < 50; i++) {
+            jobs.add(job("late-" + i, A, t - 1_000 - i));
+        }
+        store.add(jobs);
+
+        StoreCounters.DueMinutes exact = new StoreCounters(nodes, store.keys(), 10_000).dueMinutes(t, 60);
+        assertThat(exact.estimated()).isFalse();
+        assertThat(exact.overdue()).isEqualTo(50);
+        assertThat(exact.perMinute()[2]).isEqualTo(1_000);
+        assertThat(exact.perMinute()[10]).isEqualTo(1_000);
+
+        StoreCounters.DueMinutes sampled = new StoreCounters(nodes, store.keys(), 100).dueMinutes(t, 60);
+        assertThat(sampled.estimated()).isTrue();
+        assertThat(sampled.overdue()).as("counted, not sampled").isEqualTo(50);
+        long[] spread = sampled.perMinute();
+        // each bucket's sample is scaled to its exact total: only rounding is lost
+        assertThat(java.util.Arrays.stream(spread).sum()).isBetween(2_000L - 2 * BUCKETS, 2_000L + 2 * BUCKETS);
+        assertThat(spread[2]).isBetween(600L, 1_400L);
+        assertThat(spread[10]).isBetween(600L, 1_400L);
+        for (int m = 0; m < spread.length; m++) {
+            if (m != 2 && m != 10) {
+                assertThat(spread[m]).as("minute %d holds no job", m).isZero();
+            }
+        }
+    }
+
     private static List<String> keysMatching(String pattern) {
         List<String> out = new ArrayList<>();
         ScanParams params = new ScanParams().match(pattern).count(1000);
