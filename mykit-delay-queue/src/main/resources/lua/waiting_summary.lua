@@ -1,18 +1,11 @@
--- One bucket's waiting jobs in brief: how many, and (given now) the earliest, the next one due after now and how many
--- are overdue. Reads every slice's size, never its members (lua/include/waiting.lua): for metrics and /stats.
+-- One bucket's waiting jobs in brief, for /stats: the earliest, the next one due after now and how many are overdue.
+-- Reads the index and the slices holding overdue jobs (lua/include/waiting.lua), never the others.
 -- KEYS[1] due index ZSET of the bucket
--- ARGV[1] now, ms, or '' for the count alone
--- Returns { jobs waiting, earliest due or '', next due after now or '', overdue jobs }
+-- ARGV[1] now, ms
+-- Returns { earliest due or '', next due after now or '', overdue jobs }
 local due = KEYS[1]
 local now = ARGV[1]
 
-local jobs = 0
-for _, s in ipairs(redis.call('ZRANGE', due, 0, -1)) do
-    jobs = jobs + redis.call('ZCARD', due .. ':' .. s)
-end
-if now == '' then
-    return { jobs, '', '', 0 }
-end
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
 local nextDue = nil
 local later = redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
@@ -29,4 +22,4 @@ for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', now)) do
         nextDue = tonumber(after[2])
     end
 end
-return { jobs, head[2] or '', nextDue and string.format('%.0f', nextDue) or '', overdue }
+return { head[2] or '', nextDue and string.format('%.0f', nextDue) or '', overdue }

@@ -68,54 +68,54 @@ public class StoreCounters {
 
     /** null when the counters are not known to be complete. */
     private Snapshot read(long now) {
-        try {
-            return readOnce(now);
-        } catch (JedisNoScriptException e) {
-            loadScripts();
-            return readOnce(now);
-        }
+        return step(() -> {
+            try {
+                return readOnce(now);
+            } catch (JedisNoScriptException e) {
+                loadScripts();
+                return readOnce(now);
+            }
+        });
     }
 
     private Snapshot readOnce(long now) {
         int n = keys.buckets();
-        return step(() -> {
-            Response<String> counted;
-            List<Response<Map<String, String>>> counts = new ArrayList<>(n);
-            List<Response<Object>> waiting = new ArrayList<>(n);
-            List<String> args = List.of(Long.toString(now));
-            try (NodePipelines<?> pipes = redis.pipelines()) {
-                counted = pipes.on(keys.counted()).get(keys.counted());
-                for (int b = 0; b < n; b++) {
-                    AbstractPipeline pipe = pipes.on(keys.counts(b));
-                    counts.add(pipe.hgetAll(keys.counts(b)));
-                    waiting.add(pipe.evalsha(waitingSummary.sha(), List.of(keys.due(b)), args));
-                }
-                pipes.sync();
-            }
-            if (counted.get() == null) {
-                return null;
-            }
-            Map<String, StageCounts> topics = new TreeMap<>();
-            Long nextDue = null;
-            Long oldest = null;
-            long late = 0;
+        Response<String> counted;
+        List<Response<Map<String, String>>> counts = new ArrayList<>(n);
+        List<Response<Object>> waiting = new ArrayList<>(n);
+        List<String> args = List.of(Long.toString(now));
+        try (NodePipelines<?> pipes = redis.pipelines()) {
+            counted = pipes.on(keys.counted()).get(keys.counted());
             for (int b = 0; b < n; b++) {
-                counts.get(b).get().forEach((field, value) -> {
-                    // fields are '<stage>:<topic>'; topics hold no ':'
-                    String topic = field.substring(2);
-                    topics.put(topic, topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
-                });
-                // { jobs, earliest, next after now, overdue } (waiting_summary.lua)
-                List<?> summary = (List<?>) waiting.get(b).get();
-                Long head = parse((String) summary.get(1));
-                if (head != null && head <= now) {
-                    oldest = earlier(oldest, head);
-                }
-                nextDue = earlier(nextDue, parse((String) summary.get(2)));
-                late += (Long) summary.get(3);
+                AbstractPipeline pipe = pipes.on(keys.counts(b));
+                counts.add(pipe.hgetAll(keys.counts(b)));
+                waiting.add(pipe.evalsha(waitingSummary.sha(), List.of(keys.due(b)), args));
             }
-            return new Snapshot(topics, nextDue, oldest, late);
-        });
+            pipes.sync();
+        }
+        if (counted.get() == null) {
+            return null;
+        }
+        Map<String, StageCounts> topics = new TreeMap<>();
+        Long nextDue = null;
+        Long oldest = null;
+        long late = 0;
+        for (int b = 0; b < n; b++) {
+            counts.get(b).get().forEach((field, value) -> {
+                // fields are '<stage>:<topic>'; topics hold no ':'
+                String topic = field.substring(2);
+                topics.put(topic, topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
+            });
+            // { earliest, next after now, overdue } (waiting_summary.lua)
+            List<?> summary = (List<?>) waiting.get(b).get();
+            Long head = parse((String) summary.get(0));
+            if (head != null && head <= now) {
+                oldest = earlier(oldest, head);
+            }
+            nextDue = earlier(nextDue, parse((String) summary.get(1)));
+            late += (Long) summary.get(2);
+        }
+        return new Snapshot(topics, nextDue, oldest, late);
     }
 
     /** Samples the first {@link #HEAD_WINDOW} waiting jobs on each side of now in every bucket for one topic. */

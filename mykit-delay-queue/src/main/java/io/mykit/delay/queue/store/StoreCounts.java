@@ -2,23 +2,21 @@ package io.mykit.delay.queue.store;
 
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
+import java.util.Map;
 
 /**
  * Read-only counts of the working set for metrics and health: per bucket, jobs waiting for their due time, in flight and
- * in ready lists. Sizes only (ZCARD, LLEN; the due slices summed by waiting_summary.lua), never members: a few round
- * trips per sample, whatever the backlog.
+ * in ready lists. Sizes only (the stage counters' waiting jobs, ZCARD, LLEN), never members: a few round trips per
+ * sample, whatever the backlog.
  */
 public final class StoreCounts {
     private final RedisNodes redis;
     private final Keys keys;
-    private final LuaScript waitingCount = LuaScript.load("waiting_summary");
 
     public StoreCounts(RedisNodes redis, Keys keys) {
         this.redis = redis;
@@ -31,23 +29,14 @@ public final class StoreCounts {
 
     /** Every bucket's sizes; throws a Jedis exception when Redis does not answer. */
     public List<BucketCount> sample() {
-        try {
-            return sampleOnce();
-        } catch (JedisNoScriptException e) {
-            redis.loadScripts(List.of(waitingCount), IntStream.range(0, keys.buckets()).mapToObj(keys::due).toList());
-            return sampleOnce();
-        }
-    }
-
-    private List<BucketCount> sampleOnce() {
         int buckets = keys.buckets();
         List<List<String>> readyKeys = readyLists(redis.client());
-        List<Response<Object>> pending = new ArrayList<>(buckets);
+        List<Response<Map<String, String>>> pending = new ArrayList<>(buckets);
         List<Response<Long>> inflight = new ArrayList<>(buckets);
         List<List<Response<Long>>> ready = new ArrayList<>(buckets);
         try (NodePipelines<?> pipes = redis.pipelines()) {
             for (int b = 0; b < buckets; b++) {
-                pending.add(pipes.on(keys.due(b)).evalsha(waitingCount.sha(), List.of(keys.due(b)), List.of("")));
+                pending.add(pipes.on(keys.counts(b)).hgetAll(keys.counts(b)));
                 inflight.add(pipes.on(keys.inflight(b)).zcard(keys.inflight(b)));
                 List<Response<Long>> lists = new ArrayList<>();
                 for (String key : readyKeys.get(b)) {
@@ -60,8 +49,9 @@ public final class StoreCounts {
         List<BucketCount> counts = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {
             long readyJobs = ready.get(b).stream().mapToLong(Response::get).sum();
-            // { jobs, ... } (waiting_summary.lua)
-            long waiting = (Long) ((List<?>) pending.get(b).get()).get(0);
+            // the stage counters' "w:<topic>" fields: jobs waiting in the due slices, per topic
+            long waiting = pending.get(b).get().entrySet().stream().filter(e -> e.getKey().startsWith("w:"))
+                    .mapToLong(e -> Long.parseLong(e.getValue())).sum();
             counts.add(new BucketCount(b, waiting, inflight.get(b).get(), readyJobs));
         }
         return counts;
