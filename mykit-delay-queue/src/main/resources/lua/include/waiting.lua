@@ -4,22 +4,20 @@
 -- "--#include waiting"; DelaySlices.of is the same function in Java.
 local SLICES = 1024
 
--- a script asks again for the same id (stage check, then removal): each is hashed once
-local sliceMemo = {}
+-- a script asks again for the id it just asked for (stage check, then removal): that one is not hashed twice
+local lastId, lastSlice = nil, nil
 local function sliceOf(id)
-    local s = sliceMemo[id]
-    if s then
-        return s
+    if id == lastId then
+        return lastSlice
     end
     local h = 0
-    -- one call for all bytes costs half of one call per byte (ids are at most a few hundred bytes)
+    -- one call for all bytes costs half of one call per byte (ids are at most 128 characters)
     local bytes = { string.byte(id, 1, -1) }
     for i = 1, #bytes do
         h = (h * 31 + bytes[i]) % 2147483647
     end
-    s = h % SLICES
-    sliceMemo[id] = s
-    return s
+    lastId, lastSlice = id, h % SLICES
+    return lastSlice
 end
 
 -- the id's due time while it waits, else nil
