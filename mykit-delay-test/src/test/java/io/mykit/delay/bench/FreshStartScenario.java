@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * was sent - when the schedule planned it: how far a cold gateway makes its producers fall behind. Lateness covers
  * every job pushed in that first minute.
  *
- * <p>Sizes: {@code -Dbench.fresh.rate}, {@code .seconds}, {@code .pushers}, {@code .pullers}, {@code .pull-batch};
+ * <p>Sizes: {@code -Dbench.fresh.rate}, {@code .seconds}, {@code .pushers}, {@code .pullers}, {@code .pull-batch},
+ * {@code .client-warmup-seconds} (the same load first, unmeasured, to see what the first seconds cost);
  * the delays are {@code bench.late.min-delay}/{@code max-delay}.
  */
 final class FreshStartScenario {
@@ -33,6 +34,8 @@ final class FreshStartScenario {
     private final int pushers;
     private final int pullers;
     private final int pullBatch;
+    /** Seconds of the same load before the measured minute (0: none, the scenario's point): what the first seconds cost. */
+    private final int clientWarmup;
 
     FreshStartScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes,
                        Arrivals arrivals) {
@@ -45,6 +48,7 @@ final class FreshStartScenario {
         this.pushers = settings.number("bench.fresh.pushers", 4);
         this.pullers = settings.number("bench.fresh.pullers", 4);
         this.pullBatch = settings.number("bench.fresh.pull-batch", 1);
+        this.clientWarmup = settings.number("bench.fresh.client-warmup-seconds", 0);
         if (rate < 1 || seconds < 1 || pushers < 1 || pullers < 1 || pullBatch < 1) {
             throw new IllegalArgumentException("bench.fresh.rate, .seconds, .pushers, .pullers, .pull-batch must be"
                     + " >= 1");
@@ -60,6 +64,9 @@ final class FreshStartScenario {
             CpuMeter meter = new CpuMeter(redis.port(), settings.mysqlPort()).withNodes(List.of(gateway.handle()));
             LoadDriver driver = new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), meter)
                     .pollTimeout(settings.pollTimeoutMs());
+            LoadDriver.Lateness firstSeconds = clientWarmup > 0 ? driver.steadyDelivery(TOPIC + "-warmup", rate,
+                    clientWarmup, pushers, pullers, pullBatch, settings.lateMinDelayMs(), settings.lateMaxDelayMs(),
+                    DELIVERY_GRACE_MS) : null;
             LoadDriver.Lateness l = driver.steadyDelivery(TOPIC, rate, seconds, pushers, pullers, pullBatch,
                     settings.lateMinDelayMs(), settings.lateMaxDelayMs(), DELIVERY_GRACE_MS);
 
@@ -88,6 +95,11 @@ final class FreshStartScenario {
                     l.finishErrors()), "0", ReportTable.verdict(errors == 0));
             if (l.firstError() != null) {
                 notes.accept("first error in scenario 12: " + l.firstError());
+            }
+            if (firstSeconds != null) {
+                table.row("", "the same load before, unmeasured", String.format(Locale.ROOT, "%d s: send lag max %d ms,"
+                        + " lateness p99 %d ms", clientWarmup, firstSeconds.sendLagMs().max(),
+                        firstSeconds.latenessMs().percentile(99)), "", "");
             }
             table.row("", "gateway JVM", gateway.describe(), "", "");
             table.row("", "JVM launch to serving HTTP", String.format(Locale.ROOT, "%.1f s",

@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -23,6 +25,7 @@ public final class FreePorts {
     private static final int LINUX_EPHEMERAL_LOW = 32768;
     private static final int LOWEST_PORT = 20000;
     private static final int ATTEMPTS = 200;
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
     private FreePorts() {
     }
@@ -37,12 +40,14 @@ public final class FreePorts {
      * listens on p, p - 2 and p + 1).
      */
     static int freePortWithNeighbours(int below, int above) {
-        int high = ephemeralLow() - 1 - above;
-        int low = LOWEST_PORT + below;
+        int[] share = forkShare(LOWEST_PORT, ephemeralLow() - 1, Integer.getInteger("mykit.test.fork", 0),
+                Integer.getInteger("mykit.test.forks", 1));
+        int high = share[1] - above;
+        int low = share[0] + below;
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             int candidate = random.nextInt(low, high + 1);
-            if (allFree(candidate - below, candidate + above)) {
+            if (claim(candidate - below, candidate + above)) {
                 return candidate;
             }
         }
@@ -59,6 +64,39 @@ public final class FreePorts {
         } catch (IOException bindFailed) {
             return false;
         }
+    }
+
+    /**
+     * Takes the ports if they are free now and none was handed out before in this JVM: a port is bound only later, by
+     * a server started after this returns, so two calls must not return the same one (a Redis Cluster takes six).
+     */
+    private static synchronized boolean claim(int from, int to) {
+        for (int port = from; port <= to; port++) {
+            if (HANDED_OUT.contains(port)) {
+                return false;
+            }
+        }
+        if (!allFree(from, to)) {
+            return false;
+        }
+        for (int port = from; port <= to; port++) {
+            HANDED_OUT.add(port);
+        }
+        return true;
+    }
+
+    /**
+     * Fork {@code fork} of {@code forks}' part of [low, high]: surefire's forks ({@code mykit.test.fork} of
+     * {@code mykit.test.forks}, set in the pom) draw from separate parts, so one cannot take a port another has chosen
+     * and not bound yet. Fork 0 (outside surefire) or a single fork: the whole range.
+     */
+    static int[] forkShare(int low, int high, int fork, int forks) {
+        if (fork < 1 || forks < 2) {
+            return new int[] {low, high};
+        }
+        int width = (high - low + 1) / forks;
+        int part = (fork - 1) % forks;
+        return new int[] {low + part * width, low + (part + 1) * width - 1};
     }
 
     private static boolean allFree(int from, int to) {
