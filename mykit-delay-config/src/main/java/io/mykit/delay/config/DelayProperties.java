@@ -107,6 +107,8 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
         check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
         check(errors, positive(metrics.sampleInterval), "mykit.delay.metrics.sample-interval must be > 0");
+        check(errors, http.warmup != null && !http.warmup.isNegative() && http.warmup.compareTo(Duration.ofMinutes(5)) <= 0,
+                "mykit.delay.http.warmup must be 0..5m");
         validateDispatch(errors);
         validateRegistry(errors);
         if (!errors.isEmpty()) {
@@ -555,7 +557,14 @@ public class DelayProperties implements InitializingBean {
          * Spring MVC's dispatch (same answers, less CPU per call); false sends them through the controllers too.
          */
         private boolean directRoutes = true;
+        /**
+         * Before the port opens, this long of pushes, lookups, polls and cancels in topic {@code mykit-delay-warmup}
+         * through a loopback port of the same web server, so the first clients meet compiled code (0 = none).
+         */
+        private Duration warmup = Duration.ZERO;
 
+        public Duration getWarmup() { return warmup; }
+        public void setWarmup(Duration warmup) { this.warmup = warmup; }
         public boolean isDirectRoutes() { return directRoutes; }
         public void setDirectRoutes(boolean directRoutes) { this.directRoutes = directRoutes; }
         public boolean isLegacyStatus() { return legacyStatus; }

@@ -31,6 +31,8 @@ import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -273,6 +275,12 @@ public class DelayQueueConfiguration {
     public GatewayLifecycle gatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
                                              DeliveryTargets targets) {
         return new GatewayLifecycle(store, states, pushes, targets);
+    }
+
+    @Bean
+    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties) {
+        return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
+                properties.getHttp().getWarmup());
     }
 
     @Bean

@@ -112,6 +112,11 @@ public final class TestGateway implements AutoCloseable {
         context.addApplicationListener(listener);
     }
 
+    /** The embedded web server the gateway serves on. */
+    public org.springframework.boot.web.server.WebServer webServer() {
+        return ((org.springframework.boot.web.context.WebServerApplicationContext) context).getWebServer();
+    }
+
     /** Every bean of {@code type}, by name (none is an empty map). */
     public <T> java.util.Map<String, T> beans(Class<T> type) {
         return context.getBeansOfType(type);
