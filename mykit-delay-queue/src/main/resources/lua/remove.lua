@@ -27,17 +27,6 @@ local cancel = ARGV[3] == 'cancel'
 --#include counters
 --#include waiting
 
--- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
-local function stageOf(id)
-    if waitingScore(due, id) then
-        return 'w'
-    end
-    if redis.call('ZSCORE', inflight, id) then
-        return 'f'
-    end
-    return 'r'
-end
-
 local record = redis.call('HGET', pool, id)
 if not record then
     return 0
@@ -49,7 +38,14 @@ local score = waitingScore(due, id)
 if score and tonumber(score) > latest then
     return -1
 end
-bump(stageOf(id), topicOf(record), -1)
+-- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
+local stage = 'r'
+if score then
+    stage = 'w'
+elseif redis.call('ZSCORE', inflight, id) then
+    stage = 'f'
+end
+bump(stage, topicOf(record), -1)
 saveCounts(counts)
 unwait(due, id)
 redis.call('ZREM', inflight, id)

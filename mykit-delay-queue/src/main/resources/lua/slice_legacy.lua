@@ -9,13 +9,4 @@ local due = KEYS[2]
 
 --#include waiting
 
-local entries = redis.call('ZRANGE', legacy, 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
-local ids = {}
-for i = 1, #entries, 2 do
-    wait(due, entries[i], entries[i + 1])
-    ids[#ids + 1] = entries[i]
-end
-for from = 1, #ids, 1000 do
-    redis.call('ZREM', legacy, unpack(ids, from, math.min(from + 999, #ids)))
-end
-return redis.call('ZCARD', legacy)
+return sliceLegacy(legacy, due, tonumber(ARGV[1]))

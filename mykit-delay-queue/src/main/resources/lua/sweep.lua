@@ -10,6 +10,8 @@
 -- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- KEYS[7] owner STRING of the bucket: the newest fencing token
 -- KEYS[8] stage counters HASH of the bucket
+-- KEYS[9] the bucket's single delay ZSET of versions before the due slices: jobs a node of such a version still adds
+--         there move into the slices here, up to ARGV[1] a sweep
 -- ARGV[1] limit
 -- ARGV[2] tries of a job that names none
 -- ARGV[3] how long spent jobs stay parked in flight for their burial, ms
@@ -82,6 +84,7 @@ for _, id in ipairs(ids) do
     end
 end
 saveCounts(counts)
+sliceLegacy(KEYS[9], due, limit)
 if redis.call('EXISTS', restoring) == 0 then
     redis.call('ZREMRANGEBYSCORE', ended, '-inf', now - retention)
 end

@@ -20,13 +20,9 @@ local function sliceOf(id)
     return lastSlice
 end
 
--- the id's due time while it waits, else nil
+-- the id's due time while it waits, else false
 local function waitingScore(due, id)
-    local score = redis.call('ZSCORE', due .. ':' .. sliceOf(id), id)
-    if score then
-        return score
-    end
-    return nil
+    return redis.call('ZSCORE', due .. ':' .. sliceOf(id), id)
 end
 
 -- the index entry of slice s follows its earliest member, or goes with the slice's last one
@@ -58,4 +54,20 @@ local function unwait(due, id)
         return true
     end
     return false
+end
+
+-- moves up to n jobs, earliest first, from a version's single delay ZSET before the due slices into the slices, each
+-- at the due time it had; returns how many are left there
+local function sliceLegacy(legacy, due, n)
+    local entries = redis.call('ZRANGE', legacy, 0, n - 1, 'WITHSCORES')
+    local ids = {}
+    for i = 1, #entries, 2 do
+        wait(due, entries[i], entries[i + 1])
+        ids[#ids + 1] = entries[i]
+    end
+    -- unpack takes a few thousand values at most
+    for from = 1, #ids, 1000 do
+        redis.call('ZREM', legacy, unpack(ids, from, math.min(from + 999, #ids)))
+    end
+    return redis.call('ZCARD', legacy)
 end

@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
  * (its start phase is {@code DEFAULT_PHASE - 2048}) and after the journal writers run ({@link GatewayLifecycle}), this
  * sends the gateway's own requests through a loopback connector added to the same Tomcat service: push, lookup, an empty
  * poll, a finish refused as not due, cancel, in topic {@value #TOPIC}. Every pushed job is cancelled again (journaled
- * Delete); the timers have not started, so none is handed over. The connector is removed before the port opens.
+ * Delete); the timers have not started, so none is handed over. The jobs carry bizKey {@value #TOPIC}, and a last
+ * cancel by that bizKey takes any whose own cancel failed or whose push answer was lost. The connector is removed
+ * before the port opens.
  */
 final class StartupWarmup implements SmartLifecycle {
     static final String TOPIC = "mykit-delay-warmup";
@@ -103,6 +105,7 @@ final class StartupWarmup implements SmartLifecycle {
                 break;
             }
         }
+        cancelLeftovers(client, base);
         log.info("Warmed up in {} ms before opening the port: {} calls in topic {}, {} rounds failed",
                 (System.nanoTime() - started) / 1_000_000, calls.get(), TOPIC, failures.get());
     }
@@ -111,7 +114,7 @@ final class StartupWarmup implements SmartLifecycle {
     private static void round(HttpClient client, String base, AtomicLong calls) throws IOException, InterruptedException {
         HttpResponse<String> pushed = client.send(HttpRequest.newBuilder(URI.create(base + "/push"))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"topic\":\"" + TOPIC
+                .POST(HttpRequest.BodyPublishers.ofString("{\"topic\":\"" + TOPIC + "\",\"bizKey\":\"" + TOPIC
                         + "\",\"delay\":3600000,\"body\":\"warm-up of a freshly started gateway\"}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         calls.incrementAndGet();
@@ -127,6 +130,23 @@ final class StartupWarmup implements SmartLifecycle {
         calls.addAndGet(4);
         if (cancelled.statusCode() != 200) {
             throw new IllegalStateException("cancel of warm-up job " + jobId + " answered " + cancelled.statusCode());
+        }
+    }
+
+    /** One cancel of every warm-up job still pending, by their bizKey: none is left to be delivered in an hour. */
+    private static void cancelLeftovers(HttpClient client, String base) {
+        try {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(base + "/jobs?bizKey=" + TOPIC
+                    + "&topic=" + TOPIC)).timeout(Duration.ofSeconds(30)).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200 || answer.body().contains("\"refused\":{\"")) {
+                log.warn("Warm-up jobs in topic {} may be left pending: cancel by bizKey answered {} {}", TOPIC,
+                        answer.statusCode(), answer.body());
+            }
+        } catch (IOException e) {
+            log.warn("Warm-up jobs in topic {} may be left pending: {}", TOPIC, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -19,7 +19,8 @@ import java.util.stream.IntStream;
 
 /**
  * Reads the store's per-bucket stage counters and due-time heads, one pipeline per Redis node for all buckets: the
- * cost grows with buckets, due slices and topics, never with jobs (but dueMinutes reads the jobs within its horizon) (see the store's package-info for how the counters are kept).
+ * cost grows with buckets, due slices and topics, and with jobs only up to dueMinutes' budget (see the store's
+ * package-info for how the counters are kept).
  */
 public class StoreCounters {
     /** Waiting jobs a per-topic head sample looks at on each side of now, per bucket. */
@@ -68,14 +69,7 @@ public class StoreCounters {
 
     /** null when the counters are not known to be complete. */
     private Snapshot read(long now) {
-        return step(() -> {
-            try {
-                return readOnce(now);
-            } catch (JedisNoScriptException e) {
-                loadScripts();
-                return readOnce(now);
-            }
-        });
+        return withScripts(() -> readOnce(now));
     }
 
     private Snapshot readOnce(long now) {
@@ -172,22 +166,24 @@ public class StoreCounters {
 
     private List<Object> evalPerBucket(LuaScript script, java.util.function.IntFunction<List<String>> keysOf,
                                        List<String> args) {
+        return withScripts(() -> runPerBucket(script, keysOf, args));
+    }
+
+    /** Runs work that calls this class's scripts; a NOSCRIPT (Redis restarted or flushed them) loads them once more. */
+    private <T> T withScripts(Supplier<T> work) {
         return step(() -> {
             try {
-                return runPerBucket(script, keysOf, args);
+                return work.get();
             } catch (JedisNoScriptException e) {
                 loadScripts();
-                return runPerBucket(script, keysOf, args);
+                return work.get();
             }
         });
     }
 
     private void loadScripts() {
-        step(() -> {
-            redis.loadScripts(List.of(recount, topicHead, dueMinutes, waitingSummary),
-                    IntStream.range(0, keys.buckets()).mapToObj(keys::pool).toList());
-            return null;
-        });
+        redis.loadScripts(List.of(recount, topicHead, dueMinutes, waitingSummary),
+                IntStream.range(0, keys.buckets()).mapToObj(keys::pool).toList());
     }
 
     private List<Object> runPerBucket(LuaScript script, java.util.function.IntFunction<List<String>> keysOf,

@@ -9,7 +9,8 @@
  *     cap, the all-topics count reused for a few seconds.</li>
  * <li>Next due and oldest overdue: exact over all topics (the index of each bucket's due slices); per topic a
  *     bounded sample of each bucket's head, which says when the answer may lie beyond it.</li>
- * <li>Due times over the next minutes: ZCOUNT per bucket and minute, pipelined.</li>
+ * <li>Due times over the next minutes: exact totals from a ZCOUNT per due slice; the spread over the minutes read job
+ *     by job up to a budget per bucket, beyond it scaled from an even sample of slices (due_minutes.lua).</li>
  * <li>Lateness: this node's last hand-overs, in memory.</li>
  * </ul>
  */

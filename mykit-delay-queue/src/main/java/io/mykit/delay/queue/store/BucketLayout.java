@@ -111,7 +111,10 @@ public final class BucketLayout {
 
     /** Jobs in the old delay ZSETs of every bucket a recorded or configured count names. */
     private long legacyWaiting() {
-        int buckets = bucketsInUse();
+        return legacyWaiting(bucketsInUse());
+    }
+
+    private long legacyWaiting(int buckets) {
         List<Response<Long>> sizes = new ArrayList<>(buckets);
         try (NodePipelines<?> pipes = nodes.pipelines()) {
             for (int b = 0; b < buckets; b++) {
@@ -124,13 +127,14 @@ public final class BucketLayout {
 
     /** Moves the waiting jobs of a version before the due slices into them, before any bucket migration reads them. */
     private void sliceLegacyDelays() {
-        long before = legacyWaiting();
+        int buckets = bucketsInUse();
+        long before = legacyWaiting(buckets);
         if (before == 0) {
             return;
         }
         log.info("{} waiting jobs are in the delay ZSETs of an older version: moving them into the due slices", before);
         MigrationScripts scripts = new MigrationScripts(nodes);
-        for (int b = 0; b < bucketsInUse(); b++) {
+        for (int b = 0; b < buckets; b++) {
             List<String> bucketKeys = List.of(keys.legacyDelay(b), keys.due(b));
             MigrationScripts.Call call = new MigrationScripts.Call(scripts.sliceLegacy, bucketKeys,
                     List.of(Integer.toString(LEGACY_PAGE)));

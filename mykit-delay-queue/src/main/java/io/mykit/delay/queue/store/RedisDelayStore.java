@@ -371,7 +371,8 @@ public class RedisDelayStore implements DelayStore {
             List<Response<Object>> out = new ArrayList<>();
             for (int b : order) {
                 out.add(evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.due(b), keys.pool(b),
-                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b), keys.counts(b)),
+                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b), keys.counts(b),
+                        keys.legacyDelay(b)),
                         List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
                                 Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
             }

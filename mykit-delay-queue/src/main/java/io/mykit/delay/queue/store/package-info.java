@@ -27,7 +27,9 @@
  *     ({@code due_minutes.lua}) reads the jobs due within its horizon.</li>
  * <li>Upgrade: versions before the slices kept one ZSET {@code {prefix:bi}:delay}. Start-up moves its jobs into the
  *     slices (BucketLayout, before a bucket migration, a page per atomic script call) and refuses to start beside live
- *     nodes while it is not empty: an older node would pump only the old ZSET.</li>
+ *     nodes while it is not empty: an older node would pump only the old ZSET. A job an older node still adds there
+ *     later (one left running, or started again) is moved by the bucket owner's next sweep (sweep.lua), so it is not
+ *     stranded where no new node's pump looks.</li>
  * </ul>
  *
  * <h2>Job records</h2>

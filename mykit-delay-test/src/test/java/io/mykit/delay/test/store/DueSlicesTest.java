@@ -201,6 +201,21 @@ class DueSlicesTest {
         assertThat(handedOver).containsExactlyInAnyOrderElementsOf(jobs.stream().map(Job::getId).toList());
     }
 
+    @Test
+    void a_job_an_older_node_adds_to_the_single_delay_zset_after_start_up_moves_into_the_slices_at_the_next_sweep() {
+        long now = System.currentTimeMillis();
+        // as a node of a version before the slices, left running or started again, adds a job
+        Job late = job("older-node-job", now - HOUR, 0);
+        redis.hset(keys.pool(0), late.getId(), JobCodec.encode(late));
+        redis.zadd(keys.legacyDelay(0), late.dueTime(), late.getId());
+        redis.hincrBy(keys.counts(0), "w:" + TOPIC, 1);
+        assertThat(store.pumpDue(0, now, 10, 60_000).jobs()).as("no new pump reads the old ZSET").isEmpty();
+
+        store.sweep(List.of(0), 100, 3, 60_000);
+        assertThat(redis.exists(keys.legacyDelay(0))).isFalse();
+        assertThat(store.pumpDue(0, now, 10, 60_000).jobs()).extracting(Job::getId).containsExactly(late.getId());
+    }
+
     private static Job job(String id, long createTime, long delay) {
         return new Job(id, TOPIC, null, null, delay, 0, 0, 0, "body of " + id, createTime);
     }
