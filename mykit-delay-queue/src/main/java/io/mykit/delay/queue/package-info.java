@@ -19,8 +19,9 @@
  *
  * <h2>Guarantees and the windows they close</h2>
  * <ul>
- * <li>A push is answered 200 once its journal row is committed (WaitPut). If the Redis step then fails, the
- *     stranded-job repairer stores it once Redis answers: a 200 is never lost, a 503 journaled nothing.</li>
+ * <li>A push is answered 200 once its journal row and its group's storing row are committed (and Redis took it, or
+ *     failed). If the Redis step fails, the storing row stays and the stranded-job repairer stores the group once
+ *     Redis answers: a 200 is never lost, a 503 journaled nothing.</li>
  * <li>An ended state (Finish, Delete, Dead) is never replaced by a non-ended one: across state-writer batches by
  *     the UPDATE's guard, within one batch by {@code StateChange.finalPerJob}.</li>
  * <li>A cancel succeeds only for a job still waiting (delay bucket or ready list): removal and pump/reserve are

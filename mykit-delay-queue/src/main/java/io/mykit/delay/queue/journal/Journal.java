@@ -21,17 +21,28 @@ public interface Journal {
      */
     Set<String> existingIds(Collection<String> ids);
 
-    /** In one transaction: inserts the jobs in WaitPut (a repeated id is ignored) and their log rows. */
-    void insertWaitPut(List<Job> jobs, String thread, long at);
+    /**
+     * In one transaction: inserts the jobs (a repeated id is ignored) with their WaitPut log rows, and one storing row
+     * listing them; returns that row's key (null for no jobs). Until {@link #forgetStoring} (or a
+     * {@link StateChange#groupStored} change) removes that row, the jobs count as WaitPut: left to their push.
+     */
+    String insertWaitPut(List<Job> jobs, String thread, long at);
 
     /**
      * {@link #insertWaitPut(List, String, long)}, running {@code beforeCommit} once the rows are sent and before the
      * COMMIT (a journal that cannot tell runs it after), so the caller may start its next group during the commit.
      */
-    default void insertWaitPut(List<Job> jobs, String thread, long at, Runnable beforeCommit) {
-        insertWaitPut(jobs, thread, at);
+    default String insertWaitPut(List<Job> jobs, String thread, long at, Runnable beforeCommit) {
+        String groupKey = insertWaitPut(jobs, thread, at);
         beforeCommit.run();
+        return groupKey;
     }
+
+    /** Storing rows written before {@code before}, oldest first: push groups whose Redis add may have failed. */
+    List<StoringGroup> storingBefore(long before, int limit);
+
+    /** Deletes these storing rows: Redis holds their jobs. */
+    void forgetStoring(Collection<String> groupKeys);
 
     /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
     void apply(List<StateChange> changes);

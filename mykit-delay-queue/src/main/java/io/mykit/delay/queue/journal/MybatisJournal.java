@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /** {@link Journal} on MySQL/MariaDB (or H2 in MySQL mode) through MyBatis-Plus mappers. */
@@ -45,6 +47,14 @@ public class MybatisJournal implements Journal {
     private static final String PURGEABLE = "status IN (" + JobStatus.Finish.code() + ", " + JobStatus.Delete.code() + ")";
     private static final String ENDED_BEFORE = "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE
             + " AND update_time < ? LIMIT ?";
+    private static final String STORING_INSERT =
+            "INSERT INTO mykit_delay_queue_storing (group_id, ids, host, create_time) VALUES (?, ?, ?, ?)";
+    private static final String STORING_LISTS = "SELECT 1 FROM mykit_delay_queue_storing WHERE LOCATE(?, ids) > 0 LIMIT 1";
+    /** Delete unless ended, WaitPut, or listed in a storing row: a job its push may still add to Redis is not cancelled. */
+    private static final String DELETE_UNLESS_STORING = "UPDATE mykit_delay_queue_job SET status = ?, update_time = ?"
+            + " WHERE id = ? AND status NOT IN (" + TERMINAL_OR_WAIT_PUT.stream().map(String::valueOf)
+            .collect(java.util.stream.Collectors.joining(",")) + ")"
+            + " AND NOT EXISTS (SELECT 1 FROM mykit_delay_queue_storing s WHERE LOCATE(?, s.ids) > 0)";
     private static final int DEADLOCK_RETRIES = 3;
     private static final LocalDateTime FIRST_TIME = LocalDateTime.of(1000, 1, 1, 0, 0);
     private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
@@ -59,6 +69,9 @@ public class MybatisJournal implements Journal {
     private volatile Boolean oneTrip;
     private volatile boolean oneTripWanted = true;
     private volatile int pushCallTimeoutMs;
+    /** Storing rows are keyed by this JVM's random prefix and a counter: unique whatever ids the groups hold. */
+    private final String groupPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+    private final AtomicLong groupCounter = new AtomicLong();
 
     public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, String host) {
         this.jobs = jobs;
@@ -110,31 +123,37 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
-    public void insertWaitPut(List<Job> batch, String thread, long at) {
-        insertWaitPut(batch, thread, at, () -> { });
+    public String insertWaitPut(List<Job> batch, String thread, long at) {
+        return insertWaitPut(batch, thread, at, () -> { });
     }
 
     @Override
-    public void insertWaitPut(List<Job> batch, String thread, long at, Runnable beforeCommit) {
+    public String insertWaitPut(List<Job> batch, String thread, long at, Runnable beforeCommit) {
         if (batch.isEmpty()) {
             beforeCommit.run();
-            return;
+            return null;
         }
         LocalDateTime time = toTime(at);
         List<JobRow> rows = new ArrayList<>(batch.size());
         List<JobLogRow> logRows = new ArrayList<>(batch.size());
+        StringBuilder ids = new StringBuilder(batch.size() * 40).append(',');
         for (Job job : batch) {
-            rows.add(JobRow.of(job, JobStatus.WaitPut.code(), time));
+            rows.add(JobRow.of(job, JobStatus.Delay.code(), time));
             logRows.add(new JobLogRow(job.getId(), JobStatus.WaitPut.code(), thread, time, host));
+            ids.append(job.getId()).append(',');
         }
+        String groupKey = groupPrefix + groupCounter.incrementAndGet();
+        MultiRowInsert.Sql storing = new MultiRowInsert.Sql(STORING_INSERT,
+                List.of(groupKey, ids.toString(), host, MultiRowInsert.text(time)));
         if (oneTrip()) {
             // the rows are sent and committed together: the caller's next group starts after this commit
             guarded(() -> {
-                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows)), pushCallTimeoutMs);
+                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows), storing),
+                        pushCallTimeoutMs);
                 return null;
             });
             beforeCommit.run();
-            return;
+            return groupKey;
         }
         guarded(() -> tx.execute(status -> {
             jdbc.execute((ConnectionCallback<Void>) connection -> {
@@ -143,9 +162,11 @@ public class MybatisJournal implements Journal {
             });
             JOB_INSERT.insert(jdbc, rows);
             LOG_INSERT.insert(jdbc, logRows);
+            MultiRowInsert.update(jdbc, storing.text(), storing.args());
             beforeCommit.run();
             return null;
         }));
+        return groupKey;
     }
 
     @Override
@@ -153,23 +174,37 @@ public class MybatisJournal implements Journal {
         if (changes.isEmpty()) {
             return;
         }
+        List<String> storedGroups = new ArrayList<>();
+        List<StateChange> jobChanges = new ArrayList<>(changes.size());
+        for (StateChange change : changes) {
+            if (change.groupStored()) {
+                storedGroups.add(change.jobId());
+            } else {
+                jobChanges.add(change);
+            }
+        }
         Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
         long latest = 0;
-        for (StateChange change : StateChange.finalPerJob(changes)) {
+        for (StateChange change : StateChange.finalPerJob(jobChanges)) {
             StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
             idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
             latest = Math.max(latest, change.at());
         }
         LocalDateTime updateTime = toTime(latest);
-        List<JobLogRow> logRows = changes.stream()
+        List<JobLogRow> logRows = jobChanges.stream()
                 .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
                 .toList();
-        List<MultiRowInsert.Sql> statements = new ArrayList<>(idsByKind.size() + 1);
+        List<MultiRowInsert.Sql> statements = new ArrayList<>(idsByKind.size() + 2);
         idsByKind.forEach((kind, ids) -> statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
                 kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
                 // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
                 kind.status().isTerminal() ? null : TERMINAL)));
-        statements.add(LOG_INSERT.statement(logRows));
+        if (!logRows.isEmpty()) {
+            statements.add(LOG_INSERT.statement(logRows));
+        }
+        if (!storedGroups.isEmpty()) {
+            statements.add(storingDelete(storedGroups));
+        }
         if (oneTrip()) {
             guarded(() -> {
                 OneTrip.run(jdbc, statements, 0);
@@ -199,8 +234,10 @@ public class MybatisJournal implements Journal {
     public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
-            int changed = STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null,
-                    unlessWaitPut ? TERMINAL_OR_WAIT_PUT : TERMINAL);
+            int changed = unlessWaitPut
+                    ? jdbc.update(DELETE_UNLESS_STORING, JobStatus.Delete.code(), MultiRowInsert.text(time), jobId,
+                            listed(jobId))
+                    : STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
             if (changed > 0) {
                 LOG_INSERT.insert(jdbc, List.of(new JobLogRow(jobId, JobStatus.Delete.code(), abbreviate(thread), time, host)));
             }
@@ -225,7 +262,14 @@ public class MybatisJournal implements Journal {
 
     @Override
     public Optional<JournalEntry> find(String jobId) {
-        return guarded(() -> Optional.ofNullable(jobs.selectById(jobId)).map(this::entry));
+        return guarded(() -> {
+            JobRow row = jobs.selectById(jobId);
+            if (row == null) {
+                return Optional.empty();
+            }
+            boolean storing = isDelay(row) && !jdbc.queryForList(STORING_LISTS, Integer.class, listed(jobId)).isEmpty();
+            return Optional.of(storing ? waitPut(row) : entry(row));
+        });
     }
 
     @Override
@@ -274,7 +318,7 @@ public class MybatisJournal implements Journal {
 
     @Override
     public List<JournalEntry> findPendingAfter(String afterId, int limit) {
-        return guarded(() -> jobs.findPendingAfter(afterId, limit).stream().map(this::entry).toList());
+        return guarded(() -> withStoring(jobs.findPendingAfter(afterId, limit)));
     }
 
     @Override
@@ -316,8 +360,70 @@ public class MybatisJournal implements Journal {
 
     @Override
     public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
-        return guarded(() -> jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit).stream()
-                .map(this::entry).toList());
+        return guarded(() -> withStoring(jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit)));
+    }
+
+    @Override
+    public List<StoringGroup> storingBefore(long before, int limit) {
+        return guarded(() -> jdbc.query("SELECT group_id, ids, create_time FROM mykit_delay_queue_storing"
+                        + " WHERE create_time < ? ORDER BY create_time LIMIT ?",
+                (rs, n) -> new StoringGroup(rs.getString(1), splitIds(rs.getString(2)), rs.getTimestamp(3).getTime()),
+                MultiRowInsert.text(toTime(before)), limit));
+    }
+
+    @Override
+    public void forgetStoring(Collection<String> groupKeys) {
+        if (groupKeys.isEmpty()) {
+            return;
+        }
+        MultiRowInsert.Sql delete = storingDelete(groupKeys);
+        guarded(() -> MultiRowInsert.update(jdbc, delete.text(), delete.args()));
+    }
+
+    private static MultiRowInsert.Sql storingDelete(Collection<String> groupKeys) {
+        return new MultiRowInsert.Sql("DELETE FROM mykit_delay_queue_storing WHERE group_id IN ("
+                + placeholders(groupKeys.size()) + ")", new ArrayList<>(groupKeys));
+    }
+
+    /**
+     * Entries of {@code rows}, those listed in a storing row as WaitPut. The storing rows are read after the job rows:
+     * a group committed its rows together, and its storing row goes only once Redis holds the group, so a job read as
+     * Delay here was added to Redis before this call read the storing table.
+     */
+    private List<JournalEntry> withStoring(List<JobRow> rows) {
+        if (rows.stream().noneMatch(MybatisJournal::isDelay)) {
+            return rows.stream().map(this::entry).toList();
+        }
+        Set<String> storing = new HashSet<>();
+        jdbc.query("SELECT ids FROM mykit_delay_queue_storing", rs -> {
+            storing.addAll(splitIds(rs.getString(1)));
+        });
+        return rows.stream().map(row -> isDelay(row) && storing.contains(row.getId()) ? waitPut(row) : entry(row))
+                .toList();
+    }
+
+    private static boolean isDelay(JobRow row) {
+        return row.getStatus() != null && row.getStatus() == JobStatus.Delay.code();
+    }
+
+    private static String listed(String jobId) {
+        return "," + jobId + ",";
+    }
+
+    private static List<String> splitIds(String packed) {
+        List<String> ids = new ArrayList<>();
+        int start = 1;
+        for (int comma = packed.indexOf(',', start); comma > 0; comma = packed.indexOf(',', start)) {
+            if (comma > start) {
+                ids.add(packed.substring(start, comma));
+            }
+            start = comma + 1;
+        }
+        return ids;
+    }
+
+    private JournalEntry waitPut(JobRow row) {
+        return new JournalEntry(row.toJob(), JobStatus.WaitPut, row.getUpdateTime());
     }
 
     private JournalEntry entry(JobRow row) {

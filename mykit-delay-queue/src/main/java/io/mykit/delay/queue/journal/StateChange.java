@@ -8,13 +8,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One state change to journal. {@code onlyFromWaitPut} marks the push road's "stored in Redis" change, which
- * must never overwrite a later state that a fast timer wrote first.
+ * One state change to journal. {@code onlyFromWaitPut} marks the "stored in Redis" change of a WaitPut row (a respawned
+ * dead letter, a repaired job), which must never overwrite a later state that a fast timer wrote first.
+ * {@code groupStored} marks no job change at all: Redis holds a push group, so its row in the storing table goes
+ * ({@code jobId} is then the group's key; no job row and no log row is written for it).
  */
-public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at) {
+public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at,
+                          boolean groupStored) {
+
+    public StateChange(String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at) {
+        this(jobId, status, onlyFromWaitPut, thread, at, false);
+    }
 
     public static StateChange of(String jobId, JobStatus status, long at) {
         return new StateChange(jobId, status, false, Thread.currentThread().getName(), at);
+    }
+
+    /** Redis holds every job of the push group {@code groupKey}: its storing row can go. */
+    public static StateChange groupStored(String groupKey, long at) {
+        return new StateChange(groupKey, JobStatus.Delay, false, Thread.currentThread().getName(), at, true);
     }
 
     public static StateChange stored(String jobId, long at) {

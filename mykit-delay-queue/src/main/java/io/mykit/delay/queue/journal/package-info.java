@@ -7,12 +7,21 @@
  * mykit_delay_queue_job      one row per job: the job, its last status and update_time (PK id; indexes
  *                            (topic, status, id), (status, id), (bizkey, topic, id), (status, update_time))
  * mykit_delay_queue_job_log  one row per state change (PK log_id; index (id, status)); write order, not event order
+ * mykit_delay_queue_storing  one row per push group whose Redis add is not confirmed: (group_id PK, ',id1,id2,',
+ *                            host, create_time); no other index, it holds only the last moments' groups
  * </pre>
  *
  * <h2>Write roads</h2>
  * <ul>
- *   <li>Push: the push writer's group commit inserts the job row (WaitPut) and its log row; the push is answered after
- *       that commit.</li>
+ *   <li>Push: the push writer's group commit inserts the job rows (Delay), their log rows (WaitPut) and one storing
+ *       row listing the group; the push is answered after that commit and the Redis add. The state writer deletes the
+ *       storing row after the add ({@link io.mykit.delay.queue.journal.StateChange#groupStored}).</li>
+ *   <li>While an id is listed in a storing row the job reads as WaitPut ({@code find}, {@code findPendingAfter},
+ *       {@code findByBizKey}; {@code markDeleted} with {@code unlessWaitPut} leaves it): its push may still add it.
+ *       The storing rows are read after the job rows, so a job read as Delay was in Redis before the read.</li>
+ *   <li>A crash or a Redis failure between commit and add leaves the storing row: the stranded-job repairer adds the
+ *       jobs of rows older than {@code repair-after} that have not ended, then deletes the rows. Rows still in WaitPut
+ *       (a respawned dead letter, an older version's rows) are repaired as before.</li>
  *   <li>State changes (stored, Ready, Finish, Delay, Restore, ...): {@link io.mykit.delay.queue.journal.StateChangeWriter}
  *       gathers them for {@code state-linger} and applies a batch in one transaction: one status UPDATE per target
  *       status (the last change per job wins; an ended row is never reopened) and one multi-row log INSERT.</li>

@@ -6,6 +6,7 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.journal.StoringGroup;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
@@ -17,12 +18,16 @@ import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
- * Stores jobs the journal holds in WaitPut for longer than {@code repairAfterMs}: pushes whose Redis step failed
- * (Redis down, node crashed between commit and add). Adds are idempotent, so a job Redis does hold is untouched.
+ * Stores jobs whose push group's storing row is older than {@code repairAfterMs}, and jobs the journal holds in WaitPut
+ * for that long (a respawned dead letter, rows of an older version): pushes whose Redis step failed (Redis down, node
+ * crashed between commit and add). Adds are idempotent, so a job Redis does hold is untouched; a job the journal shows
+ * ended is not added.
  */
 public final class StrandedJobRepairer extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(StrandedJobRepairer.class);
     private static final int PAGE = 500;
+    /** Storing rows per page: a row lists a push group, up to the journal batch size of jobs. */
+    private static final int GROUP_PAGE = 20;
 
     private final Journal journal;
     private final DelayStore store;
@@ -51,7 +56,8 @@ public final class StrandedJobRepairer extends WakeableLoop {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        if (!mine.getAsBoolean() || journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty()) {
+        if (!mine.getAsBoolean() || (journal.storingBefore(now - repairAfterMs, 1).isEmpty()
+                && journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty())) {
             return next;
         }
         // as a restore does: ends from now on leave tombstones, and ends under way reach the journal before it is read
@@ -69,8 +75,8 @@ public final class StrandedJobRepairer extends WakeableLoop {
     }
 
     private void repair(long now) {
+        int repaired = repairGroups(now);
         JournalEntry after = null;
-        int repaired = 0;
         while (true) {
             List<JournalEntry> entries = journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
             if (entries.isEmpty()) {
@@ -87,6 +93,25 @@ public final class StrandedJobRepairer extends WakeableLoop {
         }
         if (repaired > 0) {
             log.info("stored {} jobs that were journaled but missing from Redis", repaired);
+        }
+    }
+
+    /** Stores the jobs of old storing rows that have not ended, then deletes those rows; returns how many Redis lacked. */
+    private int repairGroups(long now) {
+        int repaired = 0;
+        while (true) {
+            List<StoringGroup> groups = journal.storingBefore(now - repairAfterMs, GROUP_PAGE);
+            if (groups.isEmpty()) {
+                return repaired;
+            }
+            List<String> ids = groups.stream().flatMap(group -> group.jobIds().stream()).toList();
+            for (int from = 0; from < ids.size(); from += PAGE) {
+                List<Job> pending = journal.findAll(ids.subList(from, Math.min(ids.size(), from + PAGE))).values()
+                        .stream().filter(entry -> !entry.status().isTerminal()).map(JournalEntry::job).toList();
+                repaired += store.addUnlessEnded(pending).size();
+                pending.forEach(job -> wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime()));
+            }
+            journal.forgetStoring(groups.stream().map(StoringGroup::key).toList());
         }
     }
 }

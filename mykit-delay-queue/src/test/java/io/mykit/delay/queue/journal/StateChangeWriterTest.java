@@ -70,7 +70,17 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public void insertWaitPut(List<Job> jobs, String thread, long at) {
+        public String insertWaitPut(List<Job> jobs, String thread, long at) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<StoringGroup> storingBefore(long before, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void forgetStoring(Collection<String> groupKeys) {
             throw new UnsupportedOperationException();
         }
 

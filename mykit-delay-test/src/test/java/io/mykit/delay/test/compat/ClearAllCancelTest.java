@@ -40,7 +40,7 @@ class ClearAllCancelTest {
             assertThat(report.path("cancelled").asLong()).isEqualTo(3);
             assertThat(report.path("refused").has(handedOver)).as("the reserved job refused: %s", report).isTrue();
             for (String id : waiting) {
-                // the log is in write order: a push's "stored" change may be written after a quick cancel
+                // each waiting job's cancel is journaled Delete
                 assertThat(gateway.journalStatuses(id)).as("log of %s", id).contains(JobStatus.Delete.code());
                 assertThat(client.lookup(id).data().path("status").asText()).as("journal status of %s", id)
                         .isEqualTo(JobStatus.Delete.name());

@@ -140,9 +140,9 @@ class ActiveMq5CompatibilityTest {
                 dueWhileDown.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":" + (i * 20)
                         + ",\"tries\":50,\"body\":\"during " + i + "\"}").data().asText());
             }
-            // every job fell due and had a send fail against the dead broker: Delay once stored, again when backed off
+            // every job fell due and had a send fail against the dead broker: a Delay log row when backed off
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(dueWhileDown)
-                    .allSatisfy(id -> assertThat(delayEntries(id)).as("Delay entries of " + id).isGreaterThan(1)));
+                    .allSatisfy(id -> assertThat(delayEntries(id)).as("Delay entries of " + id).isGreaterThan(0)));
         } finally {
             broker.startAgain();
         }

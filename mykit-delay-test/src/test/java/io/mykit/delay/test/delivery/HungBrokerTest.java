@@ -87,8 +87,9 @@ class HungBrokerTest {
             pulled = reply.data().path("id").asText();
             assertThat(pulled).as("pull job handed over while the broker hangs").isEqualTo(pullId);
             String late = ids.get(ids.size() - 1);
+            // the push logs WaitPut only: each Delay row is a failed hand-over backed off
             assertThat(journal(late)).as("journal of " + late + ": a failed hand-over is a retry")
-                    .filteredOn(status -> status == JobStatus.Delay.code()).hasSizeGreaterThanOrEqualTo(2);
+                    .filteredOn(status -> status == JobStatus.Delay.code()).hasSizeGreaterThanOrEqualTo(1);
         } finally {
             proxy.thaw();
         }

@@ -176,7 +176,7 @@ class IdCaseTest {
                         .as("primary keys and indexes").isEqualTo(indexes.stream()
                                 .filter(row -> !"mykit_delay_queue_job_STATUS_ID".equals(row.get("index_name"))).toList());
                 assertThat(after.queryForObject("SELECT MAX(CAST(version AS UNSIGNED)) FROM flyway_schema_history"
-                        + " WHERE success = 1", Integer.class)).isEqualTo(7);
+                        + " WHERE success = 1", Integer.class)).isEqualTo(8);
 
                 GatewayClient gatewayClient = migrated.client();
                 Reply kept = gatewayClient.lookup(legacy);
@@ -206,7 +206,7 @@ class IdCaseTest {
         SingleConnectionDataSource h2 = new SingleConnectionDataSource(url, "sa", "", true);
         try {
             MigrateResult result = Flyway.configure().dataSource(h2).locations("classpath:db/migration").load().migrate();
-            assertThat(result.targetSchemaVersion).isEqualTo("7");
+            assertThat(result.targetSchemaVersion).isEqualTo("8");
             JdbcTemplate jdbc = new JdbcTemplate(h2);
             jdbc.update("INSERT IGNORE INTO mykit_delay_queue_job (id, topic, body) VALUES ('Order-1', 'Orders', 'a')");
             jdbc.update("INSERT IGNORE INTO mykit_delay_queue_job (id, topic, body) VALUES ('order-1', 'orders', 'b')");

@@ -11,6 +11,9 @@ import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import javax.sql.DataSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,9 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A private Redis (never the shared one) goes away and comes back. Mechanism under test: a push journals the job
- * in WaitPut before touching Redis; when the Redis step fails the push is accepted all the same (200: the journal
- * has it, and a 503 would make a client without ids push it twice) and the row stays WaitPut; the stranded-job
- * repairer re-adds WaitPut rows older than repair-after once Redis answers.
+ * with a storing row before touching Redis; when the Redis step fails the push is accepted all the same (200: the
+ * journal has it, and a 503 would make a client without ids push it twice) and the storing row stays; the
+ * stranded-job repairer re-adds the jobs of storing rows (and WaitPut rows) older than repair-after once Redis answers.
  */
 class RedisOutageTest {
     // more than two of the repairer's pages (500)
@@ -97,11 +100,24 @@ class RedisOutageTest {
     }
 
     /**
-     * A crash between many pushes' commit and their Redis adds leaves their rows WaitPut with one update time: the
+     * A crash between a push group's commit and its Redis add leaves its storing row: the repairer reads the group's
+     * jobs in pages, so a group larger than a page loses and repeats none.
+     */
+    @Test
+    void a_stranded_push_group_larger_than_a_repair_page_is_delivered_once() {
+        strandedJobsAreEachDeliveredOnce(false);
+    }
+
+    /**
+     * Rows an older version left WaitPut (or a dead letter respawned when the node died) at one update time: the
      * repairer pages them by (update time, id), so pages that split one instant's rows lose and repeat none.
      */
     @Test
-    void jobs_stranded_at_one_instant_across_several_repair_pages_are_each_delivered_once() {
+    void jobs_stranded_in_waitput_at_one_instant_across_several_repair_pages_are_each_delivered_once() {
+        strandedJobsAreEachDeliveredOnce(true);
+    }
+
+    private void strandedJobsAreEachDeliveredOnce(boolean waitPutRows) {
         String topic = "stranded-" + UUID.randomUUID().toString().substring(0, 8);
         List<Job> jobs = new ArrayList<>();
         long createTime = System.currentTimeMillis();
@@ -109,7 +125,13 @@ class RedisOutageTest {
             jobs.add(new Job("stranded-" + i + "-" + UUID.randomUUID(), topic, null, null, 0, 0, 0, 0, "s" + i,
                     createTime));
         }
-        gateway.bean(Journal.class).insertWaitPut(jobs, "test-crash", createTime - 5_000);
+        String group = gateway.bean(Journal.class).insertWaitPut(jobs, "test-crash", createTime - 5_000);
+        if (waitPutRows) {
+            JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
+            assertThat(jdbc.update("UPDATE mykit_delay_queue_job SET status = 0 WHERE topic = ?", topic))
+                    .isEqualTo(STRANDED_JOBS);
+            gateway.bean(Journal.class).forgetStoring(List.of(group));
+        }
 
         Set<String> pulled = new HashSet<>();
         List<String> repeated = new ArrayList<>();

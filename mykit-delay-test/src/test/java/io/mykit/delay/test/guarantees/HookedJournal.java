@@ -54,11 +54,22 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
-    public void insertWaitPut(List<Job> jobs, String thread, long at) {
-        real.insertWaitPut(jobs, thread, at);
+    public String insertWaitPut(List<Job> jobs, String thread, long at) {
+        String groupKey = real.insertWaitPut(jobs, thread, at);
         if (afterFirstInsert != null && ran.compareAndSet(false, true)) {
             afterFirstInsert.run();
         }
+        return groupKey;
+    }
+
+    @Override
+    public List<io.mykit.delay.queue.journal.StoringGroup> storingBefore(long before, int limit) {
+        return real.storingBefore(before, limit);
+    }
+
+    @Override
+    public void forgetStoring(Collection<String> groupKeys) {
+        real.forgetStoring(groupKeys);
     }
 
     @Override

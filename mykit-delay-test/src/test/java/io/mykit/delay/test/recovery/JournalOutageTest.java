@@ -71,7 +71,8 @@ class JournalOutageTest {
     @Test
     void database_down_means_503_on_push_while_delivery_goes_on_and_finish_is_written_later() {
         String topic = "jo-" + UUID.randomUUID().toString().substring(0, 8);
-        // due in 4 s: its stored state (Delay) must reach the journal first; 1.5 s was too short once on a loaded CI run
+        // due in 4 s: its storing row's deletion (lookup: Delay) must reach the journal first; 1.5 s was too short once
+        // on a loaded CI run
         String accepted = client.push("{\"topic\":\"" + topic + "\",\"delay\":4000}").data().asText();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Delay"));
