@@ -38,7 +38,7 @@ public interface Journal {
         return groupKey;
     }
 
-    /** Storing rows written before {@code before}, oldest first: push groups whose Redis add may have failed. */
+    /** Up to {@code limit} storing rows written before {@code before}: push groups whose Redis add may have failed. */
     List<StoringGroup> storingBefore(long before, int limit);
 
     /** Deletes these storing rows: Redis holds their jobs. */

@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
 public final class StrandedJobRepairer extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(StrandedJobRepairer.class);
     private static final int PAGE = 500;
-    /** Storing rows per page: a row lists a push group, up to the journal batch size of jobs. */
-    private static final int GROUP_PAGE = 20;
+    /** Storing rows per page: a row lists a push group (mostly a few jobs; its jobs are read PAGE at a time). */
+    private static final int GROUP_PAGE = 100;
 
     private final Journal journal;
     private final DelayStore store;
