@@ -47,6 +47,8 @@ public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
     /** Groups below this many jobs commit one at a time ({@link #smallTurn}). */
     static final int SMALL_GROUP_ROWS = 32;
+    /** How long a small group waits for the small-commit turn before it commits side by side anyway. */
+    static final long SMALL_TURN_WAIT_MS = 100;
 
     /** Jobs of one push call; {@code clientIds} are the ids the client chose (may already be journaled). */
     private record Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Set<String>> done) {
@@ -68,9 +70,9 @@ public class PushPipeline implements AutoCloseable {
      */
     private final Semaphore groups;
     /**
-     * Held while a small group commits. Single pushes from many clients made groups of 2-4 jobs, four commits side by
-     * side, and a commit's fixed cost per job was most of MariaDB's CPU per push; one small commit at a time lets
-     * the next group gather meanwhile (issue #14, with the storing rows: MariaDB 130-170 -> 64-87 us per push at 16
+     * Held while a small group's journal call runs (not its Redis add). Single pushes from many clients made groups
+     * of 2-4 jobs, four commits side by side, and a commit's fixed cost per job was most of MariaDB's CPU per push;
+     * one small commit at a time lets the next group gather meanwhile (issue #14, with the storing rows: MariaDB 130-170 -> 64-87 us per push at 16
      * clients, 267-296 -> 129-141 us at 4).
      * Large groups (batch calls) still commit side by side: their rows, not the commit, are the cost.
      */
@@ -196,25 +198,29 @@ public class PushPipeline implements AutoCloseable {
                 gatherTurn.unlock();
             }
         };
-        boolean smallTurnHeld = false;
+        boolean[] small = {false};
+        Runnable committed = () -> {
+            if (small[0]) {
+                small[0] = false;
+                smallTurn.release();
+            }
+        };
         try {
             group.add(first);
             int rows = gather(group, first.jobs().size());
             if (rows < SMALL_GROUP_ROWS) {
-                // small groups commit one at a time: the pushes that arrive meanwhile join the next one
-                smallTurn.acquireUninterruptibly();
-                smallTurnHeld = true;
+                // small groups commit one at a time: the pushes that arrive meanwhile join the next one; bounded, so
+                // a commit stuck on a lock (a client id's check) delays a caller committing on its own thread little
+                small[0] = smallTurn.tryAcquire(SMALL_TURN_WAIT_MS, TimeUnit.MILLISECONDS);
                 gather(group, rows);
             }
-            commit(group, passTurn);
+            commit(group, passTurn, committed);
         } catch (Throwable e) {
             log.error("push group of {} calls failed unexpectedly", group.size(), e);
             group.forEach(p -> p.done().completeExceptionally(e));
         } finally {
             passTurn.run();
-            if (smallTurnHeld) {
-                smallTurn.release();
-            }
+            committed.run();
             group.clear();
             groups.release();
         }
@@ -230,8 +236,11 @@ public class PushPipeline implements AutoCloseable {
         return rows;
     }
 
-    /** {@code passTurn} is run once this group's rows are sent, before their COMMIT (or on failure). */
-    private void commit(List<Pending> group, Runnable passTurn) {
+    /**
+     * {@code passTurn} is run once this group's rows are sent, before their COMMIT (or on failure); {@code committed}
+     * once the journal call returned, before the Redis add (a slow Redis does not hold up the next group's commit).
+     */
+    private void commit(List<Pending> group, Runnable passTurn, Runnable committed) {
         Set<String> clientIds = new HashSet<>();
         group.forEach(p -> clientIds.addAll(p.clientIds()));
         Map<String, Job> fresh = new LinkedHashMap<>();
@@ -258,6 +267,7 @@ public class PushPipeline implements AutoCloseable {
             return;
         }
         passTurn.run();
+        committed.run();
         try {
             store.add(fresh.values());
         } catch (StoreUnavailableException e) {
