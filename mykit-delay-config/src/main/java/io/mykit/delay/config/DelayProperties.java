@@ -96,6 +96,9 @@ public class DelayProperties implements InitializingBean {
         check(errors, limits.defaultTries >= 1, "mykit.delay.limits.default-tries must be >= 1");
         check(errors, journal.batchSize >= 1, "mykit.delay.journal.batch-size must be >= 1");
         check(errors, journal.writers >= 1, "mykit.delay.journal.writers must be >= 1");
+        check(errors, journal.ledgerFoldAfter != null && !journal.ledgerFoldAfter.isNegative(),
+                "mykit.delay.journal.ledger-fold-after must be >= 0");
+        check(errors, journal.ledgerFoldSize >= 1, "mykit.delay.journal.ledger-fold-size must be >= 1");
         check(errors, positive(journal.repairAfter), "mykit.delay.journal.repair-after must be > 0");
         check(errors, journal.stateLinger != null && !journal.stateLinger.isNegative()
                 && journal.stateLinger.toMillis() <= 1_000, "mykit.delay.journal.state-linger must be 0-1s");
@@ -334,6 +337,17 @@ public class DelayProperties implements InitializingBean {
          * of five; needs the driver's allowMultiQueries, which the gateway adds to a jdbc:mysql: URL unless it is named.
          */
         private boolean oneTrip = true;
+        /**
+         * Journal each state-change flush (deliveries, finishes, retries) as one packed ledger row, folded into the job
+         * and log rows in the background, instead of a status UPDATE and a log row per job: a burst's deliveries cost
+         * the database one INSERT per flush. Readers of the journal tables see statuses once folded; the gateway's
+         * own reads see them at once.
+         */
+        private boolean ledger = false;
+        /** Ledger rows are folded once they are this old (the fold gathers more changes per transaction). */
+        private Duration ledgerFoldAfter = Duration.ofSeconds(1);
+        /** About how many ledger changes one fold transaction applies. */
+        private int ledgerFoldSize = 5_000;
         /** How long a push waits for its group commit before answering 503. */
         private Duration pushTimeout = Duration.ofSeconds(10);
         /** Finished and cancelled jobs (and their log rows) last changed longer ago are purged; 0 or negative keeps all. */
@@ -353,6 +367,12 @@ public class DelayProperties implements InitializingBean {
         public void setStateLinger(Duration stateLinger) { this.stateLinger = stateLinger; }
         public Duration getRepairAfter() { return repairAfter; }
         public void setRepairAfter(Duration repairAfter) { this.repairAfter = repairAfter; }
+        public boolean isLedger() { return ledger; }
+        public void setLedger(boolean ledger) { this.ledger = ledger; }
+        public Duration getLedgerFoldAfter() { return ledgerFoldAfter; }
+        public void setLedgerFoldAfter(Duration ledgerFoldAfter) { this.ledgerFoldAfter = ledgerFoldAfter; }
+        public int getLedgerFoldSize() { return ledgerFoldSize; }
+        public void setLedgerFoldSize(int ledgerFoldSize) { this.ledgerFoldSize = ledgerFoldSize; }
         public boolean isOneTrip() { return oneTrip; }
         public void setOneTrip(boolean oneTrip) { this.oneTrip = oneTrip; }
         public Duration getPushTimeout() { return pushTimeout; }

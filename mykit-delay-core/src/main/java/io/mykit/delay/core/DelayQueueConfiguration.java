@@ -9,6 +9,7 @@ import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.JobLogMapper;
 import io.mykit.delay.queue.journal.JobMapper;
 import io.mykit.delay.queue.journal.JournalPurger;
+import io.mykit.delay.queue.journal.LedgerFolder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.MybatisJournal;
@@ -111,6 +112,7 @@ public class DelayQueueConfiguration {
         String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? hostName() : node.id();
         return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host)
                 .oneTrip(properties.getJournal().isOneTrip())
+                .deliveryLedger(properties.getJournal().isLedger())
                 .pushCallTimeout(properties.getJournal().getPushTimeout());
     }
 
@@ -179,6 +181,19 @@ public class DelayQueueConfiguration {
             timers.addHelper(purger);
         }
         return purger;
+    }
+
+    /**
+     * The delivery ledger's fold, on every node and whether or not the ledger is on: rows a node wrote before a restart
+     * with the ledger off are folded all the same.
+     */
+    @Bean
+    public LedgerFolder ledgerFolder(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties) {
+        DelayProperties.Journal settings = properties.getJournal();
+        LedgerFolder folder = new LedgerFolder(journal, clock, settings.getLedgerFoldAfter().toMillis(),
+                settings.getLedgerFoldSize());
+        timers.addHelper(folder);
+        return folder;
     }
 
     @Bean

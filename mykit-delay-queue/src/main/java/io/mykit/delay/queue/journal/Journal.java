@@ -47,6 +47,20 @@ public interface Journal {
     /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
     void apply(List<StateChange> changes);
 
+    /**
+     * Folds the oldest delivery-ledger rows made before {@code before} into the job and log rows, about
+     * {@code maxEntries} changes in one transaction (at least one whole row); returns how many changes it folded, 0
+     * when none was due (or another node was folding the same rows).
+     */
+    default int foldLedger(long before, int maxEntries) {
+        return 0;
+    }
+
+    /** Delivery-ledger rows not yet folded. */
+    default int ledgerRows() {
+        return 0;
+    }
+
     /** Appends log rows only, leaving the job rows as they are: for events that do not change a job's state. */
     void log(List<StateChange> events);
 

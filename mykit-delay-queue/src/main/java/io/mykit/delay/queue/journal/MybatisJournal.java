@@ -55,6 +55,14 @@ public class MybatisJournal implements Journal {
             + " WHERE id = ? AND status NOT IN (" + TERMINAL_OR_WAIT_PUT.stream().map(String::valueOf)
             .collect(java.util.stream.Collectors.joining(",")) + ")"
             + " AND NOT EXISTS (SELECT 1 FROM mykit_delay_queue_storing s WHERE LOCATE(?, s.ids) > 0)";
+    private static final String LEDGER_INSERT =
+            "INSERT INTO mykit_delay_queue_ledger (changes, threads, host, base_time) VALUES (?, ?, ?, ?)";
+    private static final String LEDGER_COLUMNS = "SELECT seq, changes, threads, host, base_time FROM mykit_delay_queue_ledger";
+    /** Ledger rows a read lays over its job rows before it folds the ledger down first (a burst's backlog). */
+    private static final int LEDGER_OVERLAY_ROWS = 64;
+    /** Up to this many ids a read finds their ledger entries by LOCATE; more read the (small) ledger whole. */
+    private static final int LEDGER_POINT_IDS = 8;
+    private static final int FOLD_ROWS_MAX = 200;
     private static final int DEADLOCK_RETRIES = 3;
     private static final LocalDateTime FIRST_TIME = LocalDateTime.of(1000, 1, 1, 0, 0);
     private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
@@ -69,6 +77,8 @@ public class MybatisJournal implements Journal {
     private volatile Boolean oneTrip;
     private volatile boolean oneTripWanted = true;
     private volatile int pushCallTimeoutMs;
+    /** Whether the state writer's flushes go to the delivery ledger ({@code mykit.delay.journal.ledger}). */
+    private volatile boolean ledger;
     /** Storing rows are keyed by this JVM's random prefix and a counter: unique whatever ids the groups hold. */
     private final String groupPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong groupCounter = new AtomicLong();
@@ -87,6 +97,15 @@ public class MybatisJournal implements Journal {
      */
     public MybatisJournal pushCallTimeout(java.time.Duration timeout) {
         this.pushCallTimeoutMs = (int) Math.min(Integer.MAX_VALUE, Math.max(0, timeout.toMillis()));
+        return this;
+    }
+
+    /**
+     * {@code true} appends each state-change flush as one packed ledger row, folded into the job and log rows later
+     * ({@link #foldLedger}); reads lay unfolded entries over the rows either way ({@code mykit.delay.journal.ledger}).
+     */
+    public MybatisJournal deliveryLedger(boolean enabled) {
+        this.ledger = enabled;
         return this;
     }
 
@@ -175,35 +194,28 @@ public class MybatisJournal implements Journal {
             return;
         }
         List<String> storedGroups = new ArrayList<>();
-        List<StateChange> jobChanges = new ArrayList<>(changes.size());
+        List<StateChange> rowChanges = new ArrayList<>(changes.size());
+        List<StateChange> ledgered = new ArrayList<>();
         for (StateChange change : changes) {
             if (change.groupStored()) {
                 storedGroups.add(change.jobId());
+            } else if (ledger && !change.onlyFromWaitPut()) {
+                ledgered.add(change);
             } else {
-                jobChanges.add(change);
+                // a guarded "stored" change must see the row as it is: it goes to the row at once
+                rowChanges.add(change);
             }
         }
-        Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
-        long latest = 0;
-        for (StateChange change : StateChange.finalPerJob(jobChanges)) {
-            StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
-            idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
-            latest = Math.max(latest, change.at());
-        }
-        LocalDateTime updateTime = toTime(latest);
-        List<JobLogRow> logRows = jobChanges.stream()
-                .map(c -> new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), host))
-                .toList();
-        List<MultiRowInsert.Sql> statements = new ArrayList<>(idsByKind.size() + 2);
-        idsByKind.forEach((kind, ids) -> statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
-                kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
-                // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
-                kind.status().isTerminal() ? null : TERMINAL)));
-        if (!logRows.isEmpty()) {
-            statements.add(LOG_INSERT.statement(logRows));
+        List<MultiRowInsert.Sql> statements = rowStatements(rowChanges, i -> host);
+        if (!ledgered.isEmpty()) {
+            LedgerRow row = LedgerRow.pack(ledgered, host);
+            statements.add(new MultiRowInsert.Sql(LEDGER_INSERT, List.of(row.changes(), row.threads(), host, row.base())));
         }
         if (!storedGroups.isEmpty()) {
             statements.add(storingDelete(storedGroups));
+        }
+        if (statements.isEmpty()) {
+            return;
         }
         if (oneTrip()) {
             guarded(() -> {
@@ -216,6 +228,191 @@ public class MybatisJournal implements Journal {
             statements.forEach(statement -> MultiRowInsert.update(jdbc, statement.text(), statement.args()));
             return null;
         }));
+    }
+
+    /**
+     * The status UPDATEs (one per target status, the last change per job wins, an ended row is never reopened) and the
+     * log INSERT that journal {@code changes} in their rows; {@code hostOf} names the node of the change at an index.
+     */
+    private List<MultiRowInsert.Sql> rowStatements(List<StateChange> changes, java.util.function.IntFunction<String> hostOf) {
+        List<MultiRowInsert.Sql> statements = new ArrayList<>();
+        if (changes.isEmpty()) {
+            return statements;
+        }
+        Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
+        long latest = 0;
+        for (StateChange change : StateChange.finalPerJob(changes)) {
+            StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
+            idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
+            latest = Math.max(latest, change.at());
+        }
+        LocalDateTime updateTime = toTime(latest);
+        List<JobLogRow> logRows = new ArrayList<>(changes.size());
+        for (int i = 0; i < changes.size(); i++) {
+            StateChange c = changes.get(i);
+            logRows.add(new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), hostOf.apply(i)));
+        }
+        idsByKind.forEach((kind, ids) -> statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
+                kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
+                // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
+                kind.status().isTerminal() ? null : TERMINAL)));
+        statements.add(LOG_INSERT.statement(logRows));
+        return statements;
+    }
+
+    @Override
+    public int foldLedger(long before, int maxEntries) {
+        Integer folded = guarded(() -> tx.execute(status -> {
+            List<LedgerRow> oldest = jdbc.query(LEDGER_COLUMNS + " ORDER BY seq LIMIT ?", MybatisJournal::ledgerRow,
+                    FOLD_ROWS_MAX);
+            List<Long> seqs = new ArrayList<>();
+            List<StateChange> changes = new ArrayList<>();
+            List<String> hosts = new ArrayList<>();
+            for (LedgerRow row : oldest) {
+                if (row.base() >= before || (!seqs.isEmpty() && changes.size() >= maxEntries)) {
+                    break;
+                }
+                seqs.add(row.seq());
+                for (LedgerRow.Entry entry : row.entries()) {
+                    changes.add(new StateChange(entry.jobId(), entry.status(), false, entry.thread(), entry.at()));
+                    hosts.add(entry.host());
+                }
+            }
+            if (seqs.isEmpty()) {
+                return 0;
+            }
+            // rows another node folds meanwhile are locked by its DELETE: ours then deletes fewer and backs off
+            int taken = MultiRowInsert.update(jdbc, "DELETE FROM mykit_delay_queue_ledger WHERE seq IN ("
+                    + placeholders(seqs.size()) + ")", new ArrayList<>(seqs));
+            if (taken != seqs.size()) {
+                status.setRollbackOnly();
+                return 0;
+            }
+            rowStatements(changes, hosts::get).forEach(sql -> MultiRowInsert.update(jdbc, sql.text(), sql.args()));
+            return changes.size();
+        }));
+        return folded == null ? 0 : folded;
+    }
+
+    @Override
+    public int ledgerRows() {
+        Integer rows = guarded(() -> jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_ledger", Integer.class));
+        return rows == null ? 0 : rows;
+    }
+
+    private static LedgerRow ledgerRow(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
+        return new LedgerRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5));
+    }
+
+    /**
+     * The unfolded ledger entries of {@code ids}, by id, in ledger order: a few ids by LOCATE, more by reading the
+     * ledger whole (folded down first when a burst left it large).
+     */
+    private Map<String, List<LedgerRow.Entry>> unfolded(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        List<LedgerRow> rows;
+        if (ids.size() <= LEDGER_POINT_IDS) {
+            String where = String.join(" OR ", java.util.Collections.nCopies(ids.size(), "LOCATE(?, changes) > 0"));
+            rows = jdbc.query(LEDGER_COLUMNS + " WHERE " + where + " ORDER BY seq", MybatisJournal::ledgerRow,
+                    ids.stream().map(LedgerRow::marker).toArray());
+        } else {
+            foldDown();
+            rows = jdbc.query(LEDGER_COLUMNS + " ORDER BY seq", MybatisJournal::ledgerRow);
+        }
+        if (rows.isEmpty()) {
+            return Map.of();
+        }
+        Set<String> wanted = ids instanceof Set<String> set ? set : new HashSet<>(ids);
+        Map<String, List<LedgerRow.Entry>> byId = new HashMap<>();
+        for (LedgerRow row : rows) {
+            for (LedgerRow.Entry entry : row.entries()) {
+                if (wanted.contains(entry.jobId())) {
+                    byId.computeIfAbsent(entry.jobId(), id -> new ArrayList<>()).add(entry);
+                }
+            }
+        }
+        return byId;
+    }
+
+    /** Folds the ledger until at most {@link #LEDGER_OVERLAY_ROWS} rows are left, so that a whole read stays small. */
+    private void foldDown() {
+        while (ledgerRows() > LEDGER_OVERLAY_ROWS) {
+            if (foldLedger(Long.MAX_VALUE, 5_000) == 0) {
+                // another node is folding the same rows: let it
+                sleepBriefly();
+            }
+        }
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("journal", "interrupted while folding the ledger", e);
+        }
+    }
+
+    /**
+     * The entries of {@code rows} as the journal knows them: unfolded ledger entries laid over each row that has not
+     * ended, then (with {@code storing}) a Delay job listed in a storing row as WaitPut ({@link #withStoring}).
+     */
+    private List<JournalEntry> effective(List<JobRow> rows, boolean storing) {
+        List<String> open = rows.stream().filter(row -> !rowStatus(row).isTerminal()).map(JobRow::getId).toList();
+        Map<String, List<LedgerRow.Entry>> ledgered = unfolded(open);
+        if (ledgered.isEmpty()) {
+            return storing ? withStoring(rows) : rows.stream().map(this::entry).toList();
+        }
+        List<JobRow> plain = rows.stream().filter(row -> !ledgered.containsKey(row.getId())).toList();
+        Map<String, JournalEntry> plainEntries = new HashMap<>();
+        (storing ? withStoring(plain) : plain.stream().map(this::entry).toList()).forEach(entry -> plainEntries.put(entry.job().getId(), entry));
+        List<JournalEntry> entries = new ArrayList<>(rows.size());
+        for (JobRow row : rows) {
+            List<LedgerRow.Entry> laid = ledgered.get(row.getId());
+            entries.add(laid == null ? plainEntries.get(row.getId()) : new JournalEntry(row.toJob(),
+                    LedgerRow.laidOver(rowStatus(row), laid), toTime(laid.get(laid.size() - 1).at())));
+        }
+        return entries;
+    }
+
+    private static JobStatus rowStatus(JobRow row) {
+        return row.getStatus() == null ? JobStatus.WaitPut : JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut);
+    }
+
+    /**
+     * Pages of {@code page} (keyset by id) laid over the ledger, with ended ones left out when {@code pendingOnly}:
+     * pages are read until {@code limit} entries are found or the rows end, so a short answer still means the end.
+     */
+    private List<JournalEntry> pagedEffective(java.util.function.Function<String, List<JobRow>> page, String afterId,
+                                              int limit, boolean pendingOnly) {
+        List<JournalEntry> found = new ArrayList<>(limit);
+        String after = afterId;
+        while (found.size() < limit) {
+            List<JobRow> rows = page.apply(after);
+            if (rows.isEmpty()) {
+                break;
+            }
+            for (JournalEntry entry : effective(rows, true)) {
+                if (found.size() < limit && !(pendingOnly && entry.status().isTerminal())) {
+                    found.add(entry);
+                }
+            }
+            if (rows.size() < limit) {
+                break;
+            }
+            after = rows.get(rows.size() - 1).getId();
+        }
+        return found;
+    }
+
+    /** Whether the ledger holds an ended entry (Finish, Delete, Dead) of {@code jobId} not yet folded into its row. */
+    private boolean endedInLedger(String jobId) {
+        return !jdbc.queryForList("SELECT 1 FROM mykit_delay_queue_ledger WHERE LOCATE(?, changes) > 0"
+                        + " OR LOCATE(?, changes) > 0 OR LOCATE(?, changes) > 0 LIMIT 1", Integer.class,
+                LedgerRow.marker(jobId, JobStatus.Finish), LedgerRow.marker(jobId, JobStatus.Delete),
+                LedgerRow.marker(jobId, JobStatus.Dead)).isEmpty();
     }
 
     @Override
@@ -234,6 +431,9 @@ public class MybatisJournal implements Journal {
     public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
+            if (endedInLedger(jobId)) {
+                return false;
+            }
             int changed = unlessWaitPut
                     ? jdbc.update(DELETE_UNLESS_STORING, JobStatus.Delete.code(), MultiRowInsert.text(time), jobId,
                             listed(jobId))
@@ -249,6 +449,9 @@ public class MybatisJournal implements Journal {
     public boolean reschedule(Job job, String thread, long at) {
         LocalDateTime time = toTime(at);
         return Boolean.TRUE.equals(guarded(() -> tx.execute(status -> {
+            if (endedInLedger(job.getId())) {
+                return false;
+            }
             int changed = jdbc.update("UPDATE mykit_delay_queue_job SET create_time = ?, delay = ?, due_time = ?, body = ?,"
                     + " update_time = ? WHERE id = ? AND status NOT IN (?, ?, ?)", job.getCreateTime(), job.getDelay(),
                     job.dueTime(), job.getBody(), time, job.getId(), TERMINAL.get(0), TERMINAL.get(1), TERMINAL.get(2));
@@ -267,6 +470,11 @@ public class MybatisJournal implements Journal {
             if (row == null) {
                 return Optional.empty();
             }
+            List<LedgerRow.Entry> laid = rowStatus(row).isTerminal() ? null : unfolded(List.of(jobId)).get(jobId);
+            if (laid != null) {
+                return Optional.of(new JournalEntry(row.toJob(), LedgerRow.laidOver(rowStatus(row), laid),
+                        toTime(laid.get(laid.size() - 1).at())));
+            }
             boolean storing = isDelay(row) && !jdbc.queryForList(STORING_LISTS, Integer.class, listed(jobId)).isEmpty();
             return Optional.of(storing ? waitPut(row) : entry(row));
         });
@@ -278,7 +486,7 @@ public class MybatisJournal implements Journal {
             return Map.of();
         }
         Map<String, JournalEntry> found = new HashMap<>();
-        guarded(() -> jobs.selectBatchIds(jobIds)).forEach(row -> found.put(row.getId(), entry(row)));
+        guarded(() -> effective(jobs.selectBatchIds(jobIds), false)).forEach(e -> found.put(e.job().getId(), e));
         return found;
     }
 
@@ -318,7 +526,7 @@ public class MybatisJournal implements Journal {
 
     @Override
     public List<JournalEntry> findPendingAfter(String afterId, int limit) {
-        return guarded(() -> withStoring(jobs.findPendingAfter(afterId, limit)));
+        return guarded(() -> pagedEffective(after -> jobs.findPendingAfter(after, limit), afterId, limit, true));
     }
 
     @Override
@@ -360,7 +568,8 @@ public class MybatisJournal implements Journal {
 
     @Override
     public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
-        return guarded(() -> withStoring(jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit)));
+        return guarded(() -> pagedEffective(after -> jobs.findByBizKey(bizKey, topic, pendingOnly, after, limit), afterId,
+                limit, pendingOnly));
     }
 
     @Override
@@ -433,7 +642,13 @@ public class MybatisJournal implements Journal {
 
     @Override
     public List<JobLogRow> history(String jobId) {
-        return guarded(() -> logs.findById(jobId));
+        return guarded(() -> {
+            List<JobLogRow> rows = new ArrayList<>(logs.findById(jobId));
+            // changes still in the ledger come after every folded one
+            unfolded(List.of(jobId)).getOrDefault(jobId, List.of()).forEach(entry -> rows.add(new JobLogRow(jobId,
+                    entry.status().code(), entry.thread(), toTime(entry.at()), entry.host())));
+            return rows;
+        });
     }
 
     private LocalDateTime toTime(long millis) {

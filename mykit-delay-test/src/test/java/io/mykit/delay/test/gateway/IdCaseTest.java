@@ -206,7 +206,7 @@ class IdCaseTest {
         SingleConnectionDataSource h2 = new SingleConnectionDataSource(url, "sa", "", true);
         try {
             MigrateResult result = Flyway.configure().dataSource(h2).locations("classpath:db/migration").load().migrate();
-            assertThat(result.targetSchemaVersion).isEqualTo("8");
+            assertThat(result.targetSchemaVersion).isEqualTo("9");
             JdbcTemplate jdbc = new JdbcTemplate(h2);
             jdbc.update("INSERT IGNORE INTO mykit_delay_queue_job (id, topic, body) VALUES ('Order-1', 'Orders', 'a')");
             jdbc.update("INSERT IGNORE INTO mykit_delay_queue_job (id, topic, body) VALUES ('order-1', 'orders', 'b')");
