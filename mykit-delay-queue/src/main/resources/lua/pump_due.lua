@@ -49,16 +49,26 @@ while taken < limit do
     end
     refreshSlice(due, s)
     taken = taken + #ids
-    for _, id in ipairs(ids) do
-        local record = redis.call('HGET', pool, id)
-        -- an id without a record was cancelled half-way by an older version; drop it
-        if record then
-            redis.call('ZADD', inflight, deadline, id)
-            out[#out + 1] = id
-            out[#out + 1] = record
-            local topic = topicOf(record)
-            bump('w', topic, -1)
-            bump('f', topic, 1)
+    -- a thousand ids per HMGET and per ZADD rather than two calls per job: a call from Lua costs ~1.5 us on its own
+    for from = 1, #ids, 1000 do
+        local part = { unpack(ids, from, math.min(from + 999, #ids)) }
+        local records = redis.call('HMGET', pool, unpack(part))
+        local flying = {}
+        for i, id in ipairs(part) do
+            local record = records[i]
+            -- an id without a record was cancelled half-way by an older version; drop it
+            if record then
+                flying[#flying + 1] = deadline
+                flying[#flying + 1] = id
+                out[#out + 1] = id
+                out[#out + 1] = record
+                local topic = topicOf(record)
+                bump('w', topic, -1)
+                bump('f', topic, 1)
+            end
+        end
+        if #flying > 0 then
+            redis.call('ZADD', inflight, unpack(flying))
         end
     end
 end

@@ -21,21 +21,32 @@ local wanted = tonumber(ARGV[2])
 --#include counters
 
 local out = {}
-while #out < 3 * wanted do
-    local id = redis.call('LPOP', ready)
-    if not id then
+local live = 0
+while live < wanted do
+    -- the ids a whole pass needs in one LPOP and one HMGET: a call from Lua costs ~1.5 us on its own
+    local ids = redis.call('LPOP', ready, math.min(wanted - live, 1000))
+    if not ids then
         break
     end
-    -- entries of finished or cancelled jobs stay in the list until popped; skip them here
-    local record = redis.call('HGET', pool, id)
-    if record then
-        redis.call('ZADD', inflight, deadline, id)
-        out[#out + 1] = id
-        out[#out + 1] = record
-        out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
-        local topic = topicOf(record)
-        bump('r', topic, -1)
-        bump('f', topic, 1)
+    local records = redis.call('HMGET', pool, unpack(ids))
+    local taking = {}
+    for i, id in ipairs(ids) do
+        -- entries of finished or cancelled jobs stay in the list until popped; skip them here
+        local record = records[i]
+        if record then
+            taking[#taking + 1] = deadline
+            taking[#taking + 1] = id
+            out[#out + 1] = id
+            out[#out + 1] = record
+            out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
+            local topic = topicOf(record)
+            bump('r', topic, -1)
+            bump('f', topic, 1)
+            live = live + 1
+        end
+    end
+    if #taking > 0 then
+        redis.call('ZADD', inflight, unpack(taking))
     end
 end
 saveCounts(counts)

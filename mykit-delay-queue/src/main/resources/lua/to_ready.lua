@@ -22,15 +22,25 @@ if refused then
     return refused
 end
 
-local moved = 0
-for i = 2, #ARGV do
-    local id = ARGV[i]
-    if redis.call('ZREM', inflight, id) == 1 then
-        redis.call('RPUSH', ready, id)
-        moved = moved + 1
-        bump('f', topic, -1)
-        bump('r', topic, 1)
+-- which ids are still in flight, in one ZMSCORE, then one ZREM and one RPUSH for them: a call from Lua costs ~1.5 us
+local moving = {}
+local seen = {}
+for from = 2, #ARGV, 1000 do
+    local part = { unpack(ARGV, from, math.min(from + 999, #ARGV)) }
+    local flying = redis.call('ZMSCORE', inflight, unpack(part))
+    for i, id in ipairs(part) do
+        if flying[i] and not seen[id] then
+            seen[id] = true
+            moving[#moving + 1] = id
+        end
     end
 end
+for from = 1, #moving, 1000 do
+    local part = { unpack(moving, from, math.min(from + 999, #moving)) }
+    redis.call('ZREM', inflight, unpack(part))
+    redis.call('RPUSH', ready, unpack(part))
+end
+bump('f', topic, -#moving)
+bump('r', topic, #moving)
 saveCounts(counts)
-return moved
+return #moving

@@ -188,10 +188,11 @@ public class DelayQueueConfiguration {
      * with the ledger off are folded all the same.
      */
     @Bean
-    public LedgerFolder ledgerFolder(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties) {
+    public LedgerFolder ledgerFolder(Journal journal, StateChangeWriter states, TimerGroup timers, Clock clock,
+                                     DelayProperties properties) {
         DelayProperties.Journal settings = properties.getJournal();
         LedgerFolder folder = new LedgerFolder(journal, clock, settings.getLedgerFoldAfter().toMillis(),
-                settings.getLedgerFoldSize());
+                settings.getLedgerFoldSize(), states::submitted);
         timers.addHelper(folder);
         return folder;
     }

@@ -3,12 +3,13 @@ package io.mykit.delay.queue.journal;
 import io.mykit.delay.queue.timer.WakeableLoop;
 
 import java.time.Clock;
+import java.util.function.LongSupplier;
 
 /**
  * Folds the delivery ledger into the job and log rows on every node: rows older than {@code foldAfterMs}, about
- * {@code foldSize} changes per transaction. After a fold it rests twice as long as the fold took (at least
- * {@link #MIN_PAUSE_MS}), so that in a burst the fold takes at most a third of the database's time and the deliveries
- * keep the rest; the backlog is folded once the burst is over. Nodes folding the same rows exclude each other
+ * {@code foldSize} changes per transaction. While this node keeps submitting state changes (a burst), it rests twice
+ * as long as a fold took, so the fold takes at most a third of the database's time and the deliveries keep the rest;
+ * once they stop it folds the backlog at full speed. Nodes folding the same rows exclude each other
  * ({@link Journal#foldLedger}).
  */
 public final class LedgerFolder extends WakeableLoop {
@@ -18,19 +19,29 @@ public final class LedgerFolder extends WakeableLoop {
     private final Journal journal;
     private final long foldAfterMs;
     private final int foldSize;
+    private final LongSupplier submitted;
+    private long submittedBefore = -1;
 
-    public LedgerFolder(Journal journal, Clock clock, long foldAfterMs, int foldSize) {
+    /** {@code submitted}: how many state changes this node has submitted so far (it tells a burst from quiet). */
+    public LedgerFolder(Journal journal, Clock clock, long foldAfterMs, int foldSize, LongSupplier submitted) {
         super("mykit-journal-fold", clock);
         this.journal = journal;
         this.foldAfterMs = foldAfterMs;
         this.foldSize = foldSize;
+        this.submitted = submitted;
     }
 
     @Override
     protected long runOnce() {
         long started = clock.millis();
+        long changes = submitted.getAsLong();
+        boolean busy = changes != submittedBefore;
+        submittedBefore = changes;
         int folded = journal.foldLedger(started - foldAfterMs, foldSize);
         long now = clock.millis();
-        return folded == 0 ? now + IDLE_MS : now + Math.max(MIN_PAUSE_MS, 2 * (now - started));
+        if (folded == 0) {
+            return now + IDLE_MS;
+        }
+        return now + (busy ? Math.max(MIN_PAUSE_MS, 2 * (now - started)) : 0);
     }
 }

@@ -67,6 +67,11 @@ public class StateChangeWriter implements AutoCloseable {
         queue.addAll(changes);
     }
 
+    /** Changes submitted since the start. */
+    public long submitted() {
+        return submitted.get();
+    }
+
     /** Changes waiting to be written (grows while the database is down). */
     public int backlog() {
         return queue.size();

@@ -315,15 +315,37 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public List<RemoveResult> finishAll(List<String> jobIds, long now) {
+        // one script call per bucket (and per FINISH_CALL_IDS ids of it) instead of one per job
+        Map<Integer, List<Integer>> positionsByBucket = new java.util.TreeMap<>();
+        for (int i = 0; i < jobIds.size(); i++) {
+            positionsByBucket.computeIfAbsent(bucketOf(jobIds.get(i)), b -> new ArrayList<>()).add(i);
+        }
+        List<List<Integer>> calls = new ArrayList<>();
         List<Object> replies = pipelined(pipe -> {
-            List<Response<Object>> out = new ArrayList<>(jobIds.size());
-            for (String id : jobIds) {
-                int b = bucketOf(id);
-                out.add(evalsha(pipe, scripts.remove, endKeys(b), List.of(id, Long.toString(now), "finish")));
-            }
+            // run again after a NOSCRIPT: the calls are listed anew
+            calls.clear();
+            List<Response<Object>> out = new ArrayList<>();
+            positionsByBucket.forEach((b, positions) -> {
+                for (int from = 0; from < positions.size(); from += FINISH_CALL_IDS) {
+                    List<Integer> part = positions.subList(from, Math.min(positions.size(), from + FINISH_CALL_IDS));
+                    List<String> args = new ArrayList<>(part.size() + 1);
+                    args.add(Long.toString(now));
+                    part.forEach(position -> args.add(jobIds.get(position)));
+                    calls.add(part);
+                    out.add(evalsha(pipe, scripts.finishAll, endKeys(b), args));
+                }
+            });
             return out;
         });
-        return replies.stream().map(reply -> removeResult((Long) reply)).toList();
+        RemoveResult[] results = new RemoveResult[jobIds.size()];
+        for (int c = 0; c < calls.size(); c++) {
+            List<?> codes = (List<?>) replies.get(c);
+            List<Integer> positions = calls.get(c);
+            for (int k = 0; k < positions.size(); k++) {
+                results[positions.get(k)] = removeResult((Long) codes.get(k));
+            }
+        }
+        return List.of(results);
     }
 
     @Override
@@ -347,6 +369,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters. */
+    /** Most ids one finish_all.lua call takes: Lua's unpack holds a few thousand values. */
+    private static final int FINISH_CALL_IDS = 500;
+
     private List<String> endKeys(int bucket) {
         return List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                 keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket));

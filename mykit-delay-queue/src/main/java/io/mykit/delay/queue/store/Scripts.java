@@ -14,6 +14,7 @@ final class Scripts {
     final LuaScript toReady = LuaScript.load("to_ready");
     final LuaScript reserve = LuaScript.load("reserve");
     final LuaScript remove = LuaScript.load("remove");
+    final LuaScript finishAll = LuaScript.load("finish_all");
     final LuaScript sweep = LuaScript.load("sweep");
     final LuaScript forget = LuaScript.load("forget");
     final LuaScript retry = LuaScript.load("retry");
@@ -26,7 +27,7 @@ final class Scripts {
     final LuaScript reschedule = LuaScript.load("reschedule");
     final LuaScript unreserve = LuaScript.load("unreserve");
 
-    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, sweep, forget, retry, release,
+    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, finishAll, sweep, forget, retry, release,
             touch, put, markEnded, endRestore, claim, reschedule, unreserve);
     private final RedisNodes redis;
     /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */

@@ -190,6 +190,59 @@ class StageCountersTest {
     }
 
     @Test
+    void a_batch_finish_answers_each_id_in_order_whatever_its_stage_and_bucket() {
+        List<Job> jobs = new ArrayList<>(List.of(job("w-due", A, now - 5), job("w-later", A, now + 3_600_000),
+                job("r1", B, now - 5), job("f1", A, now - 5)));
+        // enough in-flight jobs that one bucket's ids take more than one script call (500 per call)
+        for (int i = 0; i < 1_300; i++) {
+            jobs.add(job("many-" + i, B, now - 5));
+        }
+        assertThat(store.add(jobs)).hasSize(jobs.size());
+        List<Job> handed = pumpAll();
+        Job ready = handed.stream().filter(j -> j.getId().equals("r1")).findFirst().orElseThrow();
+        assertThat(store.toReady(store.bucketOf("r1"), B, List.of("r1", "r1", "no-such-job"))).as("r1 once").isEqualTo(1);
+        assertThat(ready.getId()).isEqualTo("r1");
+        // a job due now, put back to wait: finished from its slice
+        assertThat(store.add(List.of(job("w-due-2", A, now - 1)))).hasSize(1);
+
+        List<String> ids = new ArrayList<>(List.of("f1", "w-later", "nobody", "r1", "w-due-2", "f1"));
+        for (int i = 0; i < 1_300; i++) {
+            ids.add("many-" + i);
+        }
+        List<DelayStore.RemoveResult> results = store.finishAll(ids, System.currentTimeMillis());
+
+        assertThat(results.subList(0, 6)).containsExactly(DelayStore.RemoveResult.REMOVED,
+                DelayStore.RemoveResult.NOT_DUE, DelayStore.RemoveResult.ABSENT, DelayStore.RemoveResult.REMOVED,
+                DelayStore.RemoveResult.REMOVED, DelayStore.RemoveResult.ABSENT);
+        assertThat(results.subList(6, results.size())).hasSize(1_300).containsOnly(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.finishAll(List.of("f1", "many-7"), System.currentTimeMillis()))
+                .containsOnly(DelayStore.RemoveResult.ABSENT);
+        assertThat(pumpAll()).as("nothing left due: w-due-2 left its slice").isEmpty();
+        assertThat(store.reserve(B, 30_000, 10)).as("r1's ready entry is stale").isEmpty();
+        // w-later waits, w-due is still in flight
+        assertCounts(counts(A, 1, 0, 1));
+    }
+
+    @Test
+    void a_reserve_skips_stale_ready_entries_and_takes_the_live_ones_in_order() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            jobs.add(job("q" + i, B, now - 5));
+        }
+        useBuckets(1);
+        assertThat(store.add(jobs)).hasSize(8);
+        assertThat(pumpAll()).hasSize(8);
+        assertThat(store.toReady(0, B, List.of("q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7"))).isEqualTo(8);
+        assertThat(store.delete("q1")).isEqualTo(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.delete("q4")).isEqualTo(DelayStore.RemoveResult.REMOVED);
+
+        assertThat(store.reserve(B, 30_000, 3)).extracting(Job::getId).containsExactly("q0", "q2", "q3");
+        assertThat(store.reserve(B, 30_000, 10)).extracting(Job::getId).containsExactly("q5", "q6", "q7");
+        assertThat(store.reserve(B, 30_000, 10)).isEmpty();
+        assertCounts(counts(B, 0, 0, 6));
+    }
+
+    @Test
     void retry_release_and_sweep_put_in_flight_jobs_back_to_waiting() {
         seedThree();
         pumpAll();
