@@ -305,15 +305,16 @@ public class MybatisJournal implements Journal {
     }
 
     /**
-     * The unfolded ledger entries of {@code ids}, by id, in ledger order: a few ids by LOCATE, more by reading the
-     * ledger whole (folded down first when a burst left it large).
+     * The unfolded ledger entries of {@code ids} (null: of every job), by id, in ledger order: a few ids by LOCATE,
+     * more by reading the ledger whole (folded down first when a burst left it large). Read it BEFORE the job rows it
+     * is laid over: a fold between the two reads then shows in the rows, while read after them it would be in neither.
      */
     private Map<String, List<LedgerRow.Entry>> unfolded(Collection<String> ids) {
-        if (ids.isEmpty()) {
+        if (ids != null && ids.isEmpty()) {
             return Map.of();
         }
         List<LedgerRow> rows;
-        if (ids.size() <= LEDGER_POINT_IDS) {
+        if (ids != null && ids.size() <= LEDGER_POINT_IDS) {
             String where = String.join(" OR ", java.util.Collections.nCopies(ids.size(), "LOCATE(?, changes) > 0"));
             rows = jdbc.query(LEDGER_COLUMNS + " WHERE " + where + " ORDER BY seq", MybatisJournal::ledgerRow,
                     ids.stream().map(LedgerRow::marker).toArray());
@@ -324,11 +325,11 @@ public class MybatisJournal implements Journal {
         if (rows.isEmpty()) {
             return Map.of();
         }
-        Set<String> wanted = ids instanceof Set<String> set ? set : new HashSet<>(ids);
+        Set<String> wanted = ids == null ? null : ids instanceof Set<String> set ? set : new HashSet<>(ids);
         Map<String, List<LedgerRow.Entry>> byId = new HashMap<>();
         for (LedgerRow row : rows) {
             for (LedgerRow.Entry entry : row.entries()) {
-                if (wanted.contains(entry.jobId())) {
+                if (wanted == null || wanted.contains(entry.jobId())) {
                     byId.computeIfAbsent(entry.jobId(), id -> new ArrayList<>()).add(entry);
                 }
             }
@@ -338,7 +339,12 @@ public class MybatisJournal implements Journal {
 
     /** Folds the ledger until at most {@link #LEDGER_OVERLAY_ROWS} rows are left, so that a whole read stays small. */
     private void foldDown() {
-        while (ledgerRows() > LEDGER_OVERLAY_ROWS) {
+        foldDown(LEDGER_OVERLAY_ROWS);
+    }
+
+    /** Folds the ledger until at most {@code rowsLeft} rows are left (rows other nodes append meanwhile count too). */
+    private void foldDown(int rowsLeft) {
+        while (ledgerRows() > rowsLeft) {
             if (foldLedger(Long.MAX_VALUE, 5_000) == 0) {
                 // another node is folding the same rows: let it
                 sleepBriefly();
@@ -356,25 +362,30 @@ public class MybatisJournal implements Journal {
     }
 
     /**
-     * The entries of {@code rows} as the journal knows them: unfolded ledger entries laid over each row that has not
-     * ended, then (with {@code storing}) a Delay job listed in a storing row as WaitPut ({@link #withStoring}).
+     * The entries of {@code rows} as the journal knows them: the unfolded ledger entries {@code ledgered} (read before
+     * the rows) laid over each row that has not ended, then (with {@code storing}) a Delay job listed in a storing row
+     * as WaitPut ({@link #withStoring}).
      */
-    private List<JournalEntry> effective(List<JobRow> rows, boolean storing) {
-        List<String> open = rows.stream().filter(row -> !rowStatus(row).isTerminal()).map(JobRow::getId).toList();
-        Map<String, List<LedgerRow.Entry>> ledgered = unfolded(open);
-        if (ledgered.isEmpty()) {
-            return storing ? withStoring(rows) : rows.stream().map(this::entry).toList();
+    private List<JournalEntry> effective(List<JobRow> rows, boolean storing, Map<String, List<LedgerRow.Entry>> ledgered) {
+        List<JobRow> plain = ledgered.isEmpty() ? rows : rows.stream()
+                .filter(row -> rowStatus(row).isTerminal() || !ledgered.containsKey(row.getId())).toList();
+        List<JournalEntry> plainEntries = storing ? withStoring(plain) : plain.stream().map(this::entry).toList();
+        if (plain.size() == rows.size()) {
+            return plainEntries;
         }
-        List<JobRow> plain = rows.stream().filter(row -> !ledgered.containsKey(row.getId())).toList();
-        Map<String, JournalEntry> plainEntries = new HashMap<>();
-        (storing ? withStoring(plain) : plain.stream().map(this::entry).toList()).forEach(entry -> plainEntries.put(entry.job().getId(), entry));
+        Map<String, JournalEntry> byId = new HashMap<>();
+        plainEntries.forEach(entry -> byId.put(entry.job().getId(), entry));
         List<JournalEntry> entries = new ArrayList<>(rows.size());
         for (JobRow row : rows) {
-            List<LedgerRow.Entry> laid = ledgered.get(row.getId());
-            entries.add(laid == null ? plainEntries.get(row.getId()) : new JournalEntry(row.toJob(),
-                    LedgerRow.laidOver(rowStatus(row), laid), toTime(laid.get(laid.size() - 1).at())));
+            JournalEntry plainEntry = byId.get(row.getId());
+            entries.add(plainEntry != null ? plainEntry : laidOver(row, ledgered.get(row.getId())));
         }
         return entries;
+    }
+
+    private JournalEntry laidOver(JobRow row, List<LedgerRow.Entry> laid) {
+        return new JournalEntry(row.toJob(), LedgerRow.laidOver(rowStatus(row), laid),
+                toTime(laid.get(laid.size() - 1).at()));
     }
 
     private static JobStatus rowStatus(JobRow row) {
@@ -390,11 +401,12 @@ public class MybatisJournal implements Journal {
         List<JournalEntry> found = new ArrayList<>(limit);
         String after = afterId;
         while (found.size() < limit) {
+            Map<String, List<LedgerRow.Entry>> ledgered = unfolded(null);
             List<JobRow> rows = page.apply(after);
             if (rows.isEmpty()) {
                 break;
             }
-            for (JournalEntry entry : effective(rows, true)) {
+            for (JournalEntry entry : effective(rows, true, ledgered)) {
                 if (found.size() < limit && !(pendingOnly && entry.status().isTerminal())) {
                     found.add(entry);
                 }
@@ -466,14 +478,13 @@ public class MybatisJournal implements Journal {
     @Override
     public Optional<JournalEntry> find(String jobId) {
         return guarded(() -> {
+            List<LedgerRow.Entry> laid = unfolded(List.of(jobId)).get(jobId);
             JobRow row = jobs.selectById(jobId);
             if (row == null) {
                 return Optional.empty();
             }
-            List<LedgerRow.Entry> laid = rowStatus(row).isTerminal() ? null : unfolded(List.of(jobId)).get(jobId);
-            if (laid != null) {
-                return Optional.of(new JournalEntry(row.toJob(), LedgerRow.laidOver(rowStatus(row), laid),
-                        toTime(laid.get(laid.size() - 1).at())));
+            if (laid != null && !rowStatus(row).isTerminal()) {
+                return Optional.of(laidOver(row, laid));
             }
             boolean storing = isDelay(row) && !jdbc.queryForList(STORING_LISTS, Integer.class, listed(jobId)).isEmpty();
             return Optional.of(storing ? waitPut(row) : entry(row));
@@ -486,7 +497,10 @@ public class MybatisJournal implements Journal {
             return Map.of();
         }
         Map<String, JournalEntry> found = new HashMap<>();
-        guarded(() -> effective(jobs.selectBatchIds(jobIds), false)).forEach(e -> found.put(e.job().getId(), e));
+        guarded(() -> {
+            Map<String, List<LedgerRow.Entry>> ledgered = unfolded(jobIds);
+            return effective(jobs.selectBatchIds(jobIds), false, ledgered);
+        }).forEach(e -> found.put(e.job().getId(), e));
         return found;
     }
 
@@ -502,6 +516,11 @@ public class MybatisJournal implements Journal {
     @Override
     public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds,
                                           int limit) {
+        // dead letters (the one caller) are read by their rows' status: the ledger's go there first
+        guarded(() -> {
+            foldDown(0);
+            return null;
+        });
         return guarded(() -> jobs.findByTopicAndStatus(topic, status.code(), afterId,
                 onlyIds == null || onlyIds.isEmpty() ? null : onlyIds, limit).stream().map(JobRow::toJob).toList());
     }
@@ -512,6 +531,11 @@ public class MybatisJournal implements Journal {
             return List.of();
         }
         LocalDateTime time = toTime(at);
+        // a move judged by the rows' status: the ledger's changes go there first
+        guarded(() -> {
+            foldDown(0);
+            return null;
+        });
         return guarded(() -> tx.execute(status -> {
             List<String> moving = jobs.selectBatchIds(ids).stream()
                     .filter(row -> row.getStatus() != null && row.getStatus() == from.code())
@@ -643,10 +667,16 @@ public class MybatisJournal implements Journal {
     @Override
     public List<JobLogRow> history(String jobId) {
         return guarded(() -> {
+            List<LedgerRow.Entry> laid = unfolded(List.of(jobId)).getOrDefault(jobId, List.of());
             List<JobLogRow> rows = new ArrayList<>(logs.findById(jobId));
-            // changes still in the ledger come after every folded one
-            unfolded(List.of(jobId)).getOrDefault(jobId, List.of()).forEach(entry -> rows.add(new JobLogRow(jobId,
-                    entry.status().code(), entry.thread(), toTime(entry.at()), entry.host())));
+            // changes still in the ledger come after every folded one; one folded between the two reads is there once
+            Set<JobLogRow> folded = new HashSet<>(rows);
+            for (LedgerRow.Entry entry : laid) {
+                JobLogRow row = new JobLogRow(jobId, entry.status().code(), entry.thread(), toTime(entry.at()), entry.host());
+                if (!folded.contains(row)) {
+                    rows.add(row);
+                }
+            }
             return rows;
         });
     }

@@ -9,6 +9,8 @@
  * mykit_delay_queue_job_log  one row per state change (PK log_id; index (id, status)); write order, not event order
  * mykit_delay_queue_storing  one row per push group whose Redis add is not confirmed: (group_id PK, ',id1,id2,',
  *                            host, create_time); no other index, it holds only the last moments' groups
+ * mykit_delay_queue_ledger   with journal.ledger on: one row per state-change flush not yet folded (seq PK,
+ *                            changes ';id,status,offsetMs,threadIndex;...', threads, host, base_time); no other index
  * </pre>
  *
  * <h2>Write roads</h2>
@@ -25,6 +27,12 @@
  *   <li>State changes (stored, Ready, Finish, Delay, Restore, ...): {@link io.mykit.delay.queue.journal.StateChangeWriter}
  *       gathers them for {@code state-linger} and applies a batch in one transaction: one status UPDATE per target
  *       status (the last change per job wins; an ended row is never reopened) and one multi-row log INSERT.</li>
+ *   <li>With {@code journal.ledger} on, a flush's changes (all but the guarded "stored" ones, which must see the row)
+ *       are one packed {@link io.mykit.delay.queue.journal.LedgerRow} instead; {@link io.mykit.delay.queue.journal.LedgerFolder}
+ *       folds rows into the job and log rows later, in ledger order, deleting them in the same transaction (two folds
+ *       of the same rows: the second deletes fewer than it read and rolls back). Every read lays a job's unfolded
+ *       entries over its row with the fold's rule ({@link io.mykit.delay.queue.journal.LedgerRow#laidOver}); cancel
+ *       and reschedule refuse a job whose end is in the ledger.</li>
  *   <li>Restore: reads pending rows by primary key in pages (the next page is read while the current one goes to
  *       Redis) and logs one Restore row per job re-added, without touching the job rows.</li>
  * </ul>
@@ -41,12 +49,12 @@
  * of MariaDB time per job, so one MariaDB core journals at most ~13,500 deliveries/s. The issue's 50,000/s cannot be
  * reached with per-job rows on this box, whatever the batching.
  *
- * <h2>The shape that would (not built)</h2>
- * Append one row per delivered batch (its ids packed in one column) in the delivering thread's flush, and fold those
- * rows into the job and log tables later, off the hot path; restore and every status read subtract the unfolded ends
- * first. The cost per delivered job falls to well under 1 us at delivery time; the folding cost stays, but runs when
- * the burst is over. What it must still answer before it replaces the row UPDATE: point reads (lookup, cancel,
- * finish of an absent job) and cluster-wide restores must see unfolded ends of every node, and the original's users
- * who read the job table directly see statuses only after the fold.
+ * <h2>The delivery ledger (built, off by default)</h2>
+ * Appends one row per state-change flush (its ids packed in one column) and folds those rows into the job and log
+ * tables later, off the hot path. Measured (bench scenario 10, 100k due at once, 4 pullers taking 100 per GET, this
+ * 2-core box): MariaDB 6 us per delivered job during the drain instead of 36, the drain 22.6k instead of 12.0k msg/s
+ * (with the batched Redis scripts in both). The fold's cost stays (it ran about 4k changes/s at a third of the
+ * database's time during the drain) but lands when the burst is over. Direct readers of the tables see statuses only
+ * after the fold, which is why it is not the default yet.
  */
 package io.mykit.delay.queue.journal;

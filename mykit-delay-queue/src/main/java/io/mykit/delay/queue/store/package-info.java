@@ -6,10 +6,20 @@
  * Every bucket keeps a hash {@code {prefix:bi}:count} of {@code <stage>:<topic> -> jobs}, stage {@code w} waiting in the
  * due slices, {@code r} ready (in the pool, in neither set: queued for a puller), {@code f} in flight. The hash shares
  * the bucket's hash tag, so each script that moves a job updates it in the same atomic step and the same Redis Cluster
- * slot: add, put (respawn), pump_due, to_ready, reserve, release, retry, sweep, remove (finish, cancel), forget (ack,
+ * slot: add, put (respawn), pump_due, to_ready, reserve, release, retry, sweep, remove (finish, cancel), finish_all
+ * (batch finish), forget (ack,
  * burial as a dead letter), migrate_in / migrate_out (bucket-count change). A script reads the topic from the record
  * it already holds (lua/include/record.lua), sums its changes per field and writes each field once; a field that
  * reaches 0 is deleted, so topics that drained leave nothing behind.
+ *
+ * <h2>Calls from Lua</h2>
+ * Each {@code redis.call} from a script costs ~1.5 us beyond the command itself (measured here: 1,000 HGETs in one
+ * script 1.6 ms, the HGETs 0.3 ms of it). So the drain's scripts make one call per batch where no per-job answer is
+ * needed: pump_due reads a slice's records with one HMGET and puts them in flight with one ZADD; to_ready asks which
+ * ids are still in flight with one ZMSCORE, then one ZREM and one RPUSH; reserve pops with {@code LPOP key count} and
+ * reads with one HMGET (only the reservation count stays a HINCRBY per job); a batch finish is one finish_all call per
+ * bucket (HMGET, ZMSCORE, then one ZREM / HDEL each) instead of one remove.lua call per job. Bench scenario 10 (100k
+ * due at once, 100 per GET): Redis 23 instead of 37 us per delivered job.
  *
  * <h2>Due slices</h2>
  * A bucket's waiting jobs are spread over 1,024 ZSETs {@code {prefix:bi}:due:<s>} (id -> due time), s a hash of the id
