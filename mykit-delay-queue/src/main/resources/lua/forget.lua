@@ -20,34 +20,51 @@ local counts = KEYS[7]
 --#include counters
 --#include waiting
 
--- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
-local function stageOf(id)
-    if waitingScore(due, id) then
-        return 'w'
+-- one HMGET and one ZMSCORE for all ids, one ZREM / HDEL each for all of them: a call from Lua costs ~1.5 us, and an
+-- ack of a broker batch drops hundreds of jobs
+local records = {}
+local flying = {}
+for from = 1, #ARGV, 1000 do
+    local part = { unpack(ARGV, from, math.min(from + 999, #ARGV)) }
+    local r = redis.call('HMGET', pool, unpack(part))
+    local f = redis.call('ZMSCORE', inflight, unpack(part))
+    for i = 1, #part do
+        records[from + i - 1] = r[i]
+        flying[from + i - 1] = f[i]
     end
-    if redis.call('ZSCORE', inflight, id) then
-        return 'f'
-    end
-    return 'r'
 end
-
+local seen = {}
+for i, id in ipairs(ARGV) do
+    if not seen[id] then
+        seen[id] = true
+        -- w waiting in a due slice, f in flight, r ready (in the pool, in neither set); in flight is never waiting
+        local stage = 'f'
+        if not flying[i] then
+            stage = unwait(due, id) and 'w' or 'r'
+        end
+        if records[i] then
+            bump(stage, topicOf(records[i]), -1)
+        end
+    end
+end
+local dropped = 0
 local now
 if restoring then
     local t = redis.call('TIME')
     now = t[1] * 1000 + math.floor(t[2] / 1000)
 end
-local dropped = 0
-for _, id in ipairs(ARGV) do
-    local record = redis.call('HGET', pool, id)
-    if record then
-        bump(stageOf(id), topicOf(record), -1)
-    end
-    unwait(due, id)
-    redis.call('ZREM', inflight, id)
-    redis.call('HDEL', reserved, id)
-    dropped = dropped + redis.call('HDEL', pool, id)
+for from = 1, #ARGV, 1000 do
+    local part = { unpack(ARGV, from, math.min(from + 999, #ARGV)) }
+    redis.call('ZREM', inflight, unpack(part))
+    redis.call('HDEL', reserved, unpack(part))
+    dropped = dropped + redis.call('HDEL', pool, unpack(part))
     if restoring then
-        redis.call('ZADD', ended, now, id)
+        local stones = {}
+        for _, id in ipairs(part) do
+            stones[#stones + 1] = now
+            stones[#stones + 1] = id
+        end
+        redis.call('ZADD', ended, unpack(stones))
     end
 end
 saveCounts(counts)

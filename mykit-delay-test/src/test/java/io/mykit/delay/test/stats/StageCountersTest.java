@@ -224,6 +224,21 @@ class StageCountersTest {
     }
 
     @Test
+    void a_forget_drops_jobs_of_every_stage_once_and_counts_each() {
+        useBuckets(1);
+        assertThat(store.add(List.of(job("f1", A, now - 5), job("r1", B, now - 5)))).hasSize(2);
+        assertThat(pumpAll()).hasSize(2);
+        assertThat(store.toReady(0, B, List.of("r1"))).isEqualTo(1);
+        assertThat(store.add(List.of(job("w1", A, now + 3_600_000), job("w2", A, now + 3_600_000)))).hasSize(2);
+
+        assertThat(store.forget(0, List.of("w1", "r1", "f1", "nobody", "f1"))).as("in the pool before").isEqualTo(3);
+
+        // w2 still waits; the full read behind assertCounts finds w1 in no slice
+        assertCounts(counts(A, 1, 0, 0));
+        assertThat(store.forget(0, List.of("w1", "f1"))).isZero();
+    }
+
+    @Test
     void a_reserve_skips_stale_ready_entries_and_takes_the_live_ones_in_order() {
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
