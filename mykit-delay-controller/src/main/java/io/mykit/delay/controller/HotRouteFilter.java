@@ -2,6 +2,7 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.util.PlainNames;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,7 +15,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 import java.io.IOException;
-import java.util.regex.Pattern;
 
 /**
  * The three calls a producer and a pull consumer make per job, {@code POST /push}, {@code GET /get/{topic}} and
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * included.
  */
 public class HotRouteFilter extends OncePerRequestFilter {
-    private static final Pattern PLAIN_TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+    private static final int MAX_TOPIC_IN_PATH = 200;
     private static final String GET_PREFIX = "/get/";
 
     private final JobController jobs;
@@ -56,7 +56,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         } else if ("GET".equals(method) && "/finish".equals(uri)) {
             taken = finish(request, response);
         } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX)
-                && PLAIN_TOPIC.matcher(uri).region(GET_PREFIX.length(), uri.length()).matches()) {
+                && PlainNames.plain(uri, GET_PREFIX.length(), uri.length(), MAX_TOPIC_IN_PATH, false)) {
             taken = get(uri.substring(GET_PREFIX.length()), request, response);
         } else {
             taken = false;

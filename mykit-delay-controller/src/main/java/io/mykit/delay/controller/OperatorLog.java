@@ -84,6 +84,13 @@ public class OperatorLog implements AsyncHandlerInterceptor {
     /** Caller-chosen text as it may enter a log line: no line breaks or other control characters, at most 128 chars. */
     private static String clean(String text) {
         String shown = text.length() > 128 ? text.substring(0, 128) + "..." : text;
-        return shown.replaceAll("\\p{Cntrl}", "?");
+        // control characters (\p{Cntrl}: U+0000-U+001F, U+007F) as '?', without a regex per request
+        char[] chars = shown.toCharArray();
+        for (int i = 0; i < chars.length; i++) {
+            if (chars[i] < 0x20 || chars[i] == 0x7f) {
+                chars[i] = '?';
+            }
+        }
+        return new String(chars);
     }
 }

@@ -2,16 +2,15 @@ package io.mykit.delay.queue.service;
 
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.util.PlainNames;
 import io.mykit.delay.config.DelayProperties;
 
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /** Checks a job at the boundary, before anything is stored; each failure names the field. */
 public final class JobValidator {
     /** Topics become Redis key parts, RocketMQ topics and JMS queue names: keep them to a portable alphabet. */
-    private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:\\-]{1,128}");
+    private static final int MAX_NAME = 128;
     private static final int MAX_PRIORITY_MS = 86_400_000;
     private static final int MAX_BIZ_KEY = 128;
 
@@ -60,7 +59,7 @@ public final class JobValidator {
         if (topic == null || topic.isBlank()) {
             throw new InvalidJobException("topic", "is required");
         }
-        if (!TOPIC.matcher(topic).matches()) {
+        if (!PlainNames.plain(topic, MAX_NAME, false)) {
             throw new InvalidJobException("topic", "must be 1-128 characters of A-Z a-z 0-9 _ . -");
         }
     }
@@ -69,7 +68,7 @@ public final class JobValidator {
         if (id == null || id.isBlank()) {
             throw new InvalidJobException(field, "is required");
         }
-        if (!ID.matcher(id).matches()) {
+        if (!PlainNames.plain(id, MAX_NAME, true)) {
             throw new InvalidJobException(field, "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
         }
     }
