@@ -164,6 +164,26 @@ class DeliveryLedgerTest {
         }
     }
 
+    @Test
+    void the_ledger_works_on_the_embedded_h2_journal() throws Exception {
+        String topic = "ledger-h2-" + UUID.randomUUID().toString().substring(0, 8);
+        // the embedded journal's mode (EmbeddedStoresPostProcessor), in memory
+        try (TestGateway h2 = TestGateway.start("spring.datasource.url=jdbc:h2:mem:ledger-" + topic
+                        + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
+                "spring.datasource.password=", "mykit.delay.journal.ledger=true", HELD)) {
+            JdbcTemplate sql = new JdbcTemplate(h2.bean(DataSource.class));
+            assertThat(sql.execute((java.sql.Connection c) -> c.getMetaData().getURL())).startsWith("jdbc:h2:mem:");
+            String id = deliverAndFinish(h2, topic);
+            assertThat(rowStatus(sql, id)).isEqualTo(JobStatus.Delay.code());
+            assertThat(h2.client().lookup(id).data().path("status").asText()).isEqualTo("Finish");
+            assertThat(h2.client().delete(id).status()).isEqualTo(409);
+
+            foldAll(h2.bean(Journal.class));
+            assertThat(rowStatus(sql, id)).isEqualTo(JobStatus.Finish.code());
+            assertThat(h2.journalStatuses(id)).containsExactly(0, 2, 3);
+        }
+    }
+
     /** Pushes a job due at once, pulls and finishes it, and waits for the state writer: the end is in the ledger. */
     private static String deliverAndFinish(TestGateway on, String topic) throws InterruptedException {
         String id = on.client().push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
