@@ -40,7 +40,18 @@ while live < wanted do
             liveRecords[#liveRecords + 1] = records[i]
         end
     end
-    if #liveIds > 0 then
+    if #liveIds == 1 then
+        -- a single pull: one HINCRBY is one call where HMGET + HSET would be two
+        local id = liveIds[1]
+        out[#out + 1] = id
+        out[#out + 1] = liveRecords[1]
+        out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
+        local topic = topicOf(liveRecords[1])
+        bump('r', topic, -1)
+        bump('f', topic, 1)
+        live = live + 1
+        redis.call('ZADD', inflight, deadline, id)
+    elseif #liveIds > 1 then
         local before = redis.call('HMGET', reserved, unpack(liveIds))
         -- an id popped twice in one pass counts twice, as two HINCRBYs would
         local counted = {}
