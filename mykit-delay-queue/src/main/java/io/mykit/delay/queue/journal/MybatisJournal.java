@@ -63,6 +63,7 @@ public class MybatisJournal implements Journal {
     /** Up to this many ids a read finds their ledger entries by LOCATE; more read the (small) ledger whole. */
     private static final int LEDGER_POINT_IDS = 8;
     private static final int FOLD_ROWS_MAX = 200;
+    private static final int FOLD_DOWN_WAITS = 10;
     private static final int DEADLOCK_RETRIES = 3;
     private static final LocalDateTime FIRST_TIME = LocalDateTime.of(1000, 1, 1, 0, 0);
     private static final StatusUpdate STATUS_UPDATE = new StatusUpdate();
@@ -342,11 +343,20 @@ public class MybatisJournal implements Journal {
         foldDown(LEDGER_OVERLAY_ROWS);
     }
 
-    /** Folds the ledger until at most {@code rowsLeft} rows are left (rows other nodes append meanwhile count too). */
+    /**
+     * Folds the ledger until at most {@code rowsLeft} rows are left or every row made before this call is folded: rows
+     * appended meanwhile (other nodes, a busy state writer) are not chased, so the call ends under any load. A row
+     * another node is folding gets {@link #FOLD_DOWN_WAITS} short waits to be committed.
+     */
     private void foldDown(int rowsLeft) {
+        long started = System.currentTimeMillis();
+        int waits = 0;
         while (ledgerRows() > rowsLeft) {
-            if (foldLedger(Long.MAX_VALUE, 5_000) == 0) {
-                // another node is folding the same rows: let it
+            if (foldLedger(started, 5_000) > 0) {
+                waits = 0;
+            } else if (++waits > FOLD_DOWN_WAITS) {
+                return;
+            } else {
                 sleepBriefly();
             }
         }
