@@ -17,6 +17,7 @@ local latest = tonumber(ARGV[1])
 --#include record
 --#include counters
 --#include waiting
+--#include drop
 
 local ids = { unpack(ARGV, 2) }
 local records = redis.call('HMGET', pool, unpack(ids))
@@ -49,20 +50,6 @@ for i, id in ipairs(ids) do
         end
     end
 end
-if #gone > 0 then
-    redis.call('ZREM', inflight, unpack(gone))
-    redis.call('HDEL', pool, unpack(gone))
-    redis.call('HDEL', reserved, unpack(gone))
-    if restoring then
-        local t = redis.call('TIME')
-        local at = t[1] * 1000 + math.floor(t[2] / 1000)
-        local tombstones = {}
-        for _, id in ipairs(gone) do
-            tombstones[#tombstones + 1] = at
-            tombstones[#tombstones + 1] = id
-        end
-        redis.call('ZADD', ended, unpack(tombstones))
-    end
-end
+dropAll(gone, inflight, pool, reserved, ended, restoring)
 saveCounts(counts)
 return out

@@ -19,9 +19,10 @@ local counts = KEYS[7]
 --#include record
 --#include counters
 --#include waiting
+--#include drop
 
--- one HMGET and one ZMSCORE for all ids, one ZREM / HDEL each for all of them: a call from Lua costs ~1.5 us, and an
--- ack of a broker batch drops hundreds of jobs
+-- one HMGET and one ZMSCORE for all ids, then one ZREM / HDEL each for all of them (dropAll): a call from Lua costs
+-- ~1.5 us, and an ack of a broker batch drops hundreds of jobs
 local records = {}
 local flying = {}
 for from = 1, #ARGV, 1000 do
@@ -47,25 +48,6 @@ for i, id in ipairs(ARGV) do
         end
     end
 end
-local dropped = 0
-local now
-if restoring then
-    local t = redis.call('TIME')
-    now = t[1] * 1000 + math.floor(t[2] / 1000)
-end
-for from = 1, #ARGV, 1000 do
-    local part = { unpack(ARGV, from, math.min(from + 999, #ARGV)) }
-    redis.call('ZREM', inflight, unpack(part))
-    redis.call('HDEL', reserved, unpack(part))
-    dropped = dropped + redis.call('HDEL', pool, unpack(part))
-    if restoring then
-        local stones = {}
-        for _, id in ipairs(part) do
-            stones[#stones + 1] = now
-            stones[#stones + 1] = id
-        end
-        redis.call('ZADD', ended, unpack(stones))
-    end
-end
+local dropped = dropAll(ARGV, inflight, pool, reserved, ended, restoring)
 saveCounts(counts)
 return dropped

@@ -40,24 +40,19 @@ while live < wanted do
             liveRecords[#liveRecords + 1] = records[i]
         end
     end
-    if #liveIds == 1 then
-        -- a single pull: one HINCRBY is one call where HMGET + HSET would be two
-        local id = liveIds[1]
-        out[#out + 1] = id
-        out[#out + 1] = liveRecords[1]
-        out[#out + 1] = redis.call('HINCRBY', reserved, id, 1)
-        local topic = topicOf(liveRecords[1])
-        bump('r', topic, -1)
-        bump('f', topic, 1)
-        live = live + 1
-        redis.call('ZADD', inflight, deadline, id)
-    elseif #liveIds > 1 then
-        local before = redis.call('HMGET', reserved, unpack(liveIds))
+    if #liveIds > 0 then
+        -- one live job (a single pull) takes one HINCRBY; more read their counts with one HMGET and write one HSET
+        local before = #liveIds > 1 and redis.call('HMGET', reserved, unpack(liveIds))
         -- an id popped twice in one pass counts twice, as two HINCRBYs would
         local counted = {}
         for i, id in ipairs(liveIds) do
-            local n = (counted[id] or tonumber(before[i]) or 0) + 1
-            counted[id] = n
+            local n
+            if before then
+                n = (counted[id] or tonumber(before[i]) or 0) + 1
+                counted[id] = n
+            else
+                n = redis.call('HINCRBY', reserved, id, 1)
+            end
             taking[#taking + 1] = deadline
             taking[#taking + 1] = id
             out[#out + 1] = id
@@ -68,12 +63,14 @@ while live < wanted do
             bump('f', topic, 1)
         end
         live = live + #liveIds
-        local written = {}
-        for id, n in pairs(counted) do
-            written[#written + 1] = id
-            written[#written + 1] = n
+        if before then
+            local written = {}
+            for id, n in pairs(counted) do
+                written[#written + 1] = id
+                written[#written + 1] = n
+            end
+            redis.call('HSET', reserved, unpack(written))
         end
-        redis.call('HSET', reserved, unpack(written))
         redis.call('ZADD', inflight, unpack(taking))
     end
 end

@@ -81,7 +81,7 @@ record LedgerRow(long seq, String changes, String threads, String host, long bas
     }
 
     private static String oneLine(String thread) {
-        String name = thread.length() <= 60 ? thread : thread.substring(0, 60);
+        String name = MybatisJournal.abbreviate(thread);
         return name.indexOf('\n') < 0 ? name : name.replace('\n', ' ');
     }
 }

@@ -263,25 +263,27 @@ public class MybatisJournal implements Journal {
 
     @Override
     public int foldLedger(long before, int maxEntries) {
+        // read outside the transaction: ledger rows never change, and the DELETE below tells whether they are still ours,
+        // so a fold with nothing due (the folder's idle look, on every node) is one query
+        List<LedgerRow> due = guarded(() -> jdbc.query(LEDGER_COLUMNS + " WHERE base_time < ? ORDER BY seq LIMIT ?",
+                MybatisJournal::ledgerRow, before, FOLD_ROWS_MAX));
+        List<Long> seqs = new ArrayList<>();
+        List<StateChange> changes = new ArrayList<>();
+        List<String> hosts = new ArrayList<>();
+        for (LedgerRow row : due) {
+            if (!seqs.isEmpty() && changes.size() >= maxEntries) {
+                break;
+            }
+            seqs.add(row.seq());
+            for (LedgerRow.Entry entry : row.entries()) {
+                changes.add(new StateChange(entry.jobId(), entry.status(), false, entry.thread(), entry.at()));
+                hosts.add(entry.host());
+            }
+        }
+        if (seqs.isEmpty()) {
+            return 0;
+        }
         Integer folded = guarded(() -> tx.execute(status -> {
-            List<LedgerRow> oldest = jdbc.query(LEDGER_COLUMNS + " ORDER BY seq LIMIT ?", MybatisJournal::ledgerRow,
-                    FOLD_ROWS_MAX);
-            List<Long> seqs = new ArrayList<>();
-            List<StateChange> changes = new ArrayList<>();
-            List<String> hosts = new ArrayList<>();
-            for (LedgerRow row : oldest) {
-                if (row.base() >= before || (!seqs.isEmpty() && changes.size() >= maxEntries)) {
-                    break;
-                }
-                seqs.add(row.seq());
-                for (LedgerRow.Entry entry : row.entries()) {
-                    changes.add(new StateChange(entry.jobId(), entry.status(), false, entry.thread(), entry.at()));
-                    hosts.add(entry.host());
-                }
-            }
-            if (seqs.isEmpty()) {
-                return 0;
-            }
             // rows another node folds meanwhile are locked by its DELETE: ours then deletes fewer and backs off
             int taken = MultiRowInsert.update(jdbc, "DELETE FROM mykit_delay_queue_ledger WHERE seq IN ("
                     + placeholders(seqs.size()) + ")", new ArrayList<>(seqs));
@@ -695,7 +697,8 @@ public class MybatisJournal implements Journal {
         return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone);
     }
 
-    private static String abbreviate(String thread) {
+    /** A thread name as the log table's column holds it. */
+    static String abbreviate(String thread) {
         return thread.length() <= 60 ? thread : thread.substring(0, 60);
     }
 

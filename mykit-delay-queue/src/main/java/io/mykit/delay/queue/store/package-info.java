@@ -18,7 +18,8 @@
  * needed: pump_due reads a slice's records with one HMGET and puts them in flight with one ZADD; to_ready asks which
  * ids are still in flight with one ZMSCORE, then one ZREM and one RPUSH; reserve pops with {@code LPOP key count} and
  * reads with one HMGET (only the reservation count stays a HINCRBY per job); a batch finish is one finish_all call per
- * bucket (HMGET, ZMSCORE, then one ZREM / HDEL each) instead of one remove.lua call per job. Bench scenario 10 (100k
+ * bucket (HMGET, ZMSCORE, then one ZREM / HDEL each: {@code dropAll} in lua/include/drop.lua, shared with forget)
+ * instead of one remove.lua call per job. Bench scenario 10 (100k
  * due at once, 100 per GET): Redis 23 instead of 37 us per delivered job.
  *
  * <h2>Due slices</h2>
