@@ -110,7 +110,7 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(recovery.checkInterval), "mykit.delay.recovery.check-interval must be > 0");
         check(errors, recovery.pageSize >= 1 && recovery.pageSize <= 20_000, "mykit.delay.recovery.page-size must be 1..20000");
         check(errors, positive(metrics.sampleInterval), "mykit.delay.metrics.sample-interval must be > 0");
-        check(errors, http.warmup != null && !http.warmup.isNegative() && http.warmup.compareTo(Duration.ofMinutes(5)) <= 0,
+        check(errors, http.warmup == null || !http.warmup.isNegative() && http.warmup.compareTo(Duration.ofMinutes(5)) <= 0,
                 "mykit.delay.http.warmup must be 0..5m");
         validateDispatch(errors);
         validateRegistry(errors);
@@ -578,10 +578,12 @@ public class DelayProperties implements InitializingBean {
          */
         private boolean directRoutes = true;
         /**
-         * Before the port opens, this long of pushes, lookups, polls and cancels in topic {@code mykit-delay-warmup}
-         * through a loopback port of the same web server, so the first clients meet compiled code (0 = none).
+         * Before the port opens, at most this long of the gateway's own jobs in topic {@code mykit-delay-warmup}, pushed,
+         * pulled, finished and cancelled through a loopback port of the same web server, so the first clients meet
+         * compiled code; it ends sooner once the JIT has settled (0 = none). Unset: 15 s on external stores, none on
+         * the embedded ones.
          */
-        private Duration warmup = Duration.ZERO;
+        private Duration warmup;
 
         public Duration getWarmup() { return warmup; }
         public void setWarmup(Duration warmup) { this.warmup = warmup; }

@@ -294,9 +294,9 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties) {
+    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DueRoadLifecycle dueRoad) {
         return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                properties.getHttp().getWarmup());
+                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start);
     }
 
     @Bean

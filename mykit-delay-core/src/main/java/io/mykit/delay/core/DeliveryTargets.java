@@ -36,7 +36,10 @@ public class DeliveryTargets implements AutoCloseable {
                 default -> throw new IllegalStateException("mykit.delay.dispatch: unknown target '" + name + "'");
             }
         }
-        this.router = new TargetRouter(dispatch.getDefaultTarget(), dispatch.getRoutes(), targets);
+        Map<String, String> routes = new LinkedHashMap<>(dispatch.getRoutes());
+        // the start-up warm-up's own jobs never reach a broker, whatever the default or a pattern says
+        routes.put(StartupWarmup.TOPIC, PullTarget.NAME);
+        this.router = new TargetRouter(dispatch.getDefaultTarget(), routes, targets);
     }
 
     public TargetRouter router() {

@@ -32,8 +32,12 @@ public class DueRoadLifecycle implements SmartLifecycle {
         this.timersEnabled = timersEnabled;
     }
 
+    /** Spring's call, or {@link StartupWarmup}'s earlier one (then Spring sees it running and skips it). */
     @Override
-    public void start() {
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
         if (wakes != null) {
             wakes.start();
         }

@@ -1,5 +1,6 @@
 package io.mykit.delay.core;
 
+import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
 import org.apache.catalina.Service;
 import org.apache.catalina.connector.Connector;
 import org.slf4j.Logger;
@@ -7,15 +8,15 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -25,27 +26,58 @@ import java.util.regex.Pattern;
  * {@code mykit.delay.http.warmup}: a freshly started JVM runs its first thousands of requests interpreted and compiles
  * them on the cores the requests need, so the first clients fall seconds behind. Before the web server opens its port
  * (its start phase is {@code DEFAULT_PHASE - 2048}) and after the journal writers run ({@link GatewayLifecycle}), this
- * sends the gateway's own requests through a loopback connector added to the same Tomcat service: push, lookup, an empty
- * poll, a finish refused as not due, cancel, in topic {@value #TOPIC}. Every pushed job is cancelled again (journaled
- * Delete); the timers have not started, so none is handed over. The jobs carry bizKey {@value #TOPIC}, and a last
- * cancel by that bizKey takes any whose own cancel failed or whose push answer was lost. The connector is removed
- * before the port opens.
+ * starts the due road early and sends the gateway's own requests through a loopback connector added to the same
+ * Tomcat service, the whole road of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and
+ * finished, and a push due in an hour, looked up and cancelled. The topic always delivers to pull consumers
+ * ({@link DeliveryTargets}), whatever the routes say, so no warm-up job reaches a broker. At the end every warm-up job
+ * still waiting is cancelled by this start's own bizKey and every one handed over is taken and finished. It ends
+ * when the JIT has settled ({@link #SETTLED_JIT_MS} of compilation per second, twice running) or at the configured
+ * duration, whichever comes first; the connector is removed before the port opens.
  */
 final class StartupWarmup implements SmartLifecycle {
     static final String TOPIC = "mykit-delay-warmup";
     private static final Logger log = LoggerFactory.getLogger(StartupWarmup.class);
     /** Between the journal writers' start and the web server's. */
     static final int PHASE = GatewayLifecycle.PHASE + 1024;
-    private static final int THREADS = 8;
+    /** The warm-up's longest run when none is configured and the stores are external. */
+    static final Duration ON_EXTERNAL_STORES = Duration.ofSeconds(15);
+    private static final int THREADS = 4;
+    /** Compilation per wall second (ms) below which the JIT counts as settled: a tenth of one compiler thread. */
+    static final long SETTLED_JIT_MS = 100;
+    /** Never shorter: the first seconds compile the most, and one quiet second can fall between two waves. */
+    private static final Duration AT_LEAST = Duration.ofSeconds(3);
+    /** Rounds that failed with none passing: Redis or the journal is down; the warm-up gives up instead of waiting. */
+    private static final int GIVE_UP_AFTER_FAILURES = 40;
     private static final Pattern ID = Pattern.compile("\"data\":\"([^\"]+)\"");
+    private static final Pattern IDS = Pattern.compile("\"id\":\"([^\"]+)\"");
+    private static final String BODY = "warm-up of a freshly started gateway: the road of a job, push to finish, once"
+            + " over";
 
     private final Supplier<WebServer> webServer;
     private final Duration duration;
+    private final Runnable startDueRoad;
+    /** This start's own: nodes starting side by side cancel only their own warm-up jobs. */
+    private final String bizKey = TOPIC + "-" + UUID.randomUUID().toString().substring(0, 8);
     private volatile boolean running;
 
-    StartupWarmup(Supplier<WebServer> webServer, Duration duration) {
+    /** {@code startDueRoad} starts the timers ahead of the web server, so the warm-up's own jobs fall due. */
+    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDueRoad) {
         this.webServer = webServer;
         this.duration = duration;
+        this.startDueRoad = startDueRoad;
+    }
+
+    /**
+     * The configured duration, or when unset {@link #ON_EXTERNAL_STORES} on external stores and none on the embedded
+     * ones: a try-out starts at once, a production node warms up before its port opens.
+     */
+    static Duration duration(Duration configured, Environment environment) {
+        if (configured != null) {
+            return configured;
+        }
+        boolean embedded = EmbeddedStoresPostProcessor.embeddedRedis(environment)
+                || EmbeddedStoresPostProcessor.embeddedJournal(environment);
+        return embedded ? Duration.ZERO : ON_EXTERNAL_STORES;
     }
 
     @Override
@@ -72,87 +104,197 @@ final class StartupWarmup implements SmartLifecycle {
     }
 
     private void warmUp(int port) {
+        startDueRoad.run();
         long started = System.nanoTime();
         long end = started + duration.toNanos();
         AtomicLong calls = new AtomicLong();
         AtomicLong failures = new AtomicLong();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2)).build();
-        String base = "http://127.0.0.1:" + port;
+        AtomicLong stopAt = new AtomicLong(end);
         List<Thread> threads = new ArrayList<>(THREADS);
         for (int t = 0; t < THREADS; t++) {
             Thread thread = new Thread(() -> {
-                while (System.nanoTime() < end) {
+                LoopbackHttp http = new LoopbackHttp(port, 10_000);
+                while (System.nanoTime() < stopAt.get()) {
                     try {
-                        round(client, base, calls);
+                        round(http, calls);
                     } catch (IOException | RuntimeException e) {
-                        failures.incrementAndGet();
+                        log.debug("warm-up round failed", e);
+                        closed(http);
+                        if (failures.incrementAndGet() >= GIVE_UP_AFTER_FAILURES && calls.get() == 0) {
+                            stopAt.set(0);
+                        }
                         pause();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
                     }
                 }
+                closed(http);
             }, "mykit-warmup-" + t);
             thread.start();
             threads.add(thread);
         }
+        String ended = waitForSettledJit(started, stopAt);
         for (Thread thread : threads) {
             try {
-                thread.join(duration.toMillis() + 10_000);
+                thread.join(30_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
         }
-        cancelLeftovers(client, base);
-        log.info("Warmed up in {} ms before opening the port: {} calls in topic {}, {} rounds failed",
-                (System.nanoTime() - started) / 1_000_000, calls.get(), TOPIC, failures.get());
+        long left = cleanUp(port);
+        log.info("Warmed up in {} ms before opening the port ({}): {} calls in topic {}, {} rounds failed, {} warm-up"
+                        + " jobs left unended", (System.nanoTime() - started) / 1_000_000, ended, calls.get(), TOPIC,
+                failures.get(), left);
     }
 
-    /** What a producer and a consumer send: push, lookup, an empty poll, an early finish, cancel. */
-    private static void round(HttpClient client, String base, AtomicLong calls) throws IOException, InterruptedException {
-        HttpResponse<String> pushed = client.send(HttpRequest.newBuilder(URI.create(base + "/push"))
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"topic\":\"" + TOPIC + "\",\"bizKey\":\"" + TOPIC
-                        + "\",\"delay\":3600000,\"body\":\"warm-up of a freshly started gateway\"}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        calls.incrementAndGet();
-        Matcher id = ID.matcher(pushed.body());
-        if (pushed.statusCode() != 200 || !id.find()) {
-            throw new IllegalStateException("push answered " + pushed.statusCode());
-        }
-        String jobId = id.group(1);
-        get(client, base + "/jobs/" + jobId);
-        get(client, base + "/get/" + TOPIC + "?timeout=0");
-        get(client, base + "/finish?jobId=" + jobId);
-        HttpResponse<String> cancelled = get(client, base + "/delete?jobId=" + jobId);
-        calls.addAndGet(4);
-        if (cancelled.statusCode() != 200) {
-            throw new IllegalStateException("cancel of warm-up job " + jobId + " answered " + cancelled.statusCode());
-        }
-    }
-
-    /** One cancel of every warm-up job still pending, by their bizKey: none is left to be delivered in an hour. */
-    private static void cancelLeftovers(HttpClient client, String base) {
-        try {
-            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(base + "/jobs?bizKey=" + TOPIC
-                    + "&topic=" + TOPIC)).timeout(Duration.ofSeconds(30)).DELETE().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() != 200 || answer.body().contains("\"refused\":{\"")) {
-                log.warn("Warm-up jobs in topic {} may be left pending: cancel by bizKey answered {} {}", TOPIC,
-                        answer.statusCode(), answer.body());
+    /** Until the JIT compiled less than {@link #SETTLED_JIT_MS} in each of two seconds running, or the end. */
+    private String waitForSettledJit(long started, AtomicLong stopAt) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean measured = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long last = measured ? jit.getTotalCompilationTime() : 0;
+        int quietSeconds = 0;
+        while (System.nanoTime() < stopAt.get()) {
+            try {
+                Thread.sleep(Math.max(1, Math.min(1000, (stopAt.get() - System.nanoTime()) / 1_000_000)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopAt.set(0);
+                return "interrupted";
             }
+            if (!measured) {
+                continue;
+            }
+            long now = jit.getTotalCompilationTime();
+            quietSeconds = now - last < SETTLED_JIT_MS ? quietSeconds + 1 : 0;
+            last = now;
+            if (quietSeconds >= 2 && System.nanoTime() - started >= AT_LEAST.toNanos()) {
+                stopAt.set(0);
+                return "the JIT settled";
+            }
+        }
+        return stopAt.get() == 0 ? "every round failed" : "its full " + duration.toMillis() + " ms";
+    }
+
+    private static void closed(LoopbackHttp http) {
+        try {
+            http.close();
         } catch (IOException e) {
-            log.warn("Warm-up jobs in topic {} may be left pending: {}", TOPIC, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            log.debug("warm-up connection not closed cleanly", e);
         }
     }
 
-    private static HttpResponse<String> get(HttpClient client, String url) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    /**
+     * The road of two jobs: one due at once, taken by a waiting GET (this round's or another's) and finished; one due
+     * in an hour, looked up and cancelled. The rounds vary what a user's calls vary (with and without a bizKey, the
+     * legacy and the REST routes, batches, an empty poll): the JIT compiles only the branches it saw, and a branch first
+     * seen after the port opened would throw compiled code away under the real load.
+     */
+    private void round(LoopbackHttp http, AtomicLong calls) throws IOException {
+        long n = calls.get();
+        boolean odd = (n & 1) == 1;
+        push(http, 0);
+        String later = push(http, 3_600_000);
+        expect(http.get("/jobs/" + later), "lookup of " + later);
+        expect(odd ? http.delete("/jobs/" + later) : http.get("/delete?jobId=" + later), "cancel of " + later);
+        LoopbackHttp.Answer taken = expect(http.get("/get/" + TOPIC + (odd ? "?timeout=250" : "?ttr=5000&timeout=250")),
+                "pull");
+        calls.addAndGet(5);
+        Matcher id = IDS.matcher(taken.body());
+        if (id.find()) {
+            expect(odd ? http.post("/jobs/" + id.group(1) + "/finish", null) : http.get("/finish?jobId=" + id.group(1)),
+                    "finish of " + id.group(1));
+            calls.incrementAndGet();
+        }
+        if (n % 8 == 0) {
+            String job = job(0);
+            expect(http.post("/push/batch", "[" + job + "," + job + "," + job + "]"), "batch push");
+            finishAll(http, expect(http.get("/get/" + TOPIC + "/batch?count=3&timeout=500"), "batch pull"));
+            // mostly empty, but it may take a job another round pushed: finished like any other
+            Matcher polled = IDS.matcher(expect(http.get("/get/" + TOPIC + "?timeout=0"), "poll").body());
+            if (polled.find()) {
+                expect(http.get("/finish?jobId=" + polled.group(1)), "finish of " + polled.group(1));
+            }
+            expect(http.get("/jobs?bizKey=" + bizKey + "&topic=" + TOPIC + "&limit=10"), "lookup by bizKey");
+            calls.addAndGet(5);
+        }
+    }
+
+    /** POST /finish/batch of the jobs in a batch pull's answer; false when it held none. */
+    private static boolean finishAll(LoopbackHttp http, LoopbackHttp.Answer taken) throws IOException {
+        Matcher id = IDS.matcher(taken.body());
+        if (!id.find()) {
+            return false;
+        }
+        StringBuilder ids = new StringBuilder("[");
+        do {
+            ids.append(ids.length() > 1 ? ",\"" : "\"").append(id.group(1)).append('"');
+        } while (id.find());
+        expect(http.post("/finish/batch", ids.append(']').toString()), "batch finish");
+        return true;
+    }
+
+    private String job(long delayMs) {
+        return "{\"topic\":\"" + TOPIC + "\",\"bizKey\":\"" + bizKey + "\",\"delay\":" + delayMs + ",\"body\":\"" + BODY
+                + "\"}";
+    }
+
+    private String push(LoopbackHttp http, long delayMs) throws IOException {
+        LoopbackHttp.Answer pushed = expect(http.post("/push", job(delayMs)), "push");
+        Matcher id = ID.matcher(pushed.body());
+        if (!id.find()) {
+            throw new IllegalStateException("push answered no id: " + pushed.body());
+        }
+        return id.group(1);
+    }
+
+    private static LoopbackHttp.Answer expect(LoopbackHttp.Answer answer, String what) {
+        if (answer.status() != 200) {
+            throw new IllegalStateException("warm-up " + what + " answered " + answer.status() + " " + answer.body());
+        }
+        return answer;
+    }
+
+    /**
+     * Cancels this start's warm-up jobs still waiting (by its bizKey), then takes and finishes the ones handed over,
+     * until a cancel refuses none (none is ready or in flight any more) and no pull takes any: a few hundred ms, 10 s
+     * at most. Returns how many the last cancel refused.
+     */
+    private long cleanUp(int port) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long left = -1;
+        try (LoopbackHttp http = new LoopbackHttp(port, 30_000)) {
+            while (System.nanoTime() < deadline) {
+                left = refused(expect(http.delete("/jobs?bizKey=" + bizKey + "&topic=" + TOPIC), "cancel by bizKey")
+                        .body());
+                boolean took = false;
+                while (finishAll(http, expect(http.get("/get/" + TOPIC + "/batch?count=100&timeout=100"), "batch pull"))) {
+                    took = true;
+                }
+                if (left == 0 && !took) {
+                    return 0;
+                }
+                pause();
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("Warm-up jobs in topic {} may be left: {}", TOPIC, e.toString());
+        }
+        log.warn("Warm-up jobs in topic {} with bizKey {} left ready or in flight: {}", TOPIC, bizKey,
+                left < 0 ? "unknown" : left);
+        return left;
+    }
+
+    /** How many jobs a cancel-by-bizKey answer lists as refused, -1 when it has no such list. */
+    static long refused(String cancelAnswer) {
+        int from = cancelAnswer.indexOf("\"refused\":{");
+        if (from < 0) {
+            return -1;
+        }
+        int to = cancelAnswer.indexOf('}', from);
+        String entries = cancelAnswer.substring(from + "\"refused\":{".length(), to < 0 ? cancelAnswer.length() : to);
+        long count = 0;
+        for (int at = entries.indexOf("\":\""); at >= 0; at = entries.indexOf("\":\"", at + 3)) {
+            count++;
+        }
+        return count;
     }
 
     private static void pause() {

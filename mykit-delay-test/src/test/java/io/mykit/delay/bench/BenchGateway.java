@@ -59,8 +59,13 @@ final class BenchGateway implements AutoCloseable {
         resetDatabase(settings);
         String prefix = newKeyPrefix();
         // command-line arguments, not default properties: application.yml's server.port=8080 would win over those
+        List<String> args = arguments(settings, prefix, properties);
+        if (System.getProperty("mykit.delay.http.warmup") == null) {
+            // the in-process scenarios measure a gateway as the earlier sessions did; the lateness ones warm it by load
+            args.add("--mykit.delay.http.warmup=0");
+        }
         ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
-                .run(arguments(settings, prefix, properties).toArray(String[]::new));
+                .run(args.toArray(String[]::new));
         return new BenchGateway(settings, context, prefix);
     }
 

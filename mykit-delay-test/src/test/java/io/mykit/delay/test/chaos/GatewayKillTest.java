@@ -86,6 +86,7 @@ class GatewayKillTest {
         Path logDir = Files.createDirectories(Path.of("target", "chaos-logs", prefix)).toAbsolutePath();
         gateway = ChildGateway.of(TestServers.freePort(), JVM_OPTIONS, List.of(
                 "--mykit.delay.embedded.enabled=false",
+                "--mykit.delay.http.warmup=0",
                 "--mykit.delay.redis.host=" + redis.host(),
                 "--mykit.delay.redis.port=" + redis.port(),
                 "--mykit.delay.redis.key-prefix=" + prefix,

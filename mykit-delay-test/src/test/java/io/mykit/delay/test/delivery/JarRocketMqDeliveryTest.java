@@ -85,6 +85,7 @@ class JarRocketMqDeliveryTest {
         gateway = new ProcessBuilder(java.toString(), "-jar", JAR.toAbsolutePath().normalize().toString(),
                 "--server.port=" + port,
                 "--mykit.delay.embedded.enabled=false",
+                "--mykit.delay.http.warmup=0",
                 "--mykit.delay.redis.host=" + redis.host(), "--mykit.delay.redis.port=" + redis.port(),
                 "--mykit.delay.redis.key-prefix=" + database,
                 "--spring.datasource.url=" + TestServers.jdbcUrl(database),

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.gateway;
 
+import io.mykit.delay.core.DeliveryTargets;
+import io.mykit.delay.core.DueRoadLifecycle;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.AfterEach;
@@ -8,15 +10,17 @@ import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
-import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code mykit.delay.http.warmup}: before its port opens the gateway sends itself pushes, lookups, polls and cancels
- * through a loopback connector. Afterwards every warm-up job is journaled cancelled, none waits in Redis, the loopback
- * connector is gone and the gateway serves on its own port.
+ * {@code mykit.delay.http.warmup}: before its port opens the gateway starts its due road and sends itself the whole
+ * road of jobs through a loopback connector: pushes due at once, pulled and finished, and pushes due later, looked up
+ * and cancelled. Afterwards every warm-up job is journaled ended (Finish or Delete), none waits, is ready or in flight,
+ * the topic delivers to pull whatever the default target, the loopback connector is gone and the gateway serves on
+ * its own port.
  */
 class StartupWarmupTest {
     private static final String TOPIC = "mykit-delay-warmup";
@@ -30,24 +34,32 @@ class StartupWarmupTest {
     }
 
     @Test
-    void the_warm_up_leaves_every_job_it_pushed_cancelled_and_the_port_serving() throws InterruptedException {
-        gateway = TestGateway.start("mykit.delay.http.warmup=1s");
+    void the_warm_up_ends_every_job_it_pushed_and_leaves_the_port_serving() throws InterruptedException {
+        // a default target other than pull: the warm-up's own topic must still be pulled, never sent elsewhere
+        gateway = TestGateway.start("mykit.delay.http.warmup=2s", "mykit.delay.dispatch.default-target=log");
+        assertThat(gateway.bean(DueRoadLifecycle.class).isRunning()).as("due road running").isTrue();
+        assertThat(gateway.bean(DeliveryTargets.class).router().route(TOPIC).name()).isEqualTo("pull");
         assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-        List<Map<String, Object>> byStatus = jdbc.queryForList(
-                "SELECT status, COUNT(*) AS n FROM mykit_delay_queue_job WHERE topic = ? GROUP BY status", TOPIC);
-        assertThat(byStatus).as("warm-up jobs by journal status").hasSize(1);
-        assertThat(((Number) byStatus.get(0).get("status")).intValue()).as("Delete").isEqualTo(4);
-        assertThat(((Number) byStatus.get(0).get("n")).longValue()).as("jobs pushed in 1 s").isGreaterThan(10);
+        Map<Integer, Long> byStatus = jdbc.queryForList(
+                "SELECT status, COUNT(*) AS n FROM mykit_delay_queue_job WHERE topic = ? GROUP BY status", TOPIC)
+                .stream().collect(Collectors.toMap(row -> ((Number) row.get("status")).intValue(),
+                        row -> ((Number) row.get("n")).longValue()));
+        assertThat(byStatus.keySet()).as("warm-up jobs by journal status: Finish and Delete only").containsOnly(3, 4);
+        assertThat(byStatus.get(3)).as("jobs due at once, pulled and finished in 2 s").isGreaterThan(10);
+        assertThat(byStatus.get(4)).as("jobs due later, cancelled").isGreaterThan(10);
 
-        assertThat(gateway.client().get("/stats?topic=" + TOPIC).data().path("pending").asLong()).isZero();
+        var stats = gateway.client().get("/stats/" + TOPIC).data();
+        assertThat(stats.path("pending").asLong() + stats.path("ready").asLong() + stats.path("inFlight").asLong())
+                .as("warm-up jobs waiting, ready or in flight").isZero();
+        assertThat(stats.path("dead").asLong()).isZero();
         Connector[] connectors = ((TomcatWebServer) gateway.webServer()).getTomcat().getService().findConnectors();
         assertThat(connectors).as("only the gateway's own connector").hasSize(1);
         assertThat(gateway.client().push("{\"topic\":\"after-warmup\",\"delay\":60000}").status()).isEqualTo(200);
     }
 
     @Test
-    void no_warm_up_by_default_in_tests() {
+    void the_test_harness_starts_gateways_without_it() {
         gateway = TestGateway.start();
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ?", Long.class, TOPIC))

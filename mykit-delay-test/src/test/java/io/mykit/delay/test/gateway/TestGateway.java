@@ -11,6 +11,7 @@ import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,9 @@ public final class TestGateway implements AutoCloseable {
     public static TestGateway startOnOwnSettings(String database, String... properties) {
         String prefix = "it-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--mykit.delay.redis.key-prefix=" + prefix));
+        if (Arrays.stream(properties).noneMatch(p -> p.startsWith("mykit.delay.http.warmup="))) {
+            args.add("--mykit.delay.http.warmup=0");
+        }
         for (String property : properties) {
             args.add("--" + property);
         }
@@ -77,6 +81,8 @@ public final class TestGateway implements AutoCloseable {
         props.addAll(List.of(
                 "server.port=0",
                 "mykit.delay.embedded.enabled=false",
+                // off unless a test asks: each start would warm up for seconds (StartupWarmupTest covers it)
+                "mykit.delay.http.warmup=0",
                 "mykit.delay.redis.key-prefix=" + prefix,
                 "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),

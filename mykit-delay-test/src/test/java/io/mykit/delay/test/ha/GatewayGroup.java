@@ -99,6 +99,7 @@ final class GatewayGroup implements AutoCloseable {
         }
         List<String> arguments = new ArrayList<>(List.of(
                 "--mykit.delay.embedded.enabled=false",
+                "--mykit.delay.http.warmup=0",
                 "--mykit.delay.redis.host=" + redis.host(),
                 "--mykit.delay.redis.port=" + redis.port(),
                 "--mykit.delay.redis.key-prefix=" + prefix,
