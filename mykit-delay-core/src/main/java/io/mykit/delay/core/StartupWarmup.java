@@ -108,6 +108,7 @@ final class StartupWarmup implements SmartLifecycle {
         long started = System.nanoTime();
         long end = started + duration.toNanos();
         AtomicLong calls = new AtomicLong();
+        AtomicLong rounds = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         AtomicLong stopAt = new AtomicLong(end);
         List<Thread> threads = new ArrayList<>(THREADS);
@@ -116,7 +117,7 @@ final class StartupWarmup implements SmartLifecycle {
                 LoopbackHttp http = new LoopbackHttp(port, 10_000);
                 while (System.nanoTime() < stopAt.get()) {
                     try {
-                        round(http, calls);
+                        round(http, rounds.getAndIncrement(), calls);
                     } catch (IOException | RuntimeException e) {
                         log.debug("warm-up round failed", e);
                         closed(http);
@@ -188,8 +189,7 @@ final class StartupWarmup implements SmartLifecycle {
      * legacy and the REST routes, batches, an empty poll): the JIT compiles only the branches it saw, and a branch first
      * seen after the port opened would throw compiled code away under the real load.
      */
-    private void round(LoopbackHttp http, AtomicLong calls) throws IOException {
-        long n = calls.get();
+    private void round(LoopbackHttp http, long n, AtomicLong calls) throws IOException {
         boolean odd = (n & 1) == 1;
         push(http, 0);
         String later = push(http, 3_600_000);
