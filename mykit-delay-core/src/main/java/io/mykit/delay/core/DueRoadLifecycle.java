@@ -10,7 +10,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The due road: the bucket timers this node owns, the sweeper, the repairer, the Redis-loss watch and the cross-node
  * wake-ups. It stops first, before the web server drains, so a stopping gateway hands nothing new over and lets its
- * buckets go to another node at once; waiting long-polls answer at once instead of holding the drain.
+ * buckets go to another node at once; waiting long-polls answer at once instead of holding the drain. It starts after
+ * the web server, unless the start-up warm-up ({@link StartupWarmup}) starts it earlier so its own jobs fall due.
  */
 public class DueRoadLifecycle implements SmartLifecycle {
     private final TimerGroup timers;
