@@ -294,9 +294,11 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DueRoadLifecycle dueRoad) {
+    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DueRoadLifecycle dueRoad,
+                                DelayQueueService queue) {
         return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start);
+                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start,
+                queue);
     }
 
     @Bean

@@ -127,13 +127,11 @@ final class LoopbackHttp implements Closeable {
     }
 
     private void copy(long count, ByteArrayOutputStream to) throws IOException {
-        for (long i = 0; i < count; i++) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException("answer cut after " + i + " of " + count + " bytes");
-            }
-            to.write(b);
+        byte[] bytes = in.readNBytes(Math.toIntExact(count));
+        if (bytes.length < count) {
+            throw new EOFException("answer cut after " + bytes.length + " of " + count + " bytes");
         }
+        to.write(bytes);
     }
 
     private String line() throws IOException {

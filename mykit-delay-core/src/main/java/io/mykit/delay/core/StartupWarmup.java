@@ -1,6 +1,7 @@
 package io.mykit.delay.core;
 
 import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
+import io.mykit.delay.queue.service.DelayQueueService;
 import org.apache.catalina.Service;
 import org.apache.catalina.connector.Connector;
 import org.slf4j.Logger;
@@ -35,7 +36,7 @@ import java.util.regex.Pattern;
  * duration, whichever comes first; the connector is removed before the port opens.
  */
 final class StartupWarmup implements SmartLifecycle {
-    static final String TOPIC = "mykit-delay-warmup";
+    static final String TOPIC = DelayQueueService.WARMUP_TOPIC;
     private static final Logger log = LoggerFactory.getLogger(StartupWarmup.class);
     /** Between the journal writers' start and the web server's. */
     static final int PHASE = GatewayLifecycle.PHASE + 1024;
@@ -56,15 +57,20 @@ final class StartupWarmup implements SmartLifecycle {
     private final Supplier<WebServer> webServer;
     private final Duration duration;
     private final Runnable startDueRoad;
+    private final DelayQueueService queue;
     /** This start's own: nodes starting side by side cancel only their own warm-up jobs. */
     private final String bizKey = TOPIC + "-" + UUID.randomUUID().toString().substring(0, 8);
     private volatile boolean running;
 
-    /** {@code startDueRoad} starts the timers ahead of the web server, so the warm-up's own jobs fall due. */
-    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDueRoad) {
+    /**
+     * {@code startDueRoad} starts the timers ahead of the web server, so the warm-up's own jobs fall due; {@code queue}
+     * takes pushes into {@link #TOPIC} only while the warm-up runs.
+     */
+    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDueRoad, DelayQueueService queue) {
         this.webServer = webServer;
         this.duration = duration;
         this.startDueRoad = startDueRoad;
+        this.queue = queue;
     }
 
     /**
@@ -91,9 +97,11 @@ final class StartupWarmup implements SmartLifecycle {
         loopback.setPort(0);
         loopback.setProperty("address", "127.0.0.1");
         service.addConnector(loopback);
+        queue.warmingUp(true);
         try {
             warmUp(loopback.getLocalPort());
         } finally {
+            queue.warmingUp(false);
             service.removeConnector(loopback);
             try {
                 loopback.destroy();

@@ -48,6 +48,13 @@ public class DelayQueueService {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
+    /**
+     * The start-up warm-up's own topic: the warm-up takes and finishes every job it finds there, so it takes pushes only
+     * while a warm-up runs (before the port opens); a user's job there would be finished by the next start.
+     */
+    public static final String WARMUP_TOPIC = "mykit-delay-warmup";
+
+    private volatile boolean warmingUp;
     private static final int CANCEL_ALL_PAGE = 1_000;
     private static final int CANCEL_ALL_REFUSALS_LISTED = 1_000;
 
@@ -97,6 +104,9 @@ public class DelayQueueService {
         for (int i = 0; i < jobs.size(); i++) {
             try {
                 validator.validate(jobs.get(i), now);
+                if (!warmingUp && WARMUP_TOPIC.equals(jobs.get(i).getTopic())) {
+                    throw new InvalidJobException("topic", WARMUP_TOPIC + " is the gateway's own start-up topic");
+                }
             } catch (InvalidJobException e) {
                 throw jobs.size() == 1 ? e : new InvalidJobException("[" + i + "]." + e.field(),
                         e.getMessage().substring(e.field().length() + 2));
@@ -109,6 +119,11 @@ public class DelayQueueService {
         }
         Set<String> duplicates = awaitDurable(pushes.submit(accepted, clientIds));
         return new PushResult(accepted.stream().map(Job::getId).toList(), duplicates);
+    }
+
+    /** Opens {@link #WARMUP_TOPIC} to pushes while the start-up warm-up runs, and closes it again. */
+    public void warmingUp(boolean running) {
+        warmingUp = running;
     }
 
     private Job normalized(Job in, long now, Set<String> clientIds) {

@@ -59,6 +59,21 @@ class StartupWarmupTest {
     }
 
     @Test
+    void once_the_port_is_open_the_warm_up_topic_takes_no_push() {
+        // the next start's warm-up would take and finish a user's job there: refused, and nothing journaled
+        gateway = TestGateway.start();
+        GatewayClient.Reply single = gateway.client().push("{\"topic\":\"" + TOPIC + "\",\"delay\":0}");
+        assertThat(single.status()).isEqualTo(400);
+        assertThat(single.json().path("message").asText()).contains("topic").contains(TOPIC);
+        GatewayClient.Reply batch = gateway.client().pushBatch("[{\"topic\":\"ok-topic\",\"delay\":60000},"
+                + "{\"topic\":\"" + TOPIC + "\",\"delay\":0}]");
+        assertThat(batch.status()).isEqualTo(400);
+        assertThat(batch.json().path("message").asText()).contains("[1].topic");
+        JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job", Long.class)).isZero();
+    }
+
+    @Test
     void the_test_harness_starts_gateways_without_it() {
         gateway = TestGateway.start();
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
