@@ -31,6 +31,8 @@ import java.util.stream.Collectors;
  *             processes (RocketMQ's name server and broker); a broker consumer's threads count as the driver's
  *  nodes    = in the cluster scenario: each gateway JVM's whole process; "gateway" is then this JVM's own
  *             threads besides the driver's (the ZooKeeper server)
+ *  machine  = from /proc/stat (Linux): the share of all cores idle, and the kernel's context switches, per second
+ *             and per job. A box with little idle time queues every request behind others: read a tail with it.
  * </pre>
  *
  * A Java thread that ends between two samples takes its CPU with it into "gc/other"; the scenarios keep theirs alive.
@@ -54,21 +56,56 @@ final class CpuMeter {
      * child processes' (-1 without a broker); nodeNs each gateway JVM's (empty outside the cluster scenario).
      */
     record Sample(long wallNs, long jvmNs, long jitMs, Map<Long, Long> threadNs, Set<Long> driverIds,
-                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs) {
+                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs, MachineTicks machine) {
+    }
+
+    /** /proc/stat's counters at one moment: all cores' ticks, their idle ticks (idle + iowait), context switches. */
+    record MachineTicks(long ticks, long idleTicks, long switches) {
+        static final MachineTicks UNKNOWN = new MachineTicks(-1, -1, -1);
+
+        static MachineTicks read() {
+            try {
+                long ticks = -1;
+                long idle = -1;
+                long switches = -1;
+                for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f[0].equals("cpu")) {
+                        ticks = 0;
+                        // user nice system idle iowait irq softirq steal; guest time is already in user
+                        for (int i = 1; i < Math.min(f.length, 9); i++) {
+                            ticks += Long.parseLong(f[i]);
+                        }
+                        idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+                    } else if (f[0].equals("ctxt")) {
+                        switches = Long.parseLong(f[1]);
+                    }
+                }
+                return ticks < 0 || switches < 0 ? UNKNOWN : new MachineTicks(ticks, idle, switches);
+            } catch (IOException | RuntimeException e) {
+                return UNKNOWN;
+            }
+        }
     }
 
     /** Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). */
     record Usage(double seconds, double gateway, double driver, double jit, double gcOther, double redis,
-                 double mariaDb, double broker, double[] nodes) {
+                 double mariaDb, double broker, double[] nodes, double machineIdle, double switchesPerSecond) {
         String cores() {
             if (nodes.length > 0) {
                 return String.format(Locale.ROOT, "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
                         + " JVM (jit, gc; ZooKeeper in scenario 8) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
-                        gateway + jit + gcOther);
+                        gateway + jit + gcOther) + machine();
             }
             return String.format(Locale.ROOT, "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
                     gateway, jit, gcOther, driver, known(redis, 1), known(mariaDb, 1))
-                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker));
+                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker)) + machine();
+        }
+
+        /** "; machine 12% idle, 41,200 switches/s", or nothing where /proc/stat cannot be read. */
+        private String machine() {
+            return machineIdle < 0 ? "" : String.format(Locale.ROOT, "; machine %.0f%% idle, %,.0f switches/s",
+                    machineIdle * 100, switchesPerSecond);
         }
 
         /** CPU microseconds per job: less disturbed by other load on the machine than the rates are. */
@@ -80,7 +117,9 @@ final class CpuMeter {
             }
             return String.format(Locale.ROOT, "gateway %.0f us, redis %s us, mariadb %s us", gateway * us,
                     known(redis, us), known(mariaDb, us))
-                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us));
+                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us))
+                    + (switchesPerSecond < 0 || jobs == 0 ? ""
+                    : String.format(Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
         }
 
         /** Each gateway JVM's cores, "0.41 + 0.38". */
@@ -140,7 +179,7 @@ final class CpuMeter {
         long jitMs = compiler == null ? 0 : compiler.getTotalCompilationTime();
         return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), jitMs, cpu, driver, brokerThreads,
                 redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs,
-                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray());
+                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray(), MachineTicks.read());
     }
 
     static Usage between(Sample from, Sample to) {
@@ -165,9 +204,14 @@ final class CpuMeter {
         for (int n = 0; n < nodes.length; n++) {
             nodes[n] = cores(from.nodeNs()[n], to.nodeNs()[n], wall);
         }
+        MachineTicks a = from.machine();
+        MachineTicks b = to.machine();
+        boolean machineKnown = a.ticks() >= 0 && b.ticks() > a.ticks();
+        double idle = machineKnown ? (double) (b.idleTicks() - a.idleTicks()) / (b.ticks() - a.ticks()) : -1;
+        double switches = machineKnown ? (b.switches() - a.switches()) / (wall / 1e9) : -1;
         return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
                 jitNs / wall, Math.max(0, jvmNs - javaNs - jitNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
-                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes);
+                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes, idle, switches);
     }
 
     private static double cores(long from, long to, double wall) {
