@@ -6,7 +6,8 @@
 -- KEYS[5] stage counters HASH of the bucket
 -- ARGV[1] ttr, ms: the deadline is Redis TIME plus this, the clock every node's sweeper compares with
 -- ARGV[2] most jobs to reserve (>= 1)
--- Returns { id1, record1, reservations1, id2, record2, reservations2, ... }, empty when the list holds no live job.
+-- Returns { id1, record1, reservations1, id2, record2, reservations2, ..., left }: the jobs reserved (none when the list
+-- holds no live job), then the list's length after them, so a puller knows whether to look here again.
 local ready = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -75,4 +76,5 @@ while live < wanted do
     end
 end
 saveCounts(counts)
+out[#out + 1] = redis.call('LLEN', ready)
 return out

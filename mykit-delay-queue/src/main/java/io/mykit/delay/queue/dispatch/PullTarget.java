@@ -49,7 +49,10 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private final Clock clock;
     private final long pollIntervalMs;
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
-    /** Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. */
+    /**
+     * Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. A
+     * bucket leaves once a reservation there finds or leaves its list empty.
+     */
     private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
     public static final int DEFAULT_POLL_WORKERS = 2;
     private final ScheduledThreadPoolExecutor workers;
@@ -346,13 +349,16 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         Set<Integer> hot = hotBuckets.get(topic);
         if (hot != null) {
             for (Integer bucket : hot) {
-                List<Job> jobs = store.reserveIn(bucket, topic, ttrMs, max - reserved.size());
-                reserved.addAll(jobs);
+                DelayStore.Reservation taken = store.reserveFrom(bucket, topic, ttrMs, max - reserved.size());
+                reserved.addAll(taken.jobs());
+                if (taken.drained() || reserved.size() < max) {
+                    // its list is empty now: the next look does not spend a round trip on it (issue #14: a single
+                    // pull that took a bucket's last job left it here, and the next GET's first call found nothing)
+                    hot.remove(bucket);
+                }
                 if (reserved.size() == max) {
                     return reserved;
                 }
-                // fewer than asked: this bucket's list is empty now
-                hot.remove(bucket);
             }
             // a topic nobody delivers to any more keeps no entry (a hint only: a lost one costs one full scan)
             hotBuckets.remove(topic, Set.of());

@@ -67,7 +67,16 @@ public interface DelayStore {
     List<Job> reserve(String topic, long ttrMs, int max);
 
     /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
-    List<Job> reserveIn(int bucket, String topic, long ttrMs, int max);
+    default List<Job> reserveIn(int bucket, String topic, long ttrMs, int max) {
+        return reserveFrom(bucket, topic, ttrMs, max).jobs();
+    }
+
+    /** {@link #reserveIn}, also telling whether the bucket's ready list of the topic was empty afterwards. */
+    Reservation reserveFrom(int bucket, String topic, long ttrMs, int max);
+
+    /** Jobs reserved in one bucket; {@code drained}: its ready list of the topic held nothing more just after. */
+    record Reservation(List<Job> jobs, boolean drained) {
+    }
 
     /**
      * Undoes a reservation nobody received (its long-poll's client went away): the job is first in its ready list

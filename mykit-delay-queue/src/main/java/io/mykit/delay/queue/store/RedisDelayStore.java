@@ -277,10 +277,13 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
-    public List<Job> reserveIn(int bucket, String topic, long ttrMs, int max) {
+    public Reservation reserveFrom(int bucket, String topic, long ttrMs, int max) {
         Object hits = eval(scripts.reserve, reserveKeys(bucket, topic),
                 List.of(Long.toString(ttrMs), Integer.toString(max)));
-        return decodeReserved(hits);
+        List<?> flat = (List<?>) hits;
+        // reserve.lua ends its reply with the list's length after the reservation
+        boolean drained = flat.size() % 3 == 1 && (Long) flat.get(flat.size() - 1) == 0;
+        return new Reservation(decodeReserved(hits), drained);
     }
 
     @Override
@@ -296,7 +299,10 @@ public class RedisDelayStore implements DelayStore {
                 keys.counts(bucket));
     }
 
-    /** A flat { id, record, reservations, ... } reply as jobs whose attempts are their earlier reservations. */
+    /**
+     * A flat { id, record, reservations, ..., left } reply as jobs whose attempts are their earlier reservations
+     * ({@code left}, the ready list's length after the reservation, is the one element past the triples).
+     */
     private static List<Job> decodeReserved(Object reply) {
         List<?> flat = (List<?>) reply;
         List<Job> jobs = new ArrayList<>(flat.size() / 3);

@@ -1,0 +1,155 @@
+package io.mykit.delay.test.store;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.SingleRedis;
+import io.mykit.delay.test.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A reservation in one bucket says whether it left the bucket's ready list empty, and a single pull that takes a
+ * bucket's last job makes the next look skip that bucket (the shared Redis, a key prefix per test). Before, each
+ * delivered job cost the next GET one round trip to a list that was already empty (issue #14).
+ */
+class ReserveDrainedTest {
+    private static final int BUCKETS = 4;
+    private static final int BUCKET = 2;
+    private static final String TOPIC = "drained";
+    private static final long TTR = 60_000;
+
+    private static JedisPooled redis;
+    private static SingleRedis nodes;
+    private String prefix;
+    private RedisDelayStore store;
+
+    @BeforeAll
+    static void connect() {
+        TestServers.RedisEndpoint endpoint = TestServers.redis();
+        redis = new JedisPooled(endpoint.host(), endpoint.port());
+        nodes = new SingleRedis(redis);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        nodes.close();
+    }
+
+    @BeforeEach
+    void freshPrefix() {
+        prefix = "drained-" + UUID.randomUUID().toString().substring(0, 8);
+        store = new RedisDelayStore(nodes, new Keys(prefix, BUCKETS));
+    }
+
+    @AfterEach
+    void deleteKeys() {
+        Set<String> mine = redis.keys("{" + prefix + "*");
+        if (!mine.isEmpty()) {
+            redis.del(mine.toArray(String[]::new));
+        }
+    }
+
+    @Test
+    void a_reservation_tells_whether_it_emptied_the_ready_list() {
+        List<Job> due = dueInBucket(3);
+        store.add(due);
+        List<Job> pumped = store.pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+        assertThat(pumped).hasSize(3);
+        assertThat(store.toReady(BUCKET, TOPIC, pumped.stream().map(Job::getId).toList())).isEqualTo(3);
+
+        DelayStore.Reservation first = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation second = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation third = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation fourth = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
+
+        assertThat(first.jobs()).extracting(Job::getId).containsExactly(due.get(0).getId());
+        assertThat(first.drained()).isFalse();
+        assertThat(second.jobs()).extracting(Job::getId).containsExactly(due.get(1).getId());
+        assertThat(second.drained()).isFalse();
+        assertThat(third.jobs()).extracting(Job::getId).containsExactly(due.get(2).getId());
+        assertThat(third.drained()).isTrue();
+        assertThat(fourth.jobs()).isEmpty();
+        assertThat(fourth.drained()).isTrue();
+        // the length at the end of the reply is not taken for a job, and attempts still count from the reservations
+        assertThat(third.jobs().get(0).getAttempts()).isZero();
+        assertThat(store.reserveIn(BUCKET, TOPIC, TTR, 5)).isEmpty();
+    }
+
+    @Test
+    void a_pull_that_takes_a_buckets_last_job_leaves_no_empty_look_behind() throws Exception {
+        AtomicInteger emptyBucketLooks = new AtomicInteger();
+        DelayStore counting = countingEmptyBucketLooks(store, emptyBucketLooks);
+        StateChangeWriter states = new StateChangeWriter(noJournal(), 100, 0);
+        states.start();
+        try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
+            List<Job> due = dueInBucket(1);
+            store.add(due);
+            List<Job> pumped = store.pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+            pull.deliver(BUCKET, pumped);
+
+            assertThat(pull.reserve(TOPIC, 1, TTR, 0)).extracting(Job::getId).containsExactly(due.get(0).getId());
+            assertThat(pull.reserve(TOPIC, 1, TTR, 0)).isEmpty();
+
+            assertThat(emptyBucketLooks).as("one-bucket reservations that found nothing").hasValue(0);
+        } finally {
+            states.close();
+        }
+    }
+
+    /** {@code n} jobs of the topic, due already, whose ids fall in {@link #BUCKET}, in id order. */
+    private List<Job> dueInBucket(int n) {
+        List<Job> jobs = new ArrayList<>();
+        long due = System.currentTimeMillis() - 1_000;
+        for (int i = 0; jobs.size() < n; i++) {
+            String id = String.format("job-%04d", i);
+            if (store.bucketOf(id) == BUCKET) {
+                jobs.add(new Job(id, TOPIC, null, null, 0, 0, 0, 0, "body of " + id, due + jobs.size()));
+            }
+        }
+        return jobs;
+    }
+
+    /** The store, counting the one-bucket reservations (either method) that came back without a job. */
+    private static DelayStore countingEmptyBucketLooks(DelayStore real, AtomicInteger empty) {
+        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
+                (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("reserveFrom") && ((DelayStore.Reservation) result).jobs().isEmpty()
+                            || method.getName().equals("reserveIn") && ((List<?>) result).isEmpty()) {
+                        empty.incrementAndGet();
+                    }
+                    return result;
+                });
+    }
+
+    /** State changes go nowhere: this test reads Redis only. */
+    private static Journal noJournal() {
+        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
+                (proxy, method, args) -> null);
+    }
+}
