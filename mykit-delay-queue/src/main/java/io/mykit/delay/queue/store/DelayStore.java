@@ -66,12 +66,10 @@ public interface DelayStore {
      */
     List<Job> reserve(String topic, long ttrMs, int max);
 
-    /** Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip). */
-    default List<Job> reserveIn(int bucket, String topic, long ttrMs, int max) {
-        return reserveFrom(bucket, topic, ttrMs, max).jobs();
-    }
-
-    /** {@link #reserveIn}, also telling whether the bucket's ready list of the topic was empty afterwards. */
+    /**
+     * Reserves up to {@code max} ready jobs of a pull topic in one bucket (one round trip), telling whether the
+     * bucket's ready list of the topic was empty afterwards.
+     */
     Reservation reserveFrom(int bucket, String topic, long ttrMs, int max);
 
     /** Jobs reserved in one bucket; {@code drained}: its ready list of the topic held nothing more just after. */

@@ -146,7 +146,7 @@ class FencedScriptsTest {
         newOwner.add(List.of(job("j5", now - 10)));
         newOwner.pumpDue(B, now, 10, 30_000);
         newOwner.toReady(B, "t", List.of("j5"));
-        assertThat(newOwner.reserveIn(B, "t", 45_000, 1)).hasSize(1);
+        assertThat(newOwner.reserveFrom(B, "t", 45_000, 1).jobs()).hasSize(1);
         try (Jedis jedis = pool.getResource()) {
             List<String> time = jedis.time();
             long redisNow = Long.parseLong(time.get(0)) * 1_000 + Long.parseLong(time.get(1)) / 1_000;

@@ -6,12 +6,12 @@ import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.MigrationReport;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
-import io.mykit.delay.test.support.TestServers;
+import io.mykit.delay.test.support.PrefixedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 import java.util.List;
 import java.util.UUID;
@@ -29,29 +29,27 @@ class BucketLayoutTest {
     /** Above every bucket count used here, so a job left in a bucket it should have left is seen. */
     private static final int SCAN_BUCKETS = 40;
 
-    private static JedisPooled redis;
+    private static PrefixedRedis shared;
+    private static UnifiedJedis redis;
     /** The store's connection abstraction over {@link #redis}, as the migration runs on it. */
     private static SingleRedis nodes;
     private String prefix;
 
     @BeforeAll
     static void connect() {
-        TestServers.RedisEndpoint endpoint = TestServers.redis();
-        redis = new JedisPooled(endpoint.host(), endpoint.port());
-        nodes = new SingleRedis(redis);
+        shared = PrefixedRedis.connect();
+        redis = shared.client();
+        nodes = shared.nodes();
     }
 
     @AfterAll
     static void disconnect() {
-        nodes.close();
+        shared.close();
     }
 
     @AfterEach
     void deleteKeys() {
-        List<String> mine = BucketSnapshot.keysMatching(redis, "{" + prefix + "*");
-        for (int i = 0; i < mine.size(); i += 500) {
-            redis.del(mine.subList(i, Math.min(i + 500, mine.size())).toArray(String[]::new));
-        }
+        shared.deleteKeys(prefix);
     }
 
     /** A fresh prefix with jobs seeded under {@code buckets}, recorded as that layout by a first start. */

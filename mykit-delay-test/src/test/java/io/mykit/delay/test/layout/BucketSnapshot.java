@@ -3,9 +3,8 @@ package io.mykit.delay.test.layout;
 import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.test.support.PrefixedRedis;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.Tuple;
 
 import java.util.ArrayList;
@@ -106,15 +105,7 @@ final class BucketSnapshot {
     }
 
     static List<String> keysMatching(UnifiedJedis redis, String pattern) {
-        List<String> found = new ArrayList<>();
-        ScanParams params = new ScanParams().match(pattern).count(1000);
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-            ScanResult<String> page = redis.scan(cursor, params);
-            found.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-        return found.stream().distinct().toList();
+        return PrefixedRedis.keysMatching(redis, pattern);
     }
 
     Map<String, Placement> jobs() {

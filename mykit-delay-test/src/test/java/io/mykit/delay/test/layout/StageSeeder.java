@@ -73,7 +73,7 @@ final class StageSeeder {
     private static void reserveSome(DelayStore store, long now, int perList) {
         for (int b = 0; b < store.buckets(); b++) {
             for (String topic : PULL_TOPICS) {
-                List<Job> reserved = store.reserveIn(b, topic, HOUR, Math.max(1, perList));
+                List<Job> reserved = store.reserveFrom(b, topic, HOUR, Math.max(1, perList)).jobs();
                 for (int i = 0; i < reserved.size(); i += 4) {
                     store.release(reserved.get(i).getId(), now + HOUR, now, DEFAULT_TRIES);
                 }

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.stats;
 
+import io.mykit.delay.test.support.PrefixedRedis;
 import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
@@ -10,15 +11,12 @@ import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
-import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.UnifiedJedis;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +37,8 @@ class StageCountersTest {
     private static final String A = "orders";
     private static final String B = "pull-topic";
 
-    private static JedisPooled redis;
+    private static PrefixedRedis shared;
+    private static UnifiedJedis redis;
     private static SingleRedis nodes;
     private String prefix;
     private RedisDelayStore store;
@@ -48,14 +47,14 @@ class StageCountersTest {
 
     @BeforeAll
     static void connect() {
-        TestServers.RedisEndpoint endpoint = TestServers.redis();
-        redis = new JedisPooled(endpoint.host(), endpoint.port());
-        nodes = new SingleRedis(redis);
+        shared = PrefixedRedis.connect();
+        redis = shared.client();
+        nodes = shared.nodes();
     }
 
     @AfterAll
     static void disconnect() {
-        nodes.close();
+        shared.close();
     }
 
     @BeforeEach
@@ -69,10 +68,7 @@ class StageCountersTest {
 
     @AfterEach
     void deleteKeys() {
-        List<String> mine = keysMatching("{" + prefix + "*");
-        for (int i = 0; i < mine.size(); i += 500) {
-            redis.del(mine.subList(i, Math.min(i + 500, mine.size())).toArray(String[]::new));
-        }
+        shared.deleteKeys(prefix);
     }
 
     private void useBuckets(int buckets) {
@@ -422,14 +418,6 @@ class StageCountersTest {
     }
 
     private static List<String> keysMatching(String pattern) {
-        List<String> out = new ArrayList<>();
-        ScanParams params = new ScanParams().match(pattern).count(1000);
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-            ScanResult<String> page = redis.scan(cursor, params);
-            out.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-        return out;
+        return PrefixedRedis.keysMatching(redis, pattern);
     }
 }
