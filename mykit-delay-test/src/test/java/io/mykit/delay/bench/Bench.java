@@ -20,7 +20,7 @@ import java.util.Locale;
  *  1 single push        2 batch push          3 lateness to pullers     4 restore
  *  5 ActiveMQ lateness  6 RocketMQ lateness   7 ActiveMQ drain          8 cluster of gateway JVMs
  *  9 long-polls         10 pull drain         11 Redis bytes per job    12 fresh gateway JVM
- *  13 soak
+ *  13 soak              14 floors: the same clients against no stores, and the journal's rows alone
  * </pre>
  */
 public final class Bench {
@@ -76,7 +76,7 @@ public final class Bench {
                 + "/" + s.database() + "; " + s.mode().name().toLowerCase(Locale.ROOT) + " sizes, scenarios "
                 + s.scenarios() + " (1,2,3 by default, about six minutes; 4 restore, 5 and 6 ActiveMQ and RocketMQ"
                 + " lateness, 7 ActiveMQ drain, 8 cluster, 9 long-polls, 10 pull drain, 11 Redis memory, 12 fresh"
-                + " gateway JVM, 13 soak when named in -Dbench.scenarios; all = every one at full size)");
+                + " gateway JVM, 13 soak, 14 floors when named in -Dbench.scenarios; all = every one at full size)");
         if (s.runs(1)) {
             singlePush();
         }
@@ -118,6 +118,9 @@ public final class Bench {
         }
         if (s.runs(13)) {
             new SoakScenario(s, cpu, table, notes::add, arrivals).run();
+        }
+        if (s.runs(14)) {
+            new FloorScenario(s, cpu, table, notes::add, arrivals).run(this::startGateway);
         }
         double loadAfter = loadAverage();
 

@@ -12,11 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the bench's quick mode on the test servers, so CI proves every bench road still delivers: single pushes to
- * single pulls (3), a pull drain (10), the Redis memory count (11) and a drain to ActiveMQ (7). It checks only that
+ * single pulls (3), a pull drain (10), the Redis memory count (11), a drain to ActiveMQ (7) and the floors' delivery from memory (14). It checks only that
  * exactly the pushed jobs arrived; the speeds it prints are a cold JVM's on a busy CI machine and mean nothing.
  */
 class QuickBenchTest {
-    private static final List<String> SCENARIOS_COVERED = List.of("3", "7", "10", "11");
+    private static final List<String> SCENARIOS_COVERED = List.of("3", "7", "10", "11", "14");
 
     private final String database = "mykit_bench_quick_" + UUID.randomUUID().toString().substring(0, 8);
 
