@@ -8,6 +8,9 @@
 -- ARGV[3] hand-over time allowed, ms: the deadline is Redis TIME plus this (one clock for every node)
 -- ARGV[4] the caller's fencing token ('' = not fenced, standalone)
 -- KEYS[5] stage counters HASH of the bucket
+-- ARGV[5] (only where every topic goes to the pull queue) the bucket's ready LIST key up to the topic,
+--         '<tag>:ready:': the jobs go straight to their topic's ready list instead of in-flight, which saves the
+--         to_ready call per hand-over (the ready lists share the bucket's hash tag)
 -- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
 local due = KEYS[1]
 local inflight = KEYS[2]
@@ -17,6 +20,7 @@ local limit = tonumber(ARGV[2])
 local owner = KEYS[4]
 local token = ARGV[4]
 local counts = KEYS[5]
+local readyPrefix = ARGV[5]
 
 --#include record
 --#include counters
@@ -33,6 +37,8 @@ local deadline = redisNow + tonumber(ARGV[3])
 
 local out = { '-1' }
 local taken = 0
+-- topic -> ids, in due order, for the straight road to the ready lists
+local readying = {}
 -- due order across the bucket: the slice holding the earliest due job gives up its jobs due no later than the next
 -- slice's earliest (jobs due at one instant go out a whole slice at a time), until none is due or the limit is reached
 while taken < limit do
@@ -58,18 +64,33 @@ while taken < limit do
             local record = records[i]
             -- an id without a record was cancelled half-way by an older version; drop it
             if record then
-                flying[#flying + 1] = deadline
-                flying[#flying + 1] = id
                 out[#out + 1] = id
                 out[#out + 1] = record
                 local topic = topicOf(record)
                 bump('w', topic, -1)
-                bump('f', topic, 1)
+                if readyPrefix then
+                    local list = readying[topic]
+                    if not list then
+                        list = {}
+                        readying[topic] = list
+                    end
+                    list[#list + 1] = id
+                    bump('r', topic, 1)
+                else
+                    flying[#flying + 1] = deadline
+                    flying[#flying + 1] = id
+                    bump('f', topic, 1)
+                end
             end
         end
         if #flying > 0 then
             redis.call('ZADD', inflight, unpack(flying))
         end
+    end
+end
+for topic, ids in pairs(readying) do
+    for from = 1, #ids, 1000 do
+        redis.call('RPUSH', readyPrefix .. topic, unpack(ids, from, math.min(from + 999, #ids)))
     end
 end
 saveCounts(counts)

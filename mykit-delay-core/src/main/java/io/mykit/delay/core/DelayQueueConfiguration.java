@@ -144,7 +144,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public Dispatcher dispatcher(DeliveryTargets targets, LatenessRecorder lateness) {
-        return new Dispatcher(targets.router()::route, lateness::handedOver);
+        return new Dispatcher(targets.router()::route, lateness::handedOver,
+                targets.pullOnly() ? (PullTarget) targets.target(PullTarget.NAME) : null);
     }
 
     @Bean

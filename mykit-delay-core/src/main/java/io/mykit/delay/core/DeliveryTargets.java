@@ -46,6 +46,11 @@ public class DeliveryTargets implements AutoCloseable {
         return router;
     }
 
+    /** True when no route names a target but the pull queue: every topic's due jobs go to its ready list. */
+    public boolean pullOnly() {
+        return targets.keySet().equals(java.util.Set.of(PullTarget.NAME));
+    }
+
     public DeliveryTarget target(String name) {
         return targets.get(name);
     }

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
     private final Consumer<List<Job>> handedOver;
+    private final PullTarget onlyTarget;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
@@ -25,8 +26,29 @@ public class Dispatcher {
 
     /** {@code handedOver} sees each batch as it goes to its targets (the stats' lateness recorder). */
     public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver) {
+        this(routeOf, handedOver, null);
+    }
+
+    /**
+     * {@code onlyTarget}: the pull queue, where every topic goes to it (no broker route); pumps then put due jobs in
+     * their ready lists themselves ({@link #readyOnPump}), one Redis call per hand-over instead of two.
+     */
+    public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver, PullTarget onlyTarget) {
         this.routeOf = routeOf;
         this.handedOver = handedOver;
+        this.onlyTarget = onlyTarget;
+    }
+
+    /** True when every topic goes to the pull queue: a pump may then use {@link io.mykit.delay.queue.store.DelayStore#pumpDueToReady}. */
+    public boolean readyOnPump() {
+        return onlyTarget != null;
+    }
+
+    /** What {@link #dispatch} does after a pump that already put {@code jobs} in their ready lists. */
+    public void dispatchReadied(int bucket, List<Job> jobs) {
+        handedOver.accept(jobs);
+        metrics.handedOver(onlyTarget.name(), jobs);
+        onlyTarget.readied(bucket, jobs);
     }
 
     /** Where hand-overs (and their lateness) are reported. */

@@ -108,12 +108,18 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     @Override
     public void deliver(int bucket, List<Job> jobs) {
-        Map<String, List<String>> idsByTopic = new LinkedHashMap<>();
-        jobs.forEach(job -> idsByTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>()).add(job.getId()));
+        byTopic(jobs).forEach((topic, ids) -> store.toReady(bucket, topic, ids));
+        readied(bucket, jobs);
+    }
+
+    /**
+     * The rest of a hand-over once the jobs are in their ready lists (by {@link #deliver}, or by a pump that put them
+     * there itself, {@link DelayStore#pumpDueToReady}): journals Ready, wakes the topics' long-polls, reports them.
+     */
+    public void readied(int bucket, List<Job> jobs) {
         long now = clock.millis();
         List<StateChange> changes = new ArrayList<>(jobs.size());
-        idsByTopic.forEach((topic, ids) -> {
-            store.toReady(bucket, topic, ids);
+        byTopic(jobs).forEach((topic, ids) -> {
             hotBuckets.computeIfAbsent(topic, t -> ConcurrentHashMap.newKeySet()).add(bucket);
             ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
             wakeTopic(topic, ids.size());
@@ -122,6 +128,12 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         states.submitAll(changes);
         // for a pull topic, delivered means in its ready list: the puller's finish is the consumer's business
         jobs.forEach(job -> metrics.delivered(NAME, job));
+    }
+
+    private static Map<String, List<String>> byTopic(List<Job> jobs) {
+        Map<String, List<String>> idsByTopic = new LinkedHashMap<>();
+        jobs.forEach(job -> idsByTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>()).add(job.getId()));
+        return idsByTopic;
     }
 
     /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */

@@ -52,6 +52,13 @@ public interface DelayStore {
     PumpResult pumpDue(int bucket, long now, int limit, long handOverMs);
 
     /**
+     * Moves up to {@code limit} jobs due at {@code now} straight to their topics' ready lists, as {@link #pumpDue}
+     * followed by {@link #toReady} would, in one atomic call: for a node whose every topic goes to the pull queue.
+     * Fenced like {@link #pumpDue}.
+     */
+    PumpResult pumpDueToReady(int bucket, long now, int limit);
+
+    /**
      * The buckets among these that a newer term than this node's claimed since: jobs this node pumped from them must
      * not be handed over any more (the new owner's sweeper takes them). Empty for unfenced (standalone) buckets.
      */

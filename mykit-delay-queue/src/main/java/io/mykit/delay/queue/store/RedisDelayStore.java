@@ -198,10 +198,21 @@ public class RedisDelayStore implements DelayStore {
 
     @Override
     public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
+        return pump(bucket, List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs),
+                fence.token(bucket)));
+    }
+
+    @Override
+    public PumpResult pumpDueToReady(int bucket, long now, int limit) {
+        // no hand-over deadline: the jobs never sit in flight
+        return pump(bucket, List.of(Long.toString(now), Integer.toString(limit), "0", fence.token(bucket),
+                keys.ready(bucket, "")));
+    }
+
+    private PumpResult pump(int bucket, List<String> args) {
         List<?> reply = (List<?>) evalFenced(bucket, scripts.pumpDue,
                 List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
-                        keys.counts(bucket)),
-                List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs), fence.token(bucket)));
+                        keys.counts(bucket)), args);
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
         for (int i = 2; i < reply.size(); i += 2) {

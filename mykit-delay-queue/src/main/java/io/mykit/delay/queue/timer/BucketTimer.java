@@ -9,7 +9,8 @@ import java.time.Clock;
 import java.util.function.IntPredicate;
 
 /**
- * Moves due jobs of one bucket to in-flight and hands them to the dispatcher. Sleeps until the bucket's
+ * Moves due jobs of one bucket to in-flight and hands them to the dispatcher (where every topic goes to the pull queue,
+ * straight to their ready lists in the same call: {@link Dispatcher#readyOnPump}). Sleeps until the bucket's
  * earliest due time (capped by {@code maxIdleMs} for pushes made on other nodes); a local push with an
  * earlier due time wakes it. A full batch pumps again at once.
  */
@@ -46,9 +47,16 @@ public final class BucketTimer extends WakeableLoop {
         }
         PumpResult pumped;
         try {
-            pumped = store.pumpDue(bucket, now, batchSize, dispatchTimeoutMs);
-            if (!pumped.jobs().isEmpty()) {
-                dispatcher.dispatch(bucket, pumped.jobs());
+            if (dispatcher.readyOnPump()) {
+                pumped = store.pumpDueToReady(bucket, now, batchSize);
+                if (!pumped.jobs().isEmpty()) {
+                    dispatcher.dispatchReadied(bucket, pumped.jobs());
+                }
+            } else {
+                pumped = store.pumpDue(bucket, now, batchSize, dispatchTimeoutMs);
+                if (!pumped.jobs().isEmpty()) {
+                    dispatcher.dispatch(bucket, pumped.jobs());
+                }
             }
         } catch (FencedException e) {
             // a newer term owns this bucket; the ownership manager was told and stops this timer

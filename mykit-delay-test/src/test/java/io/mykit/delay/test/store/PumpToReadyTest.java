@@ -1,0 +1,155 @@
+package io.mykit.delay.test.store;
+
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.Dispatcher;
+import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.timer.BucketTimer;
+import io.mykit.delay.test.support.PrefixedRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Where every topic goes to the pull queue, a pump puts due jobs straight in their topics' ready lists: one script
+ * call per hand-over instead of pump_due and then to_ready (issue #14), with the same stage counts and order (the
+ * shared Redis, a key prefix per test).
+ */
+class PumpToReadyTest {
+    private static final int BUCKETS = 4;
+    private static final int BUCKET = 1;
+    private static final long TTR = 60_000;
+
+    private static PrefixedRedis shared;
+    private String prefix;
+    private Keys keys;
+    private RedisDelayStore store;
+
+    @BeforeAll
+    static void connect() {
+        shared = PrefixedRedis.connect();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        shared.close();
+    }
+
+    @BeforeEach
+    void freshPrefix() {
+        prefix = "to-ready-" + UUID.randomUUID().toString().substring(0, 8);
+        keys = new Keys(prefix, BUCKETS);
+        store = new RedisDelayStore(shared.nodes(), keys);
+    }
+
+    @AfterEach
+    void deleteKeys() {
+        shared.deleteKeys(prefix);
+    }
+
+    @Test
+    void a_pump_puts_each_due_job_in_its_topics_ready_list_and_leaves_the_rest_waiting() {
+        long now = System.currentTimeMillis();
+        List<Job> jobs = inBucket(4, now - 1_000);
+        Job a1 = retopic(jobs.get(0), "alpha", now - 300);
+        Job b1 = retopic(jobs.get(1), "beta", now - 200);
+        Job a2 = retopic(jobs.get(2), "alpha", now - 100);
+        Job later = retopic(jobs.get(3), "alpha", now + 60_000);
+        store.add(List.of(a2, later, b1, a1));
+
+        List<Job> pumped = store.pumpDueToReady(BUCKET, now, 100).jobs();
+
+        assertThat(pumped).extracting(Job::getId).containsExactly(a1.getId(), b1.getId(), a2.getId());
+        assertThat(shared.client().lrange(keys.ready(BUCKET, "alpha"), 0, -1)).containsExactly(a1.getId(), a2.getId());
+        assertThat(shared.client().lrange(keys.ready(BUCKET, "beta"), 0, -1)).containsExactly(b1.getId());
+        assertThat(shared.client().zcard(keys.inflight(BUCKET))).as("nothing sits in flight").isZero();
+        Map<String, String> counts = shared.client().hgetAll(keys.counts(BUCKET));
+        assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of("r:alpha", "2", "r:beta", "1", "w:alpha", "1"));
+
+        assertThat(store.reserveFrom(BUCKET, "alpha", TTR, 5).jobs()).extracting(Job::getId)
+                .containsExactly(a1.getId(), a2.getId());
+        assertThat(store.reserveFrom(BUCKET, "beta", TTR, 5).jobs()).extracting(Job::getId)
+                .containsExactly(b1.getId());
+        assertThat(store.pumpDueToReady(BUCKET, now, 100).jobs()).as("the later job is not due").isEmpty();
+    }
+
+    @Test
+    void a_timer_of_a_pull_only_gateway_hands_over_in_one_script_call() throws Exception {
+        Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        DelayStore counting = counting(store, calls);
+        StateChangeWriter states = new StateChangeWriter(noJournal(), 100, 0);
+        states.start();
+        BucketTimer timer = null;
+        try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
+            Dispatcher dispatcher = new Dispatcher(topic -> pull, handedOver -> { }, pull);
+            timer = new BucketTimer(BUCKET, counting, dispatcher, Clock.systemUTC(), 100, 50, TTR);
+            Job job = retopic(inBucket(1, 0).get(0), "solo", System.currentTimeMillis() + 200);
+            store.add(List.of(job));
+            timer.start();
+            timer.wakeBy(job.dueTime());
+
+            assertThat(pull.reserve("solo", 1, TTR, 5_000)).extracting(Job::getId).containsExactly(job.getId());
+            assertThat(calls.getOrDefault("toReady", new AtomicInteger()).get()).as("to_ready calls").isZero();
+            assertThat(calls.getOrDefault("pumpDue", new AtomicInteger()).get()).as("two-step pumps").isZero();
+            assertThat(calls.get("pumpDueToReady")).as("one-step pumps").isNotNull();
+        } finally {
+            if (timer != null) {
+                timer.stop();
+            }
+            states.close();
+        }
+    }
+
+    /** {@code n} jobs whose ids fall in {@link #BUCKET}, due at {@code due}. */
+    private List<Job> inBucket(int n, long due) {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; jobs.size() < n; i++) {
+            String id = String.format("ready-%04d", i);
+            if (store.bucketOf(id) == BUCKET) {
+                jobs.add(new Job(id, "t", null, null, 0, 0, 0, 0, "body of " + id, due));
+            }
+        }
+        return jobs;
+    }
+
+    private static Job retopic(Job job, String topic, long due) {
+        return new Job(job.getId(), topic, null, null, 0, 0, 0, 0, job.getBody(), due);
+    }
+
+    /** The real store, counting calls per method name. */
+    private static DelayStore counting(DelayStore real, Map<String, AtomicInteger> calls) {
+        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
+                (proxy, method, args) -> {
+                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** State changes go nowhere: this test reads Redis only. */
+    private static Journal noJournal() {
+        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
+                (proxy, method, args) -> null);
+    }
+}
