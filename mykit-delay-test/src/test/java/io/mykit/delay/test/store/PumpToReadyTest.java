@@ -3,21 +3,19 @@ package io.mykit.delay.test.store;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.PullTarget;
-import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.test.support.PrefixedRedis;
+import io.mykit.delay.test.support.StoreProbes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,8 +92,8 @@ class PumpToReadyTest {
     @Test
     void a_timer_of_a_pull_only_gateway_hands_over_in_one_script_call() throws Exception {
         Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-        DelayStore counting = counting(store, calls);
-        StateChangeWriter states = new StateChangeWriter(noJournal(), 100, 0);
+        DelayStore counting = StoreProbes.counted(store, calls);
+        StateChangeWriter states = new StateChangeWriter(StoreProbes.nowhere(), 100, 0);
         states.start();
         BucketTimer timer = null;
         try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
@@ -107,9 +105,9 @@ class PumpToReadyTest {
             timer.wakeBy(job.dueTime());
 
             assertThat(pull.reserve("solo", 1, TTR, 5_000)).extracting(Job::getId).containsExactly(job.getId());
-            assertThat(calls.getOrDefault("toReady", new AtomicInteger()).get()).as("to_ready calls").isZero();
-            assertThat(calls.getOrDefault("pumpDue", new AtomicInteger()).get()).as("two-step pumps").isZero();
-            assertThat(calls.get("pumpDueToReady")).as("one-step pumps").isNotNull();
+            assertThat(StoreProbes.calls(calls, "toReady")).as("to_ready calls").isZero();
+            assertThat(StoreProbes.calls(calls, "pumpDue")).as("two-step pumps").isZero();
+            assertThat(StoreProbes.calls(calls, "pumpDueToReady")).as("one-step pumps").isPositive();
         } finally {
             if (timer != null) {
                 timer.stop();
@@ -132,24 +130,5 @@ class PumpToReadyTest {
 
     private static Job retopic(Job job, String topic, long due) {
         return new Job(job.getId(), topic, null, null, 0, 0, 0, 0, job.getBody(), due);
-    }
-
-    /** The real store, counting calls per method name. */
-    private static DelayStore counting(DelayStore real, Map<String, AtomicInteger> calls) {
-        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
-                (proxy, method, args) -> {
-                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
-
-    /** State changes go nowhere: this test reads Redis only. */
-    private static Journal noJournal() {
-        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
-                (proxy, method, args) -> null);
     }
 }

@@ -2,20 +2,18 @@ package io.mykit.delay.test.store;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
-import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.support.PrefixedRedis;
+import io.mykit.delay.test.support.StoreProbes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,8 +87,12 @@ class ReserveDrainedTest {
     @Test
     void a_pull_that_takes_a_buckets_last_job_leaves_no_empty_look_behind() throws Exception {
         AtomicInteger emptyBucketLooks = new AtomicInteger();
-        DelayStore counting = countingEmptyBucketLooks(store, emptyBucketLooks);
-        StateChangeWriter states = new StateChangeWriter(noJournal(), 100, 0);
+        DelayStore counting = StoreProbes.observed(store, (method, result) -> {
+            if (method.equals("reserveFrom") && ((DelayStore.Reservation) result).jobs().isEmpty()) {
+                emptyBucketLooks.incrementAndGet();
+            }
+        });
+        StateChangeWriter states = new StateChangeWriter(StoreProbes.nowhere(), 100, 0);
         states.start();
         try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
             List<Job> due = dueInBucket(1);
@@ -118,28 +120,5 @@ class ReserveDrainedTest {
             }
         }
         return jobs;
-    }
-
-    /** The store, counting the one-bucket reservations that came back without a job. */
-    private static DelayStore countingEmptyBucketLooks(DelayStore real, AtomicInteger empty) {
-        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
-                (proxy, method, args) -> {
-                    Object result;
-                    try {
-                        result = method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    if (method.getName().equals("reserveFrom") && ((DelayStore.Reservation) result).jobs().isEmpty()) {
-                        empty.incrementAndGet();
-                    }
-                    return result;
-                });
-    }
-
-    /** State changes go nowhere: this test reads Redis only. */
-    private static Journal noJournal() {
-        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
-                (proxy, method, args) -> null);
     }
 }
