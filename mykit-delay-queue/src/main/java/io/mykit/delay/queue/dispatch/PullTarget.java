@@ -145,9 +145,6 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
                 // read before looking, so a hand-over between the look and the wait is not missed
                 long seen = signal.generation();
                 List<Job> jobs = reserveHotFirst(topic, ttrMs, max);
-                if (jobs.isEmpty()) {
-                    signal.lookedEmpty(seen);
-                }
                 long left = end - clock.millis();
                 if (!jobs.isEmpty() || left <= 0 || stopped) {
                     return jobs;
@@ -181,7 +178,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     public PendingPoll reserveAsync(String topic, int max, long ttrMs, long timeoutMs, PollAnswer answer) {
         AsyncPoll poll = new AsyncPoll(topic, max, ttrMs, clock.millis() + timeoutMs, answer);
         poll.signal = enter(topic);
-        poll.attempt(false, false, true);
+        poll.attempt(false);
         if (poll.state.get() != AsyncPoll.DONE) {
             poll.deadlineTask = workers.schedule(() -> poll.attempt(true), timeoutMs, TimeUnit.MILLISECONDS);
         }
@@ -218,16 +215,14 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         }
 
         void attempt(boolean last) {
-            attempt(last, false, false);
+            attempt(last, false);
         }
 
         /**
          * Looks for jobs; answers when it found some or when this is the last look, else waits again. With
          * {@code chain} (the topic's poll-interval look) a full reservation wakes the next waiter: there may be more.
-         * With {@code mayTrustEmpty} (a poll's first look) no look is made when a look already found nothing and no
-         * hand-over came since: the poll then waits as one that had been waiting since that look.
          */
-        void attempt(boolean last, boolean chain, boolean mayTrustEmpty) {
+        void attempt(boolean last, boolean chain) {
             // one look at a time: a wake-up that finds the poll looking or answered has nothing to do
             if (!state.compareAndSet(WAITING, RUNNING)) {
                 return;
@@ -236,21 +231,14 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
                 finish();
                 return;
             }
+            List<Job> jobs;
             long seen = signal.generation();
-            // issue #14: each GET's first look was a full scan (a round trip with an LLEN per bucket) that a steady
-            // trickle of single pulls nearly always found empty; the poll-interval look still covers jobs made ready
-            // without a wake-up here
-            boolean trusted = mayTrustEmpty && signal.emptySince(seen) && isEmpty(hotBuckets.get(topic));
-            List<Job> jobs = trusted ? List.of() : look(seen);
-            if (jobs == null) {
+            try {
+                jobs = reserveHotFirst(topic, ttrMs, max);
+            } catch (RuntimeException e) {
+                finish();
+                answer.failed(e);
                 return;
-            }
-            if (trusted && !cancelled && (stopped || clock.millis() >= deadline)) {
-                // about to answer: never without one look of its own
-                jobs = look(seen);
-                if (jobs == null) {
-                    return;
-                }
             }
             if (!jobs.isEmpty() || last || stopped || clock.millis() >= deadline || cancelled) {
                 finish();
@@ -268,22 +256,6 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
                 // the deadline task may have found us RUNNING and left: answer now
                 attempt(true);
             }
-        }
-
-        /** One look; null when it failed (the poll is then answered with the failure). */
-        private List<Job> look(long seen) {
-            List<Job> jobs;
-            try {
-                jobs = reserveHotFirst(topic, ttrMs, max);
-            } catch (RuntimeException e) {
-                finish();
-                answer.failed(e);
-                return null;
-            }
-            if (jobs.isEmpty()) {
-                signal.lookedEmpty(seen);
-            }
-            return jobs;
         }
 
         private void hand(List<Job> jobs) {
@@ -341,7 +313,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         @Override
         public void wake(boolean chain) {
-            run(() -> attempt(false, chain, false));
+            run(() -> attempt(false, chain));
         }
     }
 
@@ -382,10 +354,6 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     @Override
     public void close() {
         workers.shutdownNow();
-    }
-
-    private static boolean isEmpty(Set<Integer> buckets) {
-        return buckets == null || buckets.isEmpty();
     }
 
     private List<Job> reserveHotFirst(String topic, long ttrMs, int max) {
@@ -433,8 +401,6 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         /** Long-polls using this signal; changed only inside the signal map's compute calls. */
         private int users;
         private long generation;
-        /** The generation at which a look over every bucket last found nothing; -1 when none did. */
-        private long emptyAt = -1;
         private final Deque<Sleeper> waiters = new ArrayDeque<>();
 
         private static final class Waiter implements Sleeper {
@@ -460,18 +426,6 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         synchronized long generation() {
             return generation;
-        }
-
-        /** A look that started at generation {@code seen} found nothing: true of the topic until the next hand-over. */
-        synchronized void lookedEmpty(long seen) {
-            if (generation == seen) {
-                emptyAt = seen;
-            }
-        }
-
-        /** True when a look found nothing at generation {@code seen} and it is still the current one. */
-        synchronized boolean emptySince(long seen) {
-            return emptyAt == seen && generation == seen;
         }
 
         void fire(int jobs) {
