@@ -68,7 +68,9 @@
  *   a node that routes every topic to the pull queue:   w ──pump (pump_due with the ready-key prefix)──▶ r
  * </pre>
  * The last road is {@code DelayStore.pumpDueToReady}: one atomic call instead of pump_due then to_ready, so a job is
- * never in flight between the two and a cancel has no gap to fall in (bench scenario 3: 16% fewer script calls).
+ * never in flight between the two and a cancel has no gap to fall in (bench scenario 3: 5.0 instead of 5.9 script
+ * calls per job). The ready list's key is built in the script from the record's topic, which the validator keeps to
+ * a plain alphabet, so it names the same list as {@code Keys.ready} does.
  * Reading them costs one HGETALL per bucket (fields = stages x topics present), pipelined per node: independent of how
  * many jobs wait. Counters start right only with the store: {@code {prefix}:counted} marks that every bucket was
  * counted by recount.lua (a whole-bucket pass, atomic per bucket) or started empty with the counters. A store written
