@@ -10,6 +10,7 @@ import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactor
 import org.springframework.boot.web.server.WebServer;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.DelayQueue;
@@ -26,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class FloorServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final byte[] OK = "{\"success\":true,\"code\":200,\"message\":\"ok\",\"data\":null}".getBytes();
+    private static final byte[] OK = "{\"success\":true,\"code\":200,\"message\":\"ok\",\"data\":null}"
+            .getBytes(StandardCharsets.US_ASCII);
 
     /** A queued job, due at {@code createTime + delay}. */
     private record Queued(String id, String topic, long createTime, long delay, String body) implements Delayed {

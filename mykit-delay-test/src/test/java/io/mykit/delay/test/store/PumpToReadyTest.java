@@ -8,19 +8,16 @@ import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.BucketTimer;
-import io.mykit.delay.test.support.PrefixedRedis;
+import io.mykit.delay.test.support.PrefixedStore;
 import io.mykit.delay.test.support.StoreProbes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -36,35 +33,14 @@ class PumpToReadyTest {
     private static final int BUCKET = 1;
     private static final long TTR = 60_000;
 
-    private static PrefixedRedis shared;
-    private String prefix;
-    private Keys keys;
-    private RedisDelayStore store;
-
-    @BeforeAll
-    static void connect() {
-        shared = PrefixedRedis.connect();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        shared.close();
-    }
-
-    @BeforeEach
-    void freshPrefix() {
-        prefix = "to-ready-" + UUID.randomUUID().toString().substring(0, 8);
-        keys = new Keys(prefix, BUCKETS);
-        store = new RedisDelayStore(shared.nodes(), keys);
-    }
-
-    @AfterEach
-    void deleteKeys() {
-        shared.deleteKeys(prefix);
-    }
+    @RegisterExtension
+    static final PrefixedStore redis = new PrefixedStore("to-ready", BUCKETS);
 
     @Test
     void a_pump_puts_each_due_job_in_its_topics_ready_list_and_leaves_the_rest_waiting() {
+        RedisDelayStore store = redis.store();
+        Keys keys = redis.keys();
+        UnifiedJedis client = redis.client();
         long now = System.currentTimeMillis();
         List<Job> jobs = inBucket(4, now - 1_000);
         Job a1 = retopic(jobs.get(0), "alpha", now - 300);
@@ -76,10 +52,10 @@ class PumpToReadyTest {
         List<Job> pumped = store.pumpDueToReady(BUCKET, now, 100).jobs();
 
         assertThat(pumped).extracting(Job::getId).containsExactly(a1.getId(), b1.getId(), a2.getId());
-        assertThat(shared.client().lrange(keys.ready(BUCKET, "alpha"), 0, -1)).containsExactly(a1.getId(), a2.getId());
-        assertThat(shared.client().lrange(keys.ready(BUCKET, "beta"), 0, -1)).containsExactly(b1.getId());
-        assertThat(shared.client().zcard(keys.inflight(BUCKET))).as("nothing sits in flight").isZero();
-        Map<String, String> counts = shared.client().hgetAll(keys.counts(BUCKET));
+        assertThat(client.lrange(keys.ready(BUCKET, "alpha"), 0, -1)).containsExactly(a1.getId(), a2.getId());
+        assertThat(client.lrange(keys.ready(BUCKET, "beta"), 0, -1)).containsExactly(b1.getId());
+        assertThat(client.zcard(keys.inflight(BUCKET))).as("nothing sits in flight").isZero();
+        Map<String, String> counts = client.hgetAll(keys.counts(BUCKET));
         assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of("r:alpha", "2", "r:beta", "1", "w:alpha", "1"));
 
         assertThat(store.reserveFrom(BUCKET, "alpha", TTR, 5).jobs()).extracting(Job::getId)
@@ -92,7 +68,7 @@ class PumpToReadyTest {
     @Test
     void a_timer_of_a_pull_only_gateway_hands_over_in_one_script_call() throws Exception {
         Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-        DelayStore counting = StoreProbes.counted(store, calls);
+        DelayStore counting = StoreProbes.counted(redis.store(), calls);
         StateChangeWriter states = new StateChangeWriter(StoreProbes.nowhere(), 100, 0);
         states.start();
         BucketTimer timer = null;
@@ -100,7 +76,7 @@ class PumpToReadyTest {
             Dispatcher dispatcher = new Dispatcher(topic -> pull, handedOver -> { }, pull);
             timer = new BucketTimer(BUCKET, counting, dispatcher, Clock.systemUTC(), 100, 50, TTR);
             Job job = retopic(inBucket(1, 0).get(0), "solo", System.currentTimeMillis() + 200);
-            store.add(List.of(job));
+            redis.store().add(List.of(job));
             timer.start();
             timer.wakeBy(job.dueTime());
 
@@ -121,7 +97,7 @@ class PumpToReadyTest {
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; jobs.size() < n; i++) {
             String id = String.format("ready-%04d", i);
-            if (store.bucketOf(id) == BUCKET) {
+            if (redis.store().bucketOf(id) == BUCKET) {
                 jobs.add(new Job(id, "t", null, null, 0, 0, 0, 0, "body of " + id, due));
             }
         }

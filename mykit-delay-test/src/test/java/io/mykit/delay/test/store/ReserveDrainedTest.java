@@ -4,20 +4,14 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
-import io.mykit.delay.queue.store.Keys;
-import io.mykit.delay.queue.store.RedisDelayStore;
-import io.mykit.delay.test.support.PrefixedRedis;
+import io.mykit.delay.test.support.PrefixedStore;
 import io.mykit.delay.test.support.StoreProbes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,43 +27,21 @@ class ReserveDrainedTest {
     private static final String TOPIC = "drained";
     private static final long TTR = 60_000;
 
-    private static PrefixedRedis shared;
-    private String prefix;
-    private RedisDelayStore store;
-
-    @BeforeAll
-    static void connect() {
-        shared = PrefixedRedis.connect();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        shared.close();
-    }
-
-    @BeforeEach
-    void freshPrefix() {
-        prefix = "drained-" + UUID.randomUUID().toString().substring(0, 8);
-        store = new RedisDelayStore(shared.nodes(), new Keys(prefix, BUCKETS));
-    }
-
-    @AfterEach
-    void deleteKeys() {
-        shared.deleteKeys(prefix);
-    }
+    @RegisterExtension
+    static final PrefixedStore redis = new PrefixedStore("drained", BUCKETS);
 
     @Test
     void a_reservation_tells_whether_it_emptied_the_ready_list() {
         List<Job> due = dueInBucket(3);
-        store.add(due);
-        List<Job> pumped = store.pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+        redis.store().add(due);
+        List<Job> pumped = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
         assertThat(pumped).hasSize(3);
-        assertThat(store.toReady(BUCKET, TOPIC, pumped.stream().map(Job::getId).toList())).isEqualTo(3);
+        assertThat(redis.store().toReady(BUCKET, TOPIC, pumped.stream().map(Job::getId).toList())).isEqualTo(3);
 
-        DelayStore.Reservation first = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
-        DelayStore.Reservation second = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
-        DelayStore.Reservation third = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
-        DelayStore.Reservation fourth = store.reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation first = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation second = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation third = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
+        DelayStore.Reservation fourth = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
 
         assertThat(first.jobs()).extracting(Job::getId).containsExactly(due.get(0).getId());
         assertThat(first.drained()).isFalse();
@@ -81,13 +53,13 @@ class ReserveDrainedTest {
         assertThat(fourth.drained()).isTrue();
         // the length at the end of the reply is not taken for a job, and attempts still count from the reservations
         assertThat(third.jobs().get(0).getAttempts()).isZero();
-        assertThat(store.reserveFrom(BUCKET, TOPIC, TTR, 5).jobs()).isEmpty();
+        assertThat(redis.store().reserveFrom(BUCKET, TOPIC, TTR, 5).jobs()).isEmpty();
     }
 
     @Test
     void a_pull_that_takes_a_buckets_last_job_leaves_no_empty_look_behind() throws Exception {
         AtomicInteger emptyBucketLooks = new AtomicInteger();
-        DelayStore counting = StoreProbes.observed(store, (method, result) -> {
+        DelayStore counting = StoreProbes.observed(redis.store(), (method, result) -> {
             if (method.equals("reserveFrom") && ((DelayStore.Reservation) result).jobs().isEmpty()) {
                 emptyBucketLooks.incrementAndGet();
             }
@@ -96,8 +68,8 @@ class ReserveDrainedTest {
         states.start();
         try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
             List<Job> due = dueInBucket(1);
-            store.add(due);
-            List<Job> pumped = store.pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+            redis.store().add(due);
+            List<Job> pumped = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
             pull.deliver(BUCKET, pumped);
 
             assertThat(pull.reserve(TOPIC, 1, TTR, 0)).extracting(Job::getId).containsExactly(due.get(0).getId());
@@ -115,7 +87,7 @@ class ReserveDrainedTest {
         long due = System.currentTimeMillis() - 1_000;
         for (int i = 0; jobs.size() < n; i++) {
             String id = String.format("job-%04d", i);
-            if (store.bucketOf(id) == BUCKET) {
+            if (redis.store().bucketOf(id) == BUCKET) {
                 jobs.add(new Job(id, TOPIC, null, null, 0, 0, 0, 0, "body of " + id, due + jobs.size()));
             }
         }
