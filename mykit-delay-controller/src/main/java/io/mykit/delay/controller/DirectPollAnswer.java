@@ -17,7 +17,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The answer to one single-job long-poll, written by whichever thread has it. A poll answered while its request is
+ * The answer to one long-poll (a single job, or a batch: {@link #batch}), written by whichever thread has it. A poll answered while its request is
  * still in the handler is written there, synchronously; a later one goes to the servlet's async response and
  * completes it. DeferredResult's road instead hands the answer to another Tomcat thread and runs the whole filter
  * chain and handler lookup a second time: on the 2-core VM of issue #14 that second pass was a third of a GET's cost.
@@ -35,18 +35,35 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
     private final HttpServletRequest request;
     private final HttpServletResponse response;
     private final ObjectWriter writer;
+    /** A batch poll answers its list, [] when none came; a single one its first job, null when none came. */
+    private final boolean batch;
     private AsyncContext async;
     private int state = OPEN;
     private Object early;
 
-    DirectPollAnswer(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer) {
+    private DirectPollAnswer(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer,
+                             boolean batch) {
         this.request = request;
         this.response = response;
         this.writer = writer;
+        this.batch = batch;
+    }
+
+    /** The answer to {@code GET /get/{topic}}: one job or null. */
+    static DirectPollAnswer single(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer) {
+        return new DirectPollAnswer(request, response, writer, false);
+    }
+
+    /** The answer to {@code GET /get/{topic}/batch}: the jobs reserved, [] when none came. */
+    static DirectPollAnswer batch(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer) {
+        return new DirectPollAnswer(request, response, writer, true);
     }
 
     @Override
     public boolean jobs(List<Job> jobs) {
+        if (batch) {
+            return answer(ApiResponse.ok(jobs));
+        }
         return answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
     }
 

@@ -1,6 +1,8 @@
 package io.mykit.delay.controller;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.util.PlainNames;
 import jakarta.servlet.FilterChain;
@@ -11,14 +13,17 @@ import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * The three calls a producer and a pull consumer make per job, {@code POST /push}, {@code GET /get/{topic}} and
- * {@code GET /finish?jobId=}, answered here instead of through Spring MVC's dispatch (handler lookup, argument
+ * {@code GET /finish?jobId=}, and the two a batch consumer makes per batch, {@code GET /get/{topic}/batch?count=} and
+ * {@code POST /finish/batch}, answered here instead of through Spring MVC's dispatch (handler lookup, argument
  * resolvers, interceptors, return-value handlers), which was the largest share of the gateway's CPU per job on the
  * 2-core VM of issue #14. Only a plainly spelled call is taken: any other spelling, an odd parameter or another method
  * goes on to Spring MVC and its controllers, which stay the reference and answer exactly as before. None of these
@@ -28,10 +33,12 @@ import java.io.IOException;
 public class HotRouteFilter extends OncePerRequestFilter {
     private static final int MAX_TOPIC_IN_PATH = 200;
     private static final String GET_PREFIX = "/get/";
+    private static final String BATCH_SUFFIX = "/batch";
 
     private final JobController jobs;
     private final PullController pulls;
     private final ObjectWriter responseWriter;
+    private final ObjectReader idsReader;
     private final ApiExceptionHandler errors = new ApiExceptionHandler();
 
     /** The controllers answer; this filter only routes to them and renders their errors as their advice would. */
@@ -39,6 +46,8 @@ public class HotRouteFilter extends OncePerRequestFilter {
         this.jobs = jobs;
         this.pulls = pulls;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
+        this.idsReader = mapper.readerFor(new TypeReference<List<String>>() {
+        });
     }
 
     @Override
@@ -55,6 +64,13 @@ public class HotRouteFilter extends OncePerRequestFilter {
             taken = push(request, response);
         } else if ("GET".equals(method) && "/finish".equals(uri)) {
             taken = finish(request, response);
+        } else if ("POST".equals(method) && "/finish/batch".equals(uri)) {
+            taken = finishBatch(request, response);
+        } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX) && uri.endsWith(BATCH_SUFFIX)
+                && PlainNames.plain(uri, GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length(), MAX_TOPIC_IN_PATH,
+                false)) {
+            taken = getBatch(uri.substring(GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length()), request,
+                    response);
         } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX)
                 && PlainNames.plain(uri, GET_PREFIX.length(), uri.length(), MAX_TOPIC_IN_PATH, false)) {
             taken = get(uri.substring(GET_PREFIX.length()), request, response);
@@ -110,10 +126,8 @@ public class HotRouteFilter extends OncePerRequestFilter {
             // Spring MVC answers a bad number with its own 400
             return false;
         }
-        for (String name : request.getParameterMap().keySet()) {
-            if (!name.equals("ttr") && !name.equals("timeout")) {
-                return false;
-            }
+        if (!onlyParameters(request, "ttr", "timeout")) {
+            return false;
         }
         route(request, "/get/{topic}");
         MDC.put("topic", topic);
@@ -127,6 +141,78 @@ public class HotRouteFilter extends OncePerRequestFilter {
         return true;
     }
 
+    private boolean getBatch(String topic, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        Long count;
+        Long ttr;
+        Long timeout;
+        try {
+            count = optionalLong(request, "count");
+            ttr = optionalLong(request, "ttr");
+            timeout = optionalLong(request, "timeout");
+        } catch (NumberFormatException unusual) {
+            return false;
+        }
+        if (count == null || count != count.intValue() || !onlyParameters(request, "count", "ttr", "timeout")) {
+            // missing or beyond an int: Spring MVC's own 400
+            return false;
+        }
+        route(request, "/get/{topic}/batch");
+        MDC.put("topic", topic);
+        try {
+            pulls.getBatch(topic, count.intValue(), ttr, timeout, request, response);
+        } catch (RuntimeException e) {
+            write(response, ApiExceptionHandler.forFailure(e));
+        } finally {
+            MDC.remove("topic");
+        }
+        return true;
+    }
+
+    private boolean finishBatch(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        MediaType type = contentType(request);
+        if (type == null || !MediaType.APPLICATION_JSON.isCompatibleWith(type) || type.isWildcardSubtype()
+                || !request.getParameterMap().isEmpty()) {
+            return false;
+        }
+        route(request, "/finish/batch");
+        try {
+            write(response, pulls.finishBatch(readIds(request)));
+        } catch (HttpMessageNotReadableException e) {
+            write(response, errors.unreadable(e));
+        } catch (RuntimeException e) {
+            write(response, ApiExceptionHandler.forFailure(e));
+        }
+        return true;
+    }
+
+    /** The body as job ids; failures raise the exception Spring's converter would, so errors read the same. */
+    private List<String> readIds(HttpServletRequest request) throws IOException {
+        byte[] body = request.getInputStream().readAllBytes();
+        List<String> ids;
+        try {
+            ids = body.length == 0 ? null : idsReader.readValue(body);
+        } catch (IOException e) {
+            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e,
+                    new ServletServerHttpRequest(request));
+        }
+        if (ids == null) {
+            throw new HttpMessageNotReadableException("Required request body is missing",
+                    new ServletServerHttpRequest(request));
+        }
+        return ids;
+    }
+
+    /** Whether the request names no parameter but these. */
+    private static boolean onlyParameters(HttpServletRequest request, String... allowed) {
+        for (String name : request.getParameterMap().keySet()) {
+            if (!List.of(allowed).contains(name)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Absent is null; anything but one plain number is left to Spring MVC (NumberFormatException). */
     private static Long optionalLong(HttpServletRequest request, String name) {
         String[] values = request.getParameterValues(name);
@@ -136,7 +222,8 @@ public class HotRouteFilter extends OncePerRequestFilter {
         if (values.length != 1) {
             throw new NumberFormatException(name + " given " + values.length + " times");
         }
-        return Long.parseLong(values[0]);
+        String value = values[0];
+        return Long.parseLong(value);
     }
 
     private static MediaType contentType(HttpServletRequest request) {

@@ -16,12 +16,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
@@ -51,7 +48,7 @@ public class PullController {
                                 @RequestParam(value = "ttr", required = false) Long ttr,
                                 @RequestParam(value = "timeout", required = false) Long timeout,
                                 HttpServletRequest request, HttpServletResponse response) throws IOException {
-        DirectPollAnswer answer = new DirectPollAnswer(request, response, responseWriter);
+        DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
         // answered by DirectPollAnswer; the declared type is what the API document shows
@@ -63,39 +60,17 @@ public class PullController {
     @Operation(summary = "Reserve up to count due jobs", description = "Waits up to timeout ms for the first one, "
             + "then answers with what is ready; data is [] when none came.")
     @GetMapping("/get/{topic}/batch")
-    public DeferredResult<ApiResponse<List<Job>>> getBatch(@PathVariable("topic") String topic,
-                                                           @RequestParam(value = "count") int count,
-                                                           @RequestParam(value = "ttr", required = false) Long ttr,
-                                                           @RequestParam(value = "timeout", required = false) Long timeout) {
-        return waitFor(topic, count, ttr, timeout, ApiResponse::ok);
-    }
-
-    /**
-     * A long-poll that holds no Tomcat thread while it waits: the poll workers answer it. A client gone before the
-     * answer cancels the poll, and jobs reserved for it go back to their ready list.
-     */
-    private <T> DeferredResult<ApiResponse<T>> waitFor(String topic, int count, Long ttr, Long timeout,
-                                                       Function<List<Job>, ApiResponse<T>> reply) {
-        // the container's own timeout only backs up the poll's deadline, which answers first
-        DeferredResult<ApiResponse<T>> result = new DeferredResult<>(backstopMs(timeout));
-        PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, new PullTarget.PollAnswer() {
-            @Override
-            public boolean jobs(List<Job> jobs) {
-                return result.setResult(reply.apply(jobs));
-            }
-
-            @Override
-            public void failed(RuntimeException e) {
-                result.setErrorResult(e);
-            }
-        });
-        result.onTimeout(() -> {
-            poll.cancel();
-            result.setResult(reply.apply(List.of()));
-        });
-        result.onError(e -> poll.cancel());
-        result.onCompletion(poll::cancel);
-        return result;
+    public ApiResponse<List<Job>> getBatch(@PathVariable("topic") String topic,
+                                           @RequestParam(value = "count") int count,
+                                           @RequestParam(value = "ttr", required = false) Long ttr,
+                                           @RequestParam(value = "timeout", required = false) Long timeout,
+                                           HttpServletRequest request, HttpServletResponse response) throws IOException {
+        // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
+        DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
+        PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
+        answer.afterRegistered(poll, backstopMs(timeout));
+        // answered by DirectPollAnswer; the declared type is what the API document shows
+        return null;
     }
 
     private static long backstopMs(Long timeout) {

@@ -95,7 +95,87 @@ class HotRouteFilterTest {
         calls.add(new String[] {"GET", "/finish?jobId=", null, null});
         calls.add(new String[] {"GET", "/finish?jobId=a&jobId=b", null, null});
         calls.add(new String[] {"POST", "/finish?jobId=x", null, null});
+        calls.add(new String[] {"GET", "/get/" + topic + "?timeout=09", null, null});
+        calls.add(new String[] {"GET", "/get/" + topic + "?ttr=0x10&timeout=0", null, null});
         assertSameAnswers(calls);
+    }
+
+    @Test
+    void batch_gets_and_finishes_good_and_bad_answer_the_same() {
+        String topic = "hot-" + UUID.randomUUID().toString().substring(0, 8);
+        String batch = "/get/" + topic + "/batch";
+        List<String[]> calls = new ArrayList<>();
+        calls.add(new String[] {"GET", batch + "?count=10&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=3&timeout=200&ttr=5000", null, null});
+        calls.add(new String[] {"GET", batch + "?timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=0&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=100000&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=9999999999&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=abc&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=010&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=2&count=3&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=2&timeout=-1", null, null});
+        calls.add(new String[] {"GET", batch + "?count=2&ttr=0&timeout=0", null, null});
+        calls.add(new String[] {"GET", batch + "?count=2&other=1&timeout=0", null, null});
+        calls.add(new String[] {"GET", "/get/bad%20topic/batch?count=2&timeout=0", null, null});
+        calls.add(new String[] {"GET", "/get/" + "x".repeat(300) + "/batch?count=2&timeout=0", null, null});
+        calls.add(new String[] {"GET", "/get//batch?count=2&timeout=0", null, null});
+        String nobody = "hot-nobody-" + UUID.randomUUID();
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[\"" + nobody + "\"]"});
+        calls.add(new String[] {"POST", "/finish/batch", "application/json;charset=UTF-8", "[\"" + nobody + "\",\"a b\"]"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[]"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, ""});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "null"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[\"a\","});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "{\"jobId\":\"a\"}"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[1,2]"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[null]"});
+        calls.add(new String[] {"POST", "/finish/batch", JSON, "[[\"a\"]]"});
+        calls.add(new String[] {"POST", "/finish/batch", "text/plain", "[\"" + nobody + "\"]"});
+        calls.add(new String[] {"POST", "/finish/batch", null, "[\"" + nobody + "\"]"});
+        calls.add(new String[] {"POST", "/finish/batch?x=1", JSON, "[\"" + nobody + "\"]"});
+        calls.add(new String[] {"GET", "/finish/batch", null, null});
+        assertSameAnswers(calls);
+    }
+
+    @Test
+    void a_batch_goes_round_through_the_filter() {
+        GatewayClient client = direct.client();
+        String topic = "hot-batch-" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b" + i + "\"}").data().asText());
+        }
+        List<String> got = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            Reply reply = client.get("/get/" + topic + "/batch?count=10&timeout=1000&ttr=30000");
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+            reply.data().forEach(job -> got.add(job.path("id").asText()));
+            return got.size() >= 3;
+        });
+        assertThat(got).containsExactlyInAnyOrderElementsOf(ids);
+        String body = "[\"" + String.join("\",\"", ids) + "\"]";
+        Reply finished = client.raw("POST", "/finish/batch", JSON, body);
+        assertThat(finished.status()).as(finished.toString()).isEqualTo(200);
+        List<String> done = new ArrayList<>();
+        finished.data().path("finished").forEach(id -> done.add(id.asText()));
+        assertThat(done).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(finished.data().path("refused").size()).isZero();
+        // a long-poll that waits: answered later, from the async side, with the job pushed meanwhile
+        Thread later = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"id\":\"" + topic + "-late\"}");
+        });
+        later.start();
+        Reply waited = client.get("/get/" + topic + "/batch?count=5&timeout=10000");
+        assertThat(waited.data().isArray()).as(waited.toString()).isTrue();
+        assertThat(waited.data().get(0).path("id").asText()).as(waited.toString()).isEqualTo(topic + "-late");
+        Reply none = client.get("/get/" + topic + "/batch?count=5&timeout=100");
+        assertThat(none.data().isArray() && none.data().isEmpty()).as(none.toString()).isTrue();
     }
 
     @Test
@@ -107,12 +187,16 @@ class HotRouteFilterTest {
         String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
+        client.get("/get/" + topic + "/batch?count=5&timeout=0");
+        client.raw("POST", "/finish/batch", JSON, "[\"" + id + "\"]");
         client.raw("POST", "/push;x=1", JSON, "{\"topic\":\"" + topic + "\",\"delay\":60000}");
         client.get("/get/" + topic + "?ttr=abc");
+        client.get("/get/" + topic + "/batch?count=0x5&timeout=0");
 
         // the event follows the answer on the request's thread: wait for it
-        await().atMost(Duration.ofSeconds(5)).until(() -> dispatched.size() >= 2);
-        assertThat(dispatched).as("requests Spring MVC handled").containsExactly("/push;x=1", "/get/" + topic);
+        await().atMost(Duration.ofSeconds(5)).until(() -> dispatched.size() >= 3);
+        assertThat(dispatched).as("requests Spring MVC handled")
+                .containsExactly("/push;x=1", "/get/" + topic, "/get/" + topic + "/batch");
     }
 
     @Test
