@@ -1,7 +1,7 @@
 -- Finishes many jobs of one bucket at once (POST /finish/batch): remove.lua's 'finish' for each id, with the reads
 -- and removals that need no per-job answer made as one command for all (a call from Lua costs ~1.5 us on its own).
--- KEYS[1..7] as remove.lua: due index, in-flight ZSET, pool HASH, reservation counts HASH, restore marker,
--- tombstone ZSET, stage counters HASH
+-- KEYS[1..8] as remove.lua: due index, in-flight ZSET, pool HASH, reservation counts HASH, restore marker,
+-- tombstone ZSET, stage counters HASH, finish marks ZSET
 -- ARGV[1] latest delay score allowed (a job not due yet is refused)
 -- ARGV[2..] job ids, each once, at most a few thousand
 -- Returns one code per id, as remove.lua: 1 removed, 0 not in Redis, -1 refused because not due.
@@ -12,6 +12,7 @@ local reserved = KEYS[4]
 local restoring = redis.call('EXISTS', KEYS[5]) == 1
 local ended = KEYS[6]
 local counts = KEYS[7]
+local finished = KEYS[8]
 local latest = tonumber(ARGV[1])
 
 --#include record
@@ -51,5 +52,18 @@ for i, id in ipairs(ids) do
     end
 end
 dropAll(gone, inflight, pool, reserved, ended, restoring)
+-- answered before the state writer journals them: until then a restore must not bring them back
+if #gone > 0 then
+    local t = redis.call('TIME')
+    local at = t[1] * 1000 + math.floor(t[2] / 1000)
+    for from = 1, #gone, 1000 do
+        local marks = {}
+        for k = from, math.min(from + 999, #gone) do
+            marks[#marks + 1] = at
+            marks[#marks + 1] = gone[k]
+        end
+        redis.call('ZADD', finished, unpack(marks))
+    end
+end
 saveCounts(counts)
 return out

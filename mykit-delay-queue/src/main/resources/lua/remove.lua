@@ -8,6 +8,7 @@
 -- KEYS[5] restore marker of the bucket: while it exists, every end leaves a tombstone
 -- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- KEYS[7] stage counters HASH of the bucket
+-- KEYS[8] finish marks ZSET of the bucket: a finish leaves one until its Finish is journaled
 -- ARGV[1] job id
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
 -- ARGV[3] 'cancel' or 'finish'
@@ -19,6 +20,7 @@ local reserved = KEYS[4]
 local restoring = redis.call('EXISTS', KEYS[5]) == 1
 local ended = KEYS[6]
 local counts = KEYS[7]
+local finished = KEYS[8]
 local id = ARGV[1]
 local latest = tonumber(ARGV[2])
 local cancel = ARGV[3] == 'cancel'
@@ -51,8 +53,15 @@ unwait(due, id)
 redis.call('ZREM', inflight, id)
 redis.call('HDEL', pool, id)
 redis.call('HDEL', reserved, id)
-if restoring then
+if restoring or not cancel then
     local t = redis.call('TIME')
-    redis.call('ZADD', ended, t[1] * 1000 + math.floor(t[2] / 1000), id)
+    local at = t[1] * 1000 + math.floor(t[2] / 1000)
+    if restoring then
+        redis.call('ZADD', ended, at, id)
+    end
+    if not cancel then
+        -- answered before the state writer journals it: until then a restore must not bring it back
+        redis.call('ZADD', finished, at, id)
+    end
 end
 return 1

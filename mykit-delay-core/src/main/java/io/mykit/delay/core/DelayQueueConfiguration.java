@@ -13,6 +13,7 @@ import io.mykit.delay.queue.journal.LedgerFolder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.MybatisJournal;
+import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
@@ -117,9 +118,12 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public StateChangeWriter stateChangeWriter(Journal journal, DelayProperties properties) {
-        return new StateChangeWriter(journal, properties.getJournal().getBatchSize(),
+    public StateChangeWriter stateChangeWriter(Journal journal, RedisDelayStore store, DelayProperties properties) {
+        StateChangeWriter states = new StateChangeWriter(journal, properties.getJournal().getBatchSize(),
                 properties.getJournal().getStateLinger().toMillis());
+        // a pull finish is answered before its Finish is written; its mark keeps restores off it until then
+        states.onWritten(written -> store.forgetFinishMarks(StateChange.finishedIds(written)));
+        return states;
     }
 
     @Bean

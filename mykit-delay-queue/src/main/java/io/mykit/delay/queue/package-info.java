@@ -11,6 +11,7 @@
  * {prefix:bi}:reserved    HASH   id -> pull reservations      counts tries of pull jobs; gone when the job ends
  * {prefix:bi}:restoring   STRING restores running (counter)   while set, every end leaves a tombstone
  * {prefix:bi}:ended       ZSET   id -> end time               tombstones: a restore never re-adds these
+ * {prefix:bi}:finished    ZSET   id -> finish time            pull finishes answered, Finish not yet journaled
  * {prefix:bi}:count       HASH   w:|r:|f:topic -> jobs       waiting / ready / in flight per topic (store package-info)
  * {prefix:bi}:epoch       STRING                              missing = Redis (the node of this slot) lost the data
  * {prefix}:layout         STRING bucket count N                every job is in bucket Buckets.of(id, N)
@@ -32,6 +33,13 @@
  *     journal; every end while {@code restoring} is set leaves a tombstone that the restore's add skips.</li>
  * <li>Finish is idempotent: a finish whose first reply was lost (the job is gone from Redis, the journal says Ready)
  *     is journaled Finish and answered 200.</li>
+ * <li>A pull finish is answered before the state writer journals its Finish. The script that removes the job leaves a
+ *     finish mark ({@code finished}) in the same step; the writer drops the marks of each batch it wrote. A restore or
+ *     the stranded-job repair never adds a marked job ({@code add.lua}), so a node killed with Finish changes queued
+ *     cannot make a later restore deliver them again; the repair, once every live node flushed its ends, journals
+ *     Finish for marks older than {@code journal.repair-after} whose rows still read pending, then drops them. A bucket
+ *     migration moves the marks with their ids. Only Redis losing its data with the marks loses this (then a restore
+ *     may deliver such a job again, as documented).</li>
  * <li>A pull job whose reservation expires {@code tries} times, or whose ttl ran out, is journaled Dead (before it
  *     leaves Redis) instead of going round forever.</li>
  * <li>A change of {@code mykit.delay.buckets} moves every job to its new bucket in the stage it had (waiting, ready,

@@ -2,6 +2,7 @@ package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,17 @@ public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPu
             }
         }
         return last.values();
+    }
+
+    /** The jobs these changes finish (pull finishes leave a finish mark in Redis until their Finish is written). */
+    public static List<String> finishedIds(List<StateChange> changes) {
+        List<String> ids = new ArrayList<>();
+        for (StateChange change : changes) {
+            if (change.status() == JobStatus.Finish && !change.groupStored()) {
+                ids.add(change.jobId());
+            }
+        }
+        return ids;
     }
 
     private static boolean replaces(StateChange later, StateChange earlier) {

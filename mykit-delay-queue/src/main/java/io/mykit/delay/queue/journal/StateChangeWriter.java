@@ -10,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 
 /**
  * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that
@@ -33,6 +34,8 @@ public class StateChangeWriter implements AutoCloseable {
     private final ReentrantReadWriteLock endings = new ReentrantReadWriteLock();
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
+    private volatile Consumer<List<StateChange>> onWritten = written -> {
+    };
 
     /** An end under way; closing it says its change was submitted (or written). */
     public interface Ending extends AutoCloseable {
@@ -55,6 +58,14 @@ public class StateChangeWriter implements AutoCloseable {
     /** Where batch sizes and commit times are reported. */
     public void metrics(QueueMetrics metrics) {
         this.metrics = metrics;
+    }
+
+    /**
+     * Told each batch once it is written (on the writer's thread; a failure is logged, the batch stays written): the
+     * store drops the finish marks of the jobs whose Finish it held.
+     */
+    public void onWritten(Consumer<List<StateChange>> onWritten) {
+        this.onWritten = onWritten;
     }
 
     public void submit(StateChange change) {
@@ -129,6 +140,7 @@ public class StateChangeWriter implements AutoCloseable {
                 journal.apply(batch);
                 metrics.journalBatch("state", batch.size(), System.nanoTime() - started);
                 written.addAndGet(batch.size());
+                tellWritten(batch);
                 batch.clear();
                 backoff = 50;
             } catch (InterruptedException e) {
@@ -146,6 +158,15 @@ public class StateChangeWriter implements AutoCloseable {
         if (!batch.isEmpty() || !queue.isEmpty()) {
             log.error("stopped with {} journal state changes unwritten; /reStore repairs Redis from the journal",
                     batch.size() + queue.size());
+        }
+    }
+
+    private void tellWritten(List<StateChange> batch) {
+        try {
+            onWritten.accept(batch);
+        } catch (RuntimeException e) {
+            // what it drops is dropped later by the stranded-job repairer, which finds the journal ended
+            log.debug("after-write step of {} journal changes failed: {}", batch.size(), e.toString());
         }
     }
 

@@ -454,6 +454,8 @@ public class DelayQueueService {
         }
         try (StateChangeWriter.Ending ending = states.beginEnding()) {
             store.markEnded(id);
+            // answered before the Finish is written, like any finish: a restore must leave the job alone until then
+            store.markFinished(id, now);
             states.submit(StateChange.of(id, JobStatus.Finish, now));
         }
         return null;

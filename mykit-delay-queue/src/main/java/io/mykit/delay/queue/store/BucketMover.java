@@ -7,6 +7,7 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.Tuple;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import java.util.stream.IntStream;
  *   read the leaving jobs' stages there           (one pipeline: ZMSCORE x2, HMGET)
  *   write them into their new buckets             (migrate_in.lua per new bucket, a pipeline per node)
  *   remove them from the old bucket               (migrate_out.lua)
+ *   move the finish marks of ids that change bucket (added there first)
  * then per old bucket: drop ready-list entries of jobs that left (prune_ready.lua), or, for a bucket that no longer
  * exists, delete what is left of it (ready lists, tombstones, restore marker, entries of ids without a record).
  * </pre>
@@ -52,6 +54,7 @@ final class BucketMover {
         scripts.load(IntStream.range(0, Math.max(from, to)).mapToObj(keys::pool).toList());
         for (int bucket = 0; bucket < from; bucket++) {
             moveOut(bucket, to, tally);
+            moveFinishMarks(bucket, to);
             if (bucket < to) {
                 pruneReady(bucket, tally);
             } else {
@@ -161,6 +164,27 @@ final class BucketMover {
         if (!prunes.isEmpty()) {
             scripts.run(prunes).forEach(dropped -> tally.readyEntriesDropped += (Long) dropped);
         }
+    }
+
+    /**
+     * Finish marks (a finish answered, its Finish maybe not journaled) follow their ids to the new buckets: unlike a
+     * restore's tombstones they outlive a restart, and a restore after the migration must still see them.
+     */
+    private void moveFinishMarks(int bucket, int to) {
+        UnifiedJedis client = redis.client();
+        Map<Integer, Map<String, Double>> byTarget = new TreeMap<>();
+        for (Tuple mark : client.zrangeWithScores(keys.finished(bucket), 0, -1)) {
+            int target = Buckets.of(mark.getElement(), to);
+            if (target != bucket) {
+                byTarget.computeIfAbsent(target, t -> new LinkedHashMap<>()).put(mark.getElement(), mark.getScore());
+            }
+        }
+        if (byTarget.isEmpty()) {
+            return;
+        }
+        byTarget.forEach((target, marks) -> client.zadd(keys.finished(target), marks));
+        client.zrem(keys.finished(bucket), byTarget.values().stream().flatMap(marks -> marks.keySet().stream())
+                .toArray(String[]::new));
     }
 
     /** A bucket beyond the new count: every job has left it, so what remains is leftovers. */

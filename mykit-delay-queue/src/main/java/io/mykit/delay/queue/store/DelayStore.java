@@ -37,6 +37,19 @@ public interface DelayStore {
     void markEnded(String jobId);
 
     /**
+     * Drops the finish marks of these jobs: their Finish is journaled now. A pull finish leaves a mark in the same
+     * step that removes the job, because it is answered before its Finish is journaled; while the mark is there
+     * {@link #addUnlessEnded} (restores, the stranded-job repair) does not bring the job back.
+     */
+    void forgetFinishMarks(Collection<String> jobIds);
+
+    /** Leaves a finish mark for a job finished without leaving Redis here (Redis had lost it), dated {@code at}. */
+    void markFinished(String jobId, long at);
+
+    /** Up to {@code limitPerBucket} finish marks per bucket older than {@code before} (Redis clock), id to finish time. */
+    Map<String, Long> finishMarksBefore(long before, int limitPerBucket);
+
+    /**
      * Records this node's ownership term of a bucket (its token, see {@link FenceTokens}); throws
      * {@link FencedException} when a newer term already claimed it.
      */

@@ -18,6 +18,8 @@ import java.util.List;
  * {prefix:b<i>}:reserved     HASH  jobId -> pull reservations so far     tries of pull jobs; dropped when the job ends
  * {prefix:b<i>}:restoring    STRING restores running (counter, expires)  while set, every end leaves a tombstone
  * {prefix:b<i>}:ended        ZSET  jobId -> end time (Redis clock)       tombstones a restore does not re-add
+ * {prefix:b<i>}:finished     ZSET  jobId -> finish time (Redis clock)    pull finishes answered whose Finish is not
+ *                                  journaled yet: a restore or repair does not re-add them (FinishMarks)
  * {prefix:b<i>}:count        HASH  w:|r:|f:<topic> -> jobs           waiting / ready / in flight per topic
  * {prefix:b<i>}:owner        STRING newest fencing token of the bucket     a step with an older one is refused
  * {prefix:b<i>}:epoch        STRING set once Redis holds this gateway's data; missing = the node of this slot lost it
@@ -85,6 +87,11 @@ public final class Keys {
 
     public String ended(int bucket) {
         return tag(bucket) + ":ended";
+    }
+
+    /** Finishes answered but not yet journaled; each leaves once its Finish is written (see the store package-info). */
+    public String finished(int bucket) {
+        return tag(bucket) + ":finished";
     }
 
     /** Per-topic stage counters of the bucket, kept by every script that moves a job (see package-info). */

@@ -14,6 +14,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.Tuple;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -98,7 +99,8 @@ public class RedisDelayStore implements DelayStore {
         return pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             argsByBucket.forEach((bucket, args) -> replies.add(evalsha(pipe, scripts.add, unlessEnded
-                    ? List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket))
+                    ? List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket),
+                            keys.finished(bucket))
                     : List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket)), args)));
             return replies;
         }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
@@ -166,6 +168,37 @@ public class RedisDelayStore implements DelayStore {
     public void markEnded(String jobId) {
         int bucket = bucketOf(jobId);
         eval(scripts.markEnded, List.of(keys.restoring(bucket), keys.ended(bucket)), List.of(jobId));
+    }
+
+    @Override
+    public void forgetFinishMarks(Collection<String> jobIds) {
+        if (jobIds.isEmpty()) {
+            return;
+        }
+        Map<Integer, List<String>> byBucket = new TreeMap<>();
+        jobIds.forEach(id -> byBucket.computeIfAbsent(bucketOf(id), b -> new ArrayList<>()).add(id));
+        batch(pipes -> byBucket.forEach((b, ids) -> pipes.on(keys.finished(b)).zrem(keys.finished(b),
+                ids.toArray(String[]::new))));
+    }
+
+    @Override
+    public void markFinished(String jobId, long at) {
+        String key = keys.finished(bucketOf(jobId));
+        batch(pipes -> pipes.on(key).zadd(key, at, jobId));
+    }
+
+    @Override
+    public Map<String, Long> finishMarksBefore(long before, int limitPerBucket) {
+        List<Response<List<Tuple>>> replies = new ArrayList<>();
+        batch(pipes -> {
+            for (int b = 0; b < keys.buckets(); b++) {
+                replies.add(pipes.on(keys.finished(b)).zrangeByScoreWithScores(keys.finished(b), Double.NEGATIVE_INFINITY,
+                        before, 0, limitPerBucket));
+            }
+        });
+        Map<String, Long> marks = new LinkedHashMap<>();
+        replies.forEach(reply -> reply.get().forEach(t -> marks.put(t.getElement(), (long) t.getScore())));
+        return marks;
     }
 
     @Override
@@ -385,13 +418,16 @@ public class RedisDelayStore implements DelayStore {
         return removeResult(result);
     }
 
-    /** The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters. */
+    /**
+     * The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters,
+     * finish marks.
+     */
     /** Most ids one finish_all.lua call takes: Lua's unpack holds a few thousand values. */
     private static final int FINISH_CALL_IDS = 500;
 
     private List<String> endKeys(int bucket) {
         return List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
-                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket));
+                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket), keys.finished(bucket));
     }
 
     private static RemoveResult removeResult(long reply) {

@@ -1,5 +1,6 @@
 package io.mykit.delay.queue.timer;
 
+import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
@@ -13,7 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
@@ -22,6 +25,10 @@ import java.util.function.BooleanSupplier;
  * for that long (a respawned dead letter, rows of an older version): pushes whose Redis step failed (Redis down, node
  * crashed between commit and add). Adds are idempotent, so a job Redis does hold is untouched; a job the journal shows
  * ended is not added.
+ *
+ * <p>It also settles finish marks older than {@code repairAfterMs}: a pull finish answered 200 whose Finish a node
+ * never wrote (killed with it queued) is journaled Finish now, at the mark's time, and the mark goes. It looks only after
+ * every live node flushed its ends, so a mark whose row still reads pending was lost with its node.
  */
 public final class StrandedJobRepairer extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(StrandedJobRepairer.class);
@@ -55,9 +62,14 @@ public final class StrandedJobRepairer extends WakeableLoop {
     protected long runOnce() throws InterruptedException {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
+        if (!mine.getAsBoolean()) {
+            return next;
+        }
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        if (!mine.getAsBoolean() || (journal.storingBefore(now - repairAfterMs, 1).isEmpty()
-                && journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty())) {
+        boolean stranded = !journal.storingBefore(now - repairAfterMs, 1).isEmpty()
+                || !journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty();
+        boolean oldFinishMarks = oldFinishMarks(now);
+        if (!stranded && !oldFinishMarks) {
             return next;
         }
         // as a restore does: ends from now on leave tombstones, and ends under way reach the journal before it is read
@@ -67,11 +79,55 @@ public final class StrandedJobRepairer extends WakeableLoop {
             if (!endings.await(repairAfterMs)) {
                 return now + repairAfterMs / 2;
             }
-            repair(now);
+            if (stranded) {
+                repair(now);
+            }
+            if (oldFinishMarks) {
+                settleFinishMarks(now);
+            }
         } finally {
             store.endRestore();
         }
         return next;
+    }
+
+    /** Whether a finish mark is older than repair-after; a Redis that does not answer has none to settle now. */
+    private boolean oldFinishMarks(long now) {
+        try {
+            return !store.finishMarksBefore(now - repairAfterMs, 1).isEmpty();
+        } catch (StoreUnavailableException e) {
+            log.debug("finish marks not read: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * Journals Finish for marked jobs whose rows still read pending (their node died with the change queued), then
+     * drops the marks of those and of the ones the journal already shows ended.
+     */
+    private void settleFinishMarks(long now) throws InterruptedException {
+        Map<String, Long> marks = store.finishMarksBefore(now - repairAfterMs, PAGE);
+        if (marks.isEmpty()) {
+            return;
+        }
+        Map<String, JournalEntry> journaled = journal.findAll(marks.keySet());
+        List<StateChange> lost = new ArrayList<>();
+        marks.forEach((id, at) -> {
+            JournalEntry entry = journaled.get(id);
+            if (entry != null && !entry.status().isTerminal()) {
+                lost.add(StateChange.of(id, JobStatus.Finish, at));
+            }
+        });
+        if (!lost.isEmpty()) {
+            states.submitAll(lost);
+            if (!states.flush(repairAfterMs)) {
+                // the marks stay, so a restore still leaves these jobs alone; the next round looks again
+                return;
+            }
+            log.warn("journaled Finish for {} pull jobs finished (answered 200) whose Finish a node never wrote",
+                    lost.size());
+        }
+        store.forgetFinishMarks(marks.keySet());
     }
 
     private void repair(long now) {

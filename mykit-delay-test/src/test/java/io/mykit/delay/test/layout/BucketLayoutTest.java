@@ -163,6 +163,9 @@ class BucketLayoutTest {
     @Test
     void shrinking_32_to_8_moves_every_job_and_leaves_nothing_in_the_buckets_that_are_gone() {
         BucketSnapshot before = seed(32, 5_000);
+        List<String> marked = new java.util.ArrayList<>(new RedisDelayStore(nodes, new Keys(prefix, 32))
+                .finishMarksBefore(Long.MAX_VALUE, 10_000).keySet());
+        assertThat(marked).as("finish marks seeded (finishes of jobs in flight)").isNotEmpty();
         List<MigrationReport> reports = layout(8).ensure();
         System.out.println("BucketLayoutTest: " + reports);
 
@@ -172,6 +175,11 @@ class BucketLayoutTest {
             assertThat(report.moved()).isEqualTo(before.jobs().values().stream().filter(p -> p.bucket() >= 8).count());
         });
         assertPlacedBy(8, before);
+        Keys eight = new Keys(prefix, 8);
+        for (String id : marked) {
+            assertThat(redis.zscore(eight.finished(Buckets.of(id, 8)), id)).as("finish mark of %s in its new bucket", id)
+                    .isNotNull();
+        }
         for (int b = 8; b < 32; b++) {
             assertThat(BucketSnapshot.keysMatching(redis, "{" + prefix + ":b" + b + "}*")).as("keys of bucket " + b)
                     .isEmpty();
