@@ -418,13 +418,13 @@ public class RedisDelayStore implements DelayStore {
         return removeResult(result);
     }
 
+    /** Most ids one finish_all.lua call takes: Lua's unpack holds a few thousand values. */
+    private static final int FINISH_CALL_IDS = 500;
+
     /**
      * The keys of scripts that end jobs: delay, in-flight, pool, reservations, restore marker, tombstones, counters,
      * finish marks.
      */
-    /** Most ids one finish_all.lua call takes: Lua's unpack holds a few thousand values. */
-    private static final int FINISH_CALL_IDS = 500;
-
     private List<String> endKeys(int bucket) {
         return List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                 keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket), keys.finished(bucket));
