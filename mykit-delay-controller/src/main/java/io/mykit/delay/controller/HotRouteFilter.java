@@ -13,7 +13,6 @@ import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
@@ -177,7 +176,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         }
         route(request, "/finish/batch");
         try {
-            write(response, pulls.finishBatch(readIds(request)));
+            write(response, pulls.finishBatch(JsonBody.read(request, idsReader)));
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
         } catch (RuntimeException e) {
@@ -186,22 +185,6 @@ public class HotRouteFilter extends OncePerRequestFilter {
         return true;
     }
 
-    /** The body as job ids; failures raise the exception Spring's converter would, so errors read the same. */
-    private List<String> readIds(HttpServletRequest request) throws IOException {
-        byte[] body = request.getInputStream().readAllBytes();
-        List<String> ids;
-        try {
-            ids = body.length == 0 ? null : idsReader.readValue(body);
-        } catch (IOException e) {
-            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e,
-                    new ServletServerHttpRequest(request));
-        }
-        if (ids == null) {
-            throw new HttpMessageNotReadableException("Required request body is missing",
-                    new ServletServerHttpRequest(request));
-        }
-        return ids;
-    }
 
     /** Whether the request names no parameter but these. */
     private static boolean onlyParameters(HttpServletRequest request, String... allowed) {
@@ -222,8 +205,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
         if (values.length != 1) {
             throw new NumberFormatException(name + " given " + values.length + " times");
         }
-        String value = values[0];
-        return Long.parseLong(value);
+        return Long.parseLong(values[0]);
     }
 
     private static MediaType contentType(HttpServletRequest request) {

@@ -16,8 +16,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
-import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -68,19 +66,7 @@ public class JobController {
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
     private Job readJob(HttpServletRequest request) {
-        Job job;
-        try {
-            byte[] body = request.getInputStream().readAllBytes();
-            job = body.length == 0 ? null : jobReader.readValue(body);
-        } catch (IOException e) {
-            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e,
-                    new ServletServerHttpRequest(request));
-        }
-        if (job == null) {
-            throw new HttpMessageNotReadableException("Required request body is missing",
-                    new ServletServerHttpRequest(request));
-        }
-        return job;
+        return JsonBody.read(request, jobReader);
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
