@@ -185,11 +185,11 @@ public class HotRouteFilter extends OncePerRequestFilter {
         return true;
     }
 
-
     /** Whether the request names no parameter but these. */
     private static boolean onlyParameters(HttpServletRequest request, String... allowed) {
+        List<String> names = List.of(allowed);
         for (String name : request.getParameterMap().keySet()) {
-            if (!List.of(allowed).contains(name)) {
+            if (!names.contains(name)) {
                 return false;
             }
         }

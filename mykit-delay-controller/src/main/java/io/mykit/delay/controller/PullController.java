@@ -64,7 +64,8 @@ public class PullController {
                                            @RequestParam(value = "count") int count,
                                            @RequestParam(value = "ttr", required = false) Long ttr,
                                            @RequestParam(value = "timeout", required = false) Long timeout,
-                                           HttpServletRequest request, HttpServletResponse response) throws IOException {
+                                           HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
         DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);

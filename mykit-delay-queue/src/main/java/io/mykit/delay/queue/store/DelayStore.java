@@ -46,7 +46,7 @@ public interface DelayStore {
     /** Leaves a finish mark for a job finished without leaving Redis here (Redis had lost it), dated {@code at}. */
     void markFinished(String jobId, long at);
 
-    /** Up to {@code limitPerBucket} finish marks per bucket older than {@code before} (Redis clock), id to finish time. */
+    /** Up to {@code limitPerBucket} marks per bucket dated before {@code before} (Redis clock): id to finish time. */
     Map<String, Long> finishMarksBefore(long before, int limitPerBucket);
 
     /**

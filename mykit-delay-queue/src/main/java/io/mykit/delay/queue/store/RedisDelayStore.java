@@ -192,8 +192,9 @@ public class RedisDelayStore implements DelayStore {
         List<Response<List<Tuple>>> replies = new ArrayList<>();
         batch(pipes -> {
             for (int b = 0; b < keys.buckets(); b++) {
-                replies.add(pipes.on(keys.finished(b)).zrangeByScoreWithScores(keys.finished(b), Double.NEGATIVE_INFINITY,
-                        before, 0, limitPerBucket));
+                String marks = keys.finished(b);
+                replies.add(pipes.on(marks).zrangeByScoreWithScores(marks, Double.NEGATIVE_INFINITY, before, 0,
+                        limitPerBucket));
             }
         });
         Map<String, Long> marks = new LinkedHashMap<>();

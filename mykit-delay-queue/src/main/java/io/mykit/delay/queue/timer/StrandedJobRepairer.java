@@ -27,8 +27,8 @@ import java.util.function.BooleanSupplier;
  * ended is not added.
  *
  * <p>It also settles finish marks older than {@code repairAfterMs}: a pull finish answered 200 whose Finish a node
- * never wrote (killed with it queued) is journaled Finish now, at the mark's time, and the mark goes. It looks only after
- * every live node flushed its ends, so a mark whose row still reads pending was lost with its node.
+ * never wrote (killed with it queued) is journaled Finish now, at the mark's time, and the mark goes. It looks only
+ * after every live node flushed its ends, so a mark whose row still reads pending was lost with its node.
  */
 public final class StrandedJobRepairer extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(StrandedJobRepairer.class);
