@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The start-up warm-up's client: one blocking HTTP/1.1 keep-alive connection to the gateway's loopback connector.
@@ -21,15 +22,33 @@ final class LoopbackHttp implements Closeable {
     record Answer(int status, String body) {
     }
 
+    /**
+     * The request headers of each client style: a Host by IPv4 or by name, with and without a port, and the headers
+     * common clients add. Tomcat's parser and Spring's content negotiation branch on them, and a branch first taken by
+     * the real load after the port opened would throw compiled code away under it.
+     */
+    private static final String[] STYLES = {
+            "Host: 127.0.0.1:%d\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n",
+            "Host: localhost:%d\r\nUser-Agent: mykit-delay-warmup\r\nAccept: application/json\r\n"
+                    + "Connection: keep-alive\r\n",
+            "Host: 127.0.0.1\r\n",
+            "Host: localhost:%d\r\nAccept: application/json, text/plain, */*\r\nUser-Agent: Java-http-client/17\r\n"};
+
     private final int port;
     private final int timeoutMs;
+    private final String headers;
+    private final String contentType;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
 
-    LoopbackHttp(int port, int timeoutMs) {
+    /** A client whose requests carry the headers of {@code style} (any int: it picks one of a few, in turn). */
+    LoopbackHttp(int port, int timeoutMs, int style) {
         this.port = port;
         this.timeoutMs = timeoutMs;
+        int pick = Math.floorMod(style, STYLES.length);
+        this.headers = String.format(Locale.ROOT, STYLES[pick], port);
+        this.contentType = pick % 2 == 0 ? "application/json" : "application/json; charset=UTF-8";
     }
 
     /** Connects on first use and again after the server closed the connection (Tomcat: every 100 requests). */
@@ -58,10 +77,11 @@ final class LoopbackHttp implements Closeable {
 
     private Answer send(String method, String path, String json) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(160).append(method).append(' ').append(path)
-                .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        StringBuilder head = new StringBuilder(256).append(method).append(' ').append(path)
+                .append(" HTTP/1.1\r\n").append(headers);
         if (json != null) {
-            head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+            head.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(body.length)
+                    .append("\r\n");
         } else if (method.equals("POST")) {
             head.append("Content-Length: 0\r\n");
         }

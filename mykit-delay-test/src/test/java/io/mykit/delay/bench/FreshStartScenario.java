@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * every job pushed in that first minute.
  *
  * <p>Sizes: {@code -Dbench.fresh.rate}, {@code .seconds}, {@code .pushers}, {@code .pullers}, {@code .pull-batch},
- * {@code .client-warmup-seconds} (the same load first, unmeasured, to see what the first seconds cost);
+ * {@code .client-warmup-seconds} (the same load first, unmeasured, to see what the first seconds cost),
+ * {@code .driver-warmup-seconds} (10: the load driver warmed on an in-memory server before the gateway starts; 0: cold);
  * the delays are {@code bench.late.min-delay}/{@code max-delay}.
  */
 final class FreshStartScenario {
@@ -36,6 +37,13 @@ final class FreshStartScenario {
     private final int pullBatch;
     /** Seconds of the same load before the measured minute (0: none, the scenario's point): what the first seconds cost. */
     private final int clientWarmup;
+    /**
+     * Seconds of the same load against an in-memory server ({@link FloorServer}) before the gateway starts: the load
+     * driver's own code is compiled then, as a user's long-running services are, so a cold driver's JIT does not
+     * share the first seconds' cores with the gateway.
+     */
+    private final int driverWarmup;
+    private final CpuMeter cpu;
 
     FreshStartScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes,
                        Arrivals arrivals) {
@@ -49,6 +57,8 @@ final class FreshStartScenario {
         this.pullers = settings.number("bench.fresh.pullers", 4);
         this.pullBatch = settings.number("bench.fresh.pull-batch", 1);
         this.clientWarmup = settings.number("bench.fresh.client-warmup-seconds", 0);
+        this.driverWarmup = settings.size("bench.fresh.driver-warmup-seconds", 10, 10, 1);
+        this.cpu = cpu;
         if (rate < 1 || seconds < 1 || pushers < 1 || pullers < 1 || pullBatch < 1) {
             throw new IllegalArgumentException("bench.fresh.rate, .seconds, .pushers, .pullers, .pull-batch must be"
                     + " >= 1");
@@ -59,6 +69,13 @@ final class FreshStartScenario {
         progress(String.format(Locale.ROOT, "12 fresh start: a new gateway JVM, then at once %d jobs/s from %d"
                 + " pushers for %d s, %d pullers taking %d per GET", rate, pushers, seconds, pullers, pullBatch));
         Path logDir = Files.createTempDirectory("mykit-bench-fresh-");
+        if (driverWarmup > 0) {
+            try (FloorServer floor = FloorServer.start()) {
+                new LoadDriver(floor.baseUrl(), settings.bodyBytes(), cpu).pollTimeout(settings.pollTimeoutMs())
+                        .steadyDelivery(TOPIC + "-driver", rate, driverWarmup, pushers, pullers, pullBatch,
+                                settings.lateMinDelayMs(), settings.lateMaxDelayMs(), DELIVERY_GRACE_MS);
+            }
+        }
         try (OwnRedis redis = TestServers.startOwnRedis();
              GatewayJvm gateway = GatewayJvm.start(settings.withRedis(redis.host(), redis.port()), logDir)) {
             CpuMeter meter = new CpuMeter(redis.port(), settings.mysqlPort()).withNodes(List.of(gateway.handle()));
@@ -90,6 +107,7 @@ final class FreshStartScenario {
                             + " %s / %s / %s ms", ReportTable.count(l.pushRate()), pushers,
                     ReportTable.micros(push.percentile(50)), ReportTable.micros(push.percentile(99)),
                     ReportTable.micros(push.max())), rate + "/s", "");
+            table.row("", "worst seconds of the schedule", l.pushSeconds().worst(3), "", "");
             long errors = l.pushErrors() + l.pullErrors() + l.finishErrors();
             table.row("", "errors", String.format("push %d, get %d, finish %d", l.pushErrors(), l.pullErrors(),
                     l.finishErrors()), "0", ReportTable.verdict(errors == 0));
@@ -101,6 +119,8 @@ final class FreshStartScenario {
                         + " lateness p99 %d ms", clientWarmup, firstSeconds.sendLagMs().max(),
                         firstSeconds.latenessMs().percentile(99)), "", "");
             }
+            table.row("", "load driver", driverWarmup > 0 ? String.format(Locale.ROOT, "warmed first: the same load for"
+                    + " %d s on an in-memory server, before the gateway started", driverWarmup) : "cold", "", "");
             table.row("", "gateway JVM", gateway.describe(), "", "");
             table.row("", "JVM launch to serving HTTP", String.format(Locale.ROOT, "%.1f s",
                     gateway.startToServingMs() / 1000.0), "", "");

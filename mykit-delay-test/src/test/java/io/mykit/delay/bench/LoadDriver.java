@@ -9,16 +9,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.stream.Collectors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp})
@@ -71,7 +74,7 @@ final class LoadDriver {
      * own delay, free of any queueing for a busy puller.
      */
     record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, Histogram sendLagMs,
-                    long pushed, long received, long duplicates, long unexpected, long missing, double pushRate,
+                    PerSecond pushSeconds, long pushed, long received, long duplicates, long unexpected, long missing, double pushRate,
                     long gets, long emptyGets, long pushErrors, long pullErrors, long finishErrors, String firstError,
                     CpuMeter.Usage cpu) {
     }
@@ -89,8 +92,33 @@ final class LoadDriver {
      * What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs), the rate reached and
      * the send lag (ms): how long after its planned time each push was sent, the open-loop schedule's debt.
      */
-    record SteadyPush(Set<String> ids, Histogram latencyMicros, Histogram sendLagMs, double rate, long errors,
-                      String firstError) {
+    record SteadyPush(Set<String> ids, Histogram latencyMicros, Histogram sendLagMs, PerSecond seconds, double rate,
+                      long errors, String firstError) {
+    }
+
+    /** The worst send lag (ms) and push latency (us) of each second of a steady push's schedule: when its debt grew. */
+    static final class PerSecond {
+        private final AtomicLongArray lagMs;
+        private final AtomicLongArray latencyMicros;
+
+        PerSecond(int seconds) {
+            this.lagMs = new AtomicLongArray(seconds);
+            this.latencyMicros = new AtomicLongArray(seconds);
+        }
+
+        void record(int second, long lag, long latency) {
+            lagMs.accumulateAndGet(second, lag, Math::max);
+            latencyMicros.accumulateAndGet(second, latency, Math::max);
+        }
+
+        /** The {@code n} seconds with the worst send lag, in schedule order: "s3 lag 724 ms, push max 172.2 ms". */
+        String worst(int n) {
+            return IntStream.range(0, lagMs.length()).boxed()
+                    .sorted((a, b) -> Long.compare(lagMs.get(b), lagMs.get(a))).limit(n).sorted()
+                    .map(s -> String.format(Locale.ROOT, "s%d lag %d ms, push max %s ms", s, lagMs.get(s),
+                            ReportTable.micros(latencyMicros.get(s))))
+                    .collect(Collectors.joining("; "));
+        }
     }
 
     LoadDriver(String base, int bodyBytes, CpuMeter cpu) {
@@ -190,7 +218,7 @@ final class LoadDriver {
         unexpected.removeAll(push.ids());
         String firstError = push.firstError() != null ? push.firstError() : run.firstError.get();
         return new Lateness(consumers.lateness(), consumers.waitingLateness(), push.latencyMicros(), push.sendLagMs(),
-                push.ids().size(), run.received.size(), run.duplicates.get(), unexpected.size(), missing.size(),
+                push.seconds(), push.ids().size(), run.received.size(), run.duplicates.get(), unexpected.size(), missing.size(),
                 push.rate(), consumers.gets(), consumers.emptyGets(), push.errors(), run.pullErrors.get(),
                 run.finishErrors.get(), firstError, used);
     }
@@ -240,6 +268,7 @@ final class LoadDriver {
         List<Histogram> pushLatency = new ArrayList<>();
         List<Histogram> sendLags = new ArrayList<>();
         List<Thread> pushThreads = new ArrayList<>();
+        PerSecond perSecond = new PerSecond(seconds);
         for (int p = 0; p < pushers; p++) {
             Histogram latency = new Histogram();
             Histogram sendLag = new Histogram();
@@ -256,10 +285,13 @@ final class LoadDriver {
                     }
                     long delay = ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1L);
                     long t0 = System.nanoTime();
-                    sendLag.record((t0 - slot) / 1_000_000);
+                    long lagMs = (t0 - slot) / 1_000_000;
+                    sendLag.record(lagMs);
                     try {
                         ids.add(push(topic, delay));
-                        latency.record((System.nanoTime() - t0) / 1000);
+                        long micros = (System.nanoTime() - t0) / 1000;
+                        latency.record(micros);
+                        perSecond.record((int) (i / rate), lagMs, micros);
                     } catch (Exception e) {
                         errors.incrementAndGet();
                         firstError.compareAndSet(null, "POST /push: " + e.getMessage());
@@ -269,7 +301,8 @@ final class LoadDriver {
         }
         joinAll(pushThreads);
         double pushRate = ids.size() / ((System.nanoTime() - startNs) / 1e9);
-        return new SteadyPush(ids, Histogram.merged(pushLatency), Histogram.merged(sendLags), pushRate, errors.get(),
+        return new SteadyPush(ids, Histogram.merged(pushLatency), Histogram.merged(sendLags), perSecond, pushRate,
+                errors.get(),
                 firstError.get());
     }
 

@@ -14,7 +14,7 @@ class StartupWarmupSettingsTest {
 
     @Test
     void unset_it_runs_on_external_stores_and_not_on_the_embedded_ones() {
-        assertThat(StartupWarmup.duration(null, new StandardEnvironment())).isEqualTo(Duration.ofSeconds(15));
+        assertThat(StartupWarmup.duration(null, new StandardEnvironment())).isEqualTo(Duration.ofSeconds(60));
         StandardEnvironment embedded = new StandardEnvironment();
         // the property source EmbeddedStoresPostProcessor adds when it started the stores
         embedded.getPropertySources().addFirst(new MapPropertySource("mykitDelayEmbeddedStores",
