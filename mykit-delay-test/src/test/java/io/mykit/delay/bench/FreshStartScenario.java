@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * Scenario 12: the gateway as a user first meets it. A freshly started gateway JVM ({@link GatewayJvm}: any JDK with
  * {@code -Dbench.java}, any options with {@code -Dbench.gateway.jvm-options}) on a private redis-server, and the
- * moment it serves, with no warm-up, 4 producer threads push single jobs on an open-loop schedule at 1,000/s in all
+ * moment it serves, with no warm-up by load (the gateway's own start-up warm-up runs as configured; the load driver is
+ * warmed on an in-memory server first), 4 producer threads push single jobs on an open-loop schedule at 1,000/s in all
  * while 4 consumers take them one GET /get/{topic} and one GET /finish at a time, for 60 s. Send lag = when a push
  * was sent - when the schedule planned it: how far a cold gateway makes its producers fall behind. Lateness covers
  * every job pushed in that first minute.
