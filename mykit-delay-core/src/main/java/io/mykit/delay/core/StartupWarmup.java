@@ -56,6 +56,8 @@ final class StartupWarmup implements SmartLifecycle {
     static final Duration LAST_CONNECTOR = Duration.ofSeconds(4);
     /** Rounds that failed with none passing: Redis or the journal is down; the warm-up gives up instead of waiting. */
     private static final int GIVE_UP_AFTER_FAILURES = 40;
+    private static final String GAVE_UP = "every round failed";
+    private static final String INTERRUPTED = "interrupted";
     private static final Pattern ID = Pattern.compile("\"data\":\"([^\"]+)\"");
     private static final Pattern IDS = Pattern.compile("\"id\":\"([^\"]+)\"");
     private static final String BODY = "warm-up of a freshly started gateway: the road of a job, push to finish, once"
@@ -106,7 +108,8 @@ final class StartupWarmup implements SmartLifecycle {
         try {
             long last = Math.min(LAST_CONNECTOR.toNanos(), duration.toNanos() / 2);
             Phase first = onLoopback(service, duration.toNanos() - last);
-            Phase second = onLoopback(service, last);
+            // a warm-up that gave up (stores down) or was interrupted does not try a second time
+            Phase second = first.gaveUp() ? new Phase("not run", 0, 0, first.left()) : onLoopback(service, last);
             log.info("Warmed up in {} ms before opening the port, over two loopback connectors ({}; then {}): {} calls"
                             + " in topic {}, {} rounds failed, {} warm-up jobs left unended",
                     (System.nanoTime() - started) / 1_000_000, first.ended(), second.ended(),
@@ -118,6 +121,9 @@ final class StartupWarmup implements SmartLifecycle {
 
     /** What one loopback connector's part of the warm-up did. */
     private record Phase(String ended, long calls, long failures, long left) {
+        boolean gaveUp() {
+            return ended.equals(GAVE_UP) || ended.equals(INTERRUPTED);
+        }
     }
 
     /**
@@ -195,7 +201,7 @@ final class StartupWarmup implements SmartLifecycle {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 stopAt.set(0);
-                return "interrupted";
+                return INTERRUPTED;
             }
             if (!measured) {
                 continue;
@@ -208,7 +214,7 @@ final class StartupWarmup implements SmartLifecycle {
                 return "the JIT settled";
             }
         }
-        return stopAt.get() == 0 ? "every round failed" : "its full " + budgetNanos / 1_000_000 + " ms";
+        return stopAt.get() == 0 ? GAVE_UP : "its full " + budgetNanos / 1_000_000 + " ms";
     }
 
     private static void closed(LoopbackHttp http) {

@@ -6,10 +6,14 @@ import io.mykit.delay.queue.journal.StateChangeWriter;
 import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -79,5 +83,23 @@ class StartupWarmupTest {
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ?", Long.class, TOPIC))
                 .isZero();
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void a_warm_up_whose_every_round_fails_gives_up_once_and_the_gateway_still_serves(CapturedOutput output) {
+        // the warm-up's own pushes are longer than this body limit: every round fails at its first call
+        long launched = System.nanoTime();
+        gateway = TestGateway.start("mykit.delay.http.warmup=30s", "mykit.delay.limits.max-body-bytes=10");
+        long startedMs = (System.nanoTime() - launched) / 1_000_000;
+        List<String> lines = output.getAll().lines().filter(line -> line.contains("Warmed up in")).toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).as("the second connector is not tried after the first gave up")
+                .contains("(every round failed; then not run)").contains("0 calls");
+        assertThat(startedMs).as("it gave up instead of running its 30 s").isLessThan(25_000);
+        Connector[] connectors = ((TomcatWebServer) gateway.webServer()).getTomcat().getService().findConnectors();
+        assertThat(connectors).as("only the gateway's own connector").hasSize(1);
+        assertThat(gateway.client().push("{\"topic\":\"after-warmup\",\"delay\":60000,\"body\":\"ok\"}").status())
+                .isEqualTo(200);
     }
 }
