@@ -10,18 +10,19 @@ import java.lang.reflect.Method;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which of the advice's handlers Spring picks for a failure. A client that hung up before its answer was written (Spring
- * raises {@link AsyncRequestNotUsableException} for it, around Tomcat's ClientAbortException) is nothing the gateway
- * did wrong: it once reached the catch-all, which logged "unexpected error" at ERROR with a stack trace and then
- * tried to write a 500 to the closed connection (seen at every start-up warm-up whose last long-poll outlived it).
+ * Which of the advice's handlers Spring picks for a failure. A client that hung up before its answer was written
+ * (Spring raises {@link AsyncRequestNotUsableException} for it, around Tomcat's ClientAbortException) is nothing the
+ * gateway did wrong: it once reached the catch-all, which logged "unexpected error" at ERROR with a stack trace and
+ * then tried to write a 500 to the closed connection (seen at the end of 2 of 9 start-up warm-ups).
  */
 class ApiExceptionHandlerTest {
-    private final ExceptionHandlerMethodResolver resolver = new ExceptionHandlerMethodResolver(ApiExceptionHandler.class);
+    private final ExceptionHandlerMethodResolver resolver =
+            new ExceptionHandlerMethodResolver(ApiExceptionHandler.class);
 
     @Test
     void a_client_gone_mid_answer_is_not_an_unexpected_error() {
-        Method handler = resolver.resolveMethod(new AsyncRequestNotUsableException("ServletOutputStream failed to flush",
-                new IOException("java.nio.channels.ClosedChannelException")));
+        Method handler = resolver.resolveMethod(new AsyncRequestNotUsableException(
+                "ServletOutputStream failed to flush", new IOException("java.nio.channels.ClosedChannelException")));
         assertThat(handler).isNotNull();
         assertThat(handler.getName()).isEqualTo("clientGone");
         assertThat(handler.getReturnType()).as("nothing is written to a closed connection").isEqualTo(void.class);

@@ -121,7 +121,6 @@ final class BenchGateway implements AutoCloseable {
         return context.getBean(StateChangeWriter.class).backlog();
     }
 
-    /** Waits until the journal has caught up; returns the milliseconds it took, or -1 if it had not after maxMs. */
     /**
      * Waits until the state writer wrote every change submitted so far (to the rows, or to the delivery ledger when it
      * is on: durable either way); returns how long that took, or -1 past {@code maxMs}.
@@ -131,6 +130,7 @@ final class BenchGateway implements AutoCloseable {
         return context.getBean(StateChangeWriter.class).flush(maxMs) ? System.currentTimeMillis() - start : -1;
     }
 
+    /** Waits until the journal has caught up; returns the milliseconds it took, or -1 if it had not after maxMs. */
     long awaitJournalDrained(long maxMs) throws InterruptedException {
         long start = System.currentTimeMillis();
         StateChangeWriter writer = context.getBean(StateChangeWriter.class);

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  *
  * <p>Sizes: {@code -Dbench.fresh.rate}, {@code .seconds}, {@code .pushers}, {@code .pullers}, {@code .pull-batch},
  * {@code .client-warmup-seconds} (the same load first, unmeasured, to see what the first seconds cost),
- * {@code .driver-warmup-seconds} (10: the load driver warmed on an in-memory server before the gateway starts; 0: cold);
+ * {@code .driver-warmup-seconds} (10: the load driver warmed on an in-memory server before the gateway starts;
+ * 0: cold);
  * the delays are {@code bench.late.min-delay}/{@code max-delay}.
  */
 final class FreshStartScenario {

@@ -74,9 +74,9 @@ final class LoadDriver {
      * own delay, free of any queueing for a busy puller.
      */
     record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, Histogram sendLagMs,
-                    PerSecond pushSeconds, long pushed, long received, long duplicates, long unexpected, long missing, double pushRate,
-                    long gets, long emptyGets, long pushErrors, long pullErrors, long finishErrors, String firstError,
-                    CpuMeter.Usage cpu) {
+                    PerSecond pushSeconds, long pushed, long received, long duplicates, long unexpected, long missing,
+                    double pushRate, long gets, long emptyGets, long pushErrors, long pullErrors, long finishErrors,
+                    String firstError, CpuMeter.Usage cpu) {
     }
 
     /**
