@@ -294,8 +294,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public GatewayLifecycle gatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
-                                             DeliveryTargets targets) {
-        return new GatewayLifecycle(store, states, pushes, targets);
+                                             DeliveryTargets targets, RedisLossWatch lossWatch) {
+        return new GatewayLifecycle(store, states, pushes, targets, lossWatch);
     }
 
     @Bean

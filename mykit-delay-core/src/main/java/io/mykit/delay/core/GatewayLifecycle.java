@@ -2,6 +2,7 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import org.slf4j.Logger;
@@ -12,7 +13,8 @@ import org.springframework.context.SmartLifecycle;
  * The engine's writers: the journal state writer, the push writers and the broker senders. Its phase is below the
  * web server's, so it starts before the first request and stops after the web server drained: the finishes and
  * deliveries of a graceful stop are journaled. Stop order: broker senders finish (or leave jobs in flight), push
- * writers drain, the journal writer flushes last. The due road stops earlier, in {@link DueRoadLifecycle}.
+ * writers drain, the journal writer flushes last. The due road stops earlier, in {@link DueRoadLifecycle}. On a
+ * first start it also writes the Redis epoch ({@link RedisLossWatch#markFirstStart}) before anything can be pushed.
  */
 public class GatewayLifecycle implements SmartLifecycle {
     /** Below the web server's graceful-shutdown (DEFAULT_PHASE - 1024) and start/stop (DEFAULT_PHASE - 2048) phases. */
@@ -23,14 +25,16 @@ public class GatewayLifecycle implements SmartLifecycle {
     private final StateChangeWriter states;
     private final PushPipeline pushes;
     private final DeliveryTargets targets;
+    private final RedisLossWatch lossWatch;
     private volatile boolean running;
 
     public GatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
-                            DeliveryTargets targets) {
+                            DeliveryTargets targets, RedisLossWatch lossWatch) {
         this.store = store;
         this.states = states;
         this.pushes = pushes;
         this.targets = targets;
+        this.lossWatch = lossWatch;
     }
 
     @Override
@@ -40,6 +44,12 @@ public class GatewayLifecycle implements SmartLifecycle {
         } catch (StoreUnavailableException e) {
             // the gateway still starts: the repairer stores what pushes journal and the timers retry until Redis answers
             log.warn("Redis not reachable at start-up: {}", e.getMessage());
+        }
+        try {
+            // before the warm-up and the port: the first pushes must not look like data Redis lost
+            lossWatch.markFirstStart();
+        } catch (RuntimeException e) {
+            log.warn("could not mark a first start in Redis (the Redis-loss watch will): {}", e.toString());
         }
         states.start();
         pushes.start();

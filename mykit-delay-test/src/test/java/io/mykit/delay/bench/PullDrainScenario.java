@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  *
  * <p>Sizes: {@code -Dbench.pull-drain.jobs} (100,000; 1,000,000 with all; 2,000 quick), {@code .lead} (seconds from
  * the push to the due instant), {@code .pullers}, {@code .pull-batch} (1 = single pulls), {@code .warmup} (jobs per
- * warm-up drain), {@code .warmup-rounds} (most warm-up drains, 5: they stop once the JIT has settled).
+ * warm-up drain), {@code .warmup-rounds} (most warm-up drains, 5: they stop once the JIT has settled), {@code
+ * .fold-wait-seconds} (how long to wait for the journal's rows to catch up after the drain, 300; with the delivery
+ * ledger on a 1M fold takes longer on a small buffer pool, and the drain's figure does not depend on it).
  */
 final class PullDrainScenario {
     private static final String TOPIC = "bench-pull-drain";
@@ -35,6 +37,7 @@ final class PullDrainScenario {
     private final int pullBatch;
     private final int warmupJobs;
     private final int warmupRounds;
+    private final long foldWaitMs;
 
     PullDrainScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes,
                       Arrivals arrivals) {
@@ -49,6 +52,7 @@ final class PullDrainScenario {
         this.pullBatch = settings.number("bench.pull-drain.pull-batch", 1);
         this.warmupJobs = settings.size("bench.pull-drain.warmup", 30_000, 30_000, 0);
         this.warmupRounds = settings.number("bench.pull-drain.warmup-rounds", 5);
+        this.foldWaitMs = settings.number("bench.pull-drain.fold-wait-seconds", 300) * 1000L;
         if (jobs < 1 || leadSeconds < 1 || pullers < 1 || pullBatch < 1 || warmupJobs < 0 || warmupRounds < 1) {
             throw new IllegalArgumentException("need bench.pull-drain.jobs, .lead, .pullers, .pull-batch,"
                     + " .warmup-rounds >= 1 and .warmup >= 0");
@@ -76,7 +80,7 @@ final class PullDrainScenario {
 
             LoadDriver.Drain d = driver.drain(TOPIC, ids, due, pullers, pullBatch, DRAIN_MAX_MS);
             long writtenMs = gateway.awaitJournalWritten(JOURNAL_MAX_MS);
-            long journalMs = gateway.awaitJournalDrained(JOURNAL_MAX_MS);
+            long journalMs = gateway.awaitJournalDrained(foldWaitMs);
             long[] journaled = gateway.journaledFinishes(TOPIC);
 
             long drainMs = Math.max(1, d.lastFinishedAt() - due);
@@ -94,7 +98,7 @@ final class PullDrainScenario {
             table.row("", "journaled Finish / pushed", String.format("%s / %s (%s Finish rows); journal caught up %s",
                             ReportTable.count(journaled[0]), ReportTable.count(ids.size()),
                             ReportTable.count(journaled[1]), journalMs < 0 ? "NOT within "
-                                    + JOURNAL_MAX_MS / 1000 + " s" : String.format(Locale.ROOT, "%.1f s after",
+                                    + foldWaitMs / 1000 + " s" : String.format(Locale.ROOT, "%.1f s after",
                                     journalMs / 1000.0)),
                     "every one", ReportTable.verdict(journaled[0] == ids.size()));
             // with the delivery ledger on, every Finish is durable once written; the fold into the rows comes later

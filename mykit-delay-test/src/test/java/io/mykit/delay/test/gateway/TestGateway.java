@@ -8,6 +8,7 @@ import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.TestServers;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
@@ -50,6 +51,14 @@ public final class TestGateway implements AutoCloseable {
                 extraProperties);
     }
 
+    /** Starts against the given Redis with {@code initializer} run on the context before its beans are made. */
+    public static TestGateway start(String redisHost, int redisPort,
+                                    ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+                                    String... extraProperties) {
+        return start(List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort),
+                List.of(initializer), extraProperties);
+    }
+
     /** Starts against the test JVM's Redis Cluster. */
     public static TestGateway startOnCluster(RedisClusterServers cluster, String... extraProperties) {
         return start(List.of("mykit.delay.redis.cluster-nodes=" + cluster.nodesSetting()), extraProperties);
@@ -74,6 +83,12 @@ public final class TestGateway implements AutoCloseable {
     }
 
     private static TestGateway start(List<String> redisProperties, String... extraProperties) {
+        return start(redisProperties, List.of(), extraProperties);
+    }
+
+    private static TestGateway start(List<String> redisProperties,
+                                     List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers,
+                                     String... extraProperties) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         String prefix = "it-" + unique;
         String database = "mykit_it_" + unique;
@@ -93,6 +108,7 @@ public final class TestGateway implements AutoCloseable {
         props.forEach(p -> byKey.put(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1)));
         // as command-line arguments: they must beat application.yml (server.port, hikari settings, ...)
         ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
+                .initializers(initializers.toArray(ApplicationContextInitializer[]::new))
                 .run(byKey.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         return new TestGateway(context, prefix, database);
     }
