@@ -55,8 +55,7 @@ dropAll(gone, inflight, pool, reserved, ended, restoring)
 -- answered before the state writer journals them: until then a restore must not bring them back
 if #gone > 0 then
     local t = redis.call('TIME')
-    -- a string once: Lua formats a number argument anew for every ZADD member otherwise
-    local at = string.format('%d', t[1] * 1000 + math.floor(t[2] / 1000))
+    local at = t[1] * 1000 + math.floor(t[2] / 1000)
     for from = 1, #gone, 1000 do
         local marks = {}
         for k = from, math.min(from + 999, #gone) do

@@ -33,8 +33,7 @@ if refused then
 end
 local clock = redis.call('TIME')
 local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
--- a string once: Lua formats a number argument anew for every ZADD member otherwise
-local deadline = string.format('%d', redisNow + tonumber(ARGV[3]))
+local deadline = redisNow + tonumber(ARGV[3])
 
 local out = { '-1' }
 local taken = 0
