@@ -41,13 +41,11 @@ public class GatewayLifecycle implements SmartLifecycle {
     public void start() {
         try {
             store.loadScripts();
+            // before the warm-up and the port: the first pushes must not look like data Redis lost
+            lossWatch.markFirstStart();
         } catch (StoreUnavailableException e) {
             // the gateway still starts: the repairer stores what pushes journal and the timers retry until Redis answers
             log.warn("Redis not reachable at start-up: {}", e.getMessage());
-        }
-        try {
-            // before the warm-up and the port: the first pushes must not look like data Redis lost
-            lossWatch.markFirstStart();
         } catch (RuntimeException e) {
             log.warn("could not mark a first start in Redis (the Redis-loss watch will): {}", e.toString());
         }

@@ -48,26 +48,27 @@ public final class RedisLossWatch extends WakeableLoop {
      * set off a restore of everything pending: seen in a drain bench, 1M jobs restored while they were being pushed.
      */
     public boolean markFirstStart() {
-        if (store.hasEpoch() || !journal.findPendingAfter("", 1).isEmpty()) {
+        return !store.hasEpoch() && newEpochIfNothingPending();
+    }
+
+    @Override
+    protected long runOnce() {
+        if (mine.getAsBoolean() && !store.hasEpoch() && !newEpochIfNothingPending()) {
+            log.warn("Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
+            restores.incrementAndGet();
+            recovery.restore(true);
+            store.writeEpoch();
+        }
+        return clock.millis() + intervalMs;
+    }
+
+    /** With no epoch in Redis: writes one when the journal holds no pending job (nothing to restore); true if so. */
+    private boolean newEpochIfNothingPending() {
+        if (!journal.findPendingAfter("", 1).isEmpty()) {
             return false;
         }
         log.info("Redis holds no epoch key and the journal no pending job: starting a new epoch");
         store.writeEpoch();
         return true;
-    }
-
-    @Override
-    protected long runOnce() {
-        if (mine.getAsBoolean() && !store.hasEpoch()) {
-            if (journal.findPendingAfter("", 1).isEmpty()) {
-                log.info("Redis holds no epoch key and the journal no pending job: starting a new epoch");
-            } else {
-                log.warn("Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
-                restores.incrementAndGet();
-                recovery.restore(true);
-            }
-            store.writeEpoch();
-        }
-        return clock.millis() + intervalMs;
     }
 }
