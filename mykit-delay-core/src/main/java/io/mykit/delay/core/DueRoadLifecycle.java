@@ -5,6 +5,8 @@ import io.mykit.delay.queue.cluster.WakeBus;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.timer.TimerGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -14,6 +16,7 @@ import org.springframework.context.SmartLifecycle;
  * the web server, unless the start-up warm-up ({@link StartupWarmup}) starts it earlier so its own jobs fall due.
  */
 public class DueRoadLifecycle implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(DueRoadLifecycle.class);
     private final TimerGroup timers;
     private final RedisLossWatch lossWatch;
     private final BucketOwnership ownership;
@@ -55,6 +58,7 @@ public class DueRoadLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
+        log.info("stopping the due road: this node's buckets go to the others");
         ownership.stop();
         timers.stop();
         lossWatch.stop();

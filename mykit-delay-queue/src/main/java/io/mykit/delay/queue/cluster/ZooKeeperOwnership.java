@@ -2,9 +2,9 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.FenceTokens;
-import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -27,8 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -324,11 +327,8 @@ public final class ZooKeeperOwnership implements BucketOwnership {
                 release(bucket, session);
             }
         }
-        for (int bucket : desired) {
-            if (!owned.contains(bucket)) {
-                acquire(bucket, session);
-            }
-        }
+        List<Integer> missing = desired.stream().filter(bucket -> !owned.contains(bucket)).toList();
+        acquire(missing, session);
         reclaimNowAndThen();
         for (int bucket : owned) {
             if (active.add(bucket)) {
@@ -408,36 +408,87 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
     }
 
-    private void acquire(int bucket, long session) throws Exception {
-        String path = ownerPath(bucket);
-        Stat stat = new Stat();
-        try {
-            client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-                    .forPath(path, nodeId.getBytes(StandardCharsets.UTF_8));
-        } catch (KeeperException.NodeExistsException held) {
-            Stat existing = client.checkExists().forPath(path);
-            if (existing == null || existing.getEphemeralOwner() != session) {
-                // its owner lets go (or its session expires) first; the deletion event brings us back here
-                return;
-            }
-            stat = existing;
-        }
-        String token = FenceTokens.format(stat.getCzxid());
-        fence.set(bucket, token);
-        try {
-            store.claim(bucket, token);
-        } catch (FencedException newer) {
-            log.warn("bucket {}: Redis holds a newer term than ours ({}), letting it go", bucket, token);
-            deleteIfOurs(path, session);
+    /**
+     * Takes the owner znodes of {@code wanted} and records their terms in Redis. Every create is sent before any answer
+     * is awaited: each is a quorum write, and one at a time a takeover of 16 buckets took 0.55 s on a 2-core machine.
+     */
+    private void acquire(List<Integer> wanted, long session) throws Exception {
+        if (wanted.isEmpty()) {
             return;
+        }
+        byte[] data = nodeId.getBytes(StandardCharsets.UTF_8);
+        Map<Integer, CompletableFuture<CuratorEvent>> creates = new TreeMap<>();
+        for (int bucket : wanted) {
+            CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
+            creates.put(bucket, answer);
+            // storingStatIn makes the answer carry the new znode's stat: its czxid is the term's token
+            client.create().storingStatIn(new Stat()).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .inBackground((c, event) -> answer.complete(event)).forPath(ownerPath(bucket), data);
+        }
+        Map<Integer, Stat> held = new TreeMap<>();
+        List<Integer> existed = new ArrayList<>();
+        for (Map.Entry<Integer, CompletableFuture<CuratorEvent>> create : creates.entrySet()) {
+            CuratorEvent answer = answerOf(create.getValue());
+            KeeperException.Code code = KeeperException.Code.get(answer.getResultCode());
+            if (code == KeeperException.Code.OK) {
+                held.put(create.getKey(), answer.getStat());
+            } else if (code == KeeperException.Code.NODEEXISTS) {
+                existed.add(create.getKey());
+            } else {
+                throw KeeperException.create(code, ownerPath(create.getKey()));
+            }
+        }
+        // one that existed may be ours from before a reconnect; another session's lets go (or expires) first, and
+        // the deletion brings us back here
+        held.putAll(ownersOf(existed, session));
+        List<Integer> ours = new ArrayList<>(held.keySet());
+        held.forEach((bucket, stat) -> fence.set(bucket, FenceTokens.format(stat.getCzxid())));
+        Set<Integer> outranked;
+        try {
+            outranked = store.claimAgain(ours);
         } catch (RuntimeException redisDown) {
             // without the claim a paused older owner could still pump: hold nothing until Redis answers
-            log.warn("bucket {}: cannot record our term in Redis ({}), retrying", bucket, redisDown.toString());
-            deleteIfOurs(path, session);
+            log.warn("buckets {}: cannot record our terms in Redis ({}), retrying", ours, redisDown.toString());
+            for (int bucket : ours) {
+                deleteIfOurs(ownerPath(bucket), session);
+            }
             return;
         }
-        owned.add(bucket);
-        log.info("bucket {} is ours, token {}", bucket, token);
+        for (int bucket : ours) {
+            if (outranked.contains(bucket)) {
+                log.warn("bucket {}: Redis holds a newer term than ours ({}), letting it go", bucket, fence.token(bucket));
+                deleteIfOurs(ownerPath(bucket), session);
+            } else {
+                owned.add(bucket);
+                log.info("bucket {} is ours, token {}", bucket, fence.token(bucket));
+            }
+        }
+    }
+
+    /** The owner znodes of these buckets that belong to {@code session}, read side by side. */
+    private Map<Integer, Stat> ownersOf(Collection<Integer> buckets, long session) throws Exception {
+        Map<Integer, CompletableFuture<CuratorEvent>> reads = new TreeMap<>();
+        for (int bucket : buckets) {
+            CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
+            reads.put(bucket, answer);
+            client.checkExists().inBackground((c, event) -> answer.complete(event)).forPath(ownerPath(bucket));
+        }
+        Map<Integer, Stat> ours = new TreeMap<>();
+        for (Map.Entry<Integer, CompletableFuture<CuratorEvent>> read : reads.entrySet()) {
+            Stat stat = answerOf(read.getValue()).getStat();
+            if (stat != null && stat.getEphemeralOwner() == session) {
+                ours.put(read.getKey(), stat);
+            }
+        }
+        return ours;
+    }
+
+    private CuratorEvent answerOf(CompletableFuture<CuratorEvent> answer) throws Exception {
+        try {
+            return answer.get(timing.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("ZooKeeper call failed", e.getCause());
+        }
     }
 
     /** Once a tick, records our terms again: a Redis that lost its data (or a flushed owner key) is fenced again. */
@@ -478,9 +529,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
 
     private void pauseAll() {
         active.clear();
-        for (int bucket : owned) {
-            timers.stopBucket(bucket);
-        }
+        timers.stopBuckets(owned);
     }
 
     private void stopBucket(int bucket) {
@@ -517,32 +566,29 @@ public final class ZooKeeperOwnership implements BucketOwnership {
 
     @Override
     public void stop() {
+        long begin = System.nanoTime();
         stopped = true;
         active.clear();
         try {
             worker.submit(() -> {
-                for (int bucket : owned) {
-                    timers.stopBucket(bucket);
-                }
+                timers.stopBuckets(owned);
                 owned.clear();
             }).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("stopping the timers took too long: {}", e.toString());
         }
+        long timersStopped = System.nanoTime();
         worker.shutdownNow();
         guard.shutdownNow();
-        if (latch != null) {
-            try {
-                latch.close();
-            } catch (Exception e) {
-                log.debug("leader latch close: {}", e.toString());
-            }
-        }
         if (cache != null) {
             cache.close();
         }
-        // closing the session deletes our member and owner znodes at once: the others take over without waiting
+        // closing the session deletes our latch, member and owner znodes in one write: the next leader finds the
+        // buckets free the moment it leads (closing the latch first let it lead while they were still ours)
         client.close();
+        long end = System.nanoTime();
+        log.info("left ZooKeeper in {} ms: timers stopped in {} ms, session closed in {} ms", (end - begin) / 1_000_000,
+                (timersStopped - begin) / 1_000_000, (end - timersStopped) / 1_000_000);
     }
 
     @Override

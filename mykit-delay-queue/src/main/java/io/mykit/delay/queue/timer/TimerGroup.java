@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.timer;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.IntPredicate;
 
@@ -42,6 +43,12 @@ public final class TimerGroup {
     /** Stops one bucket's timer and returns once its current pass, if any, has ended. */
     public void stopBucket(int bucket) {
         timers.get(bucket).stop();
+    }
+
+    /** Stops these buckets' timers together: all are told first, so their current passes end side by side. */
+    public void stopBuckets(Collection<Integer> buckets) {
+        buckets.forEach(bucket -> timers.get(bucket).halt());
+        buckets.forEach(this::stopBucket);
     }
 
     public boolean isPumping(int bucket) {

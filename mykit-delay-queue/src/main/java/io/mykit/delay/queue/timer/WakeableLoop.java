@@ -44,9 +44,14 @@ public abstract class WakeableLoop {
         thread.start();
     }
 
-    public synchronized void stop() {
+    /** Asks the loop to end after its current pass, without waiting for it ({@link #stop} waits). */
+    public void halt() {
         running = false;
         wakeBy(0);
+    }
+
+    public synchronized void stop() {
+        halt();
         if (thread != null) {
             try {
                 thread.join(5_000);
