@@ -208,6 +208,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             latch.addListener(new LeaderLatchListener() {
                 @Override
                 public void isLeader() {
+                    log.info("this node leads now: it takes every bucket");
                     schedule();
                 }
 
@@ -382,6 +383,12 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private void registerMember(long session, boolean takesBuckets) throws Exception {
         String path = MEMBERS + "/" + nodeId;
         byte[] data = (takesBuckets ? nodeUrl : nodeUrl + SERVE_ONLY).getBytes(StandardCharsets.UTF_8);
+        // as the cache last saw it: no ZooKeeper round trip on a reconcile that finds us registered already
+        Optional<ChildData> seen = cache == null ? Optional.empty() : cache.get(path);
+        if (seen.isPresent() && seen.get().getStat().getEphemeralOwner() == session
+                && java.util.Arrays.equals(seen.get().getData(), data)) {
+            return;
+        }
         Stat stat = client.checkExists().forPath(path);
         if (stat != null && stat.getEphemeralOwner() == session) {
             if (!java.util.Arrays.equals(client.getData().forPath(path), data)) {
@@ -416,6 +423,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         if (wanted.isEmpty()) {
             return;
         }
+        long begin = System.nanoTime();
         byte[] data = nodeId.getBytes(StandardCharsets.UTF_8);
         Map<Integer, CompletableFuture<CuratorEvent>> creates = new TreeMap<>();
         for (int bucket : wanted) {
@@ -443,6 +451,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         held.putAll(ownersOf(existed, session));
         List<Integer> ours = new ArrayList<>(held.keySet());
         held.forEach((bucket, stat) -> fence.set(bucket, FenceTokens.format(stat.getCzxid())));
+        long znodes = System.nanoTime();
         Set<Integer> outranked;
         try {
             outranked = store.claimAgain(ours);
@@ -454,14 +463,20 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             }
             return;
         }
+        long terms = System.nanoTime();
+        List<String> taken = new ArrayList<>();
         for (int bucket : ours) {
             if (outranked.contains(bucket)) {
                 log.warn("bucket {}: Redis holds a newer term than ours ({}), letting it go", bucket, fence.token(bucket));
                 deleteIfOurs(ownerPath(bucket), session);
             } else {
                 owned.add(bucket);
-                log.info("bucket {} is ours, token {}", bucket, fence.token(bucket));
+                taken.add(bucket + "@" + fence.token(bucket));
             }
+        }
+        if (!taken.isEmpty()) {
+            log.info("buckets ours (bucket@token): {}; znodes in {} ms, terms in Redis in {} ms", taken,
+                    (znodes - begin) / 1_000_000, (terms - znodes) / 1_000_000);
         }
     }
 
