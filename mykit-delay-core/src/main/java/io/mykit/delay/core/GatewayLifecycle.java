@@ -18,7 +18,7 @@ import org.springframework.context.SmartLifecycle;
  */
 public class GatewayLifecycle implements SmartLifecycle {
     /** Below the web server's graceful-shutdown (DEFAULT_PHASE - 1024) and start/stop (DEFAULT_PHASE - 2048) phases. */
-    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
     private static final Logger log = LoggerFactory.getLogger(GatewayLifecycle.class);
 
     private final RedisDelayStore store;

@@ -42,6 +42,10 @@ final class HaLoad implements AutoCloseable {
 
     /** A push a gateway answered 200 for; {@code dueAt} is a lower bound of its due time. */
     record Accepted(String id, String topic, long dueAt, boolean firstTry) {
+        /** Certainly due by {@code moment}: a retried push's due time is only known to lie after {@code dueAt}. */
+        boolean isFirstTryDueBy(long moment) {
+            return firstTry && dueAt <= moment;
+        }
     }
 
     static final int PULLERS_PER_NODE = 2;

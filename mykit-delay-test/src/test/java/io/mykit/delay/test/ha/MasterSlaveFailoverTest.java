@@ -242,10 +242,10 @@ class MasterSlaveFailoverTest {
             // due after the freeze shows a hand-over the fence should have refused
             Map<String, HaLoad.Accepted> accepted = load.accepted();
             List<JobLog.Row> readyByOld = group.jobLog().rows(old.id(), JobStatus.Ready, thawAt);
-            List<JobLog.Row> dueBeforeFreeze = readyByOld.stream().filter(row -> accepted.containsKey(row.id())
-                    && accepted.get(row.id()).firstTry() && accepted.get(row.id()).dueAt() <= frozenBy).toList();
-            List<JobLog.Row> fencedHandOvers = new ArrayList<>(readyByOld);
-            fencedHandOvers.removeAll(dueBeforeFreeze);
+            Map<Boolean, List<JobLog.Row>> byDueBeforeFreeze = readyByOld.stream().collect(Collectors.partitioningBy(
+                    row -> accepted.containsKey(row.id()) && accepted.get(row.id()).isFirstTryDueBy(frozenBy)));
+            List<JobLog.Row> dueBeforeFreeze = byDueBeforeFreeze.get(true);
+            List<JobLog.Row> fencedHandOvers = byDueBeforeFreeze.get(false);
             long fencedGrowth = afterThaw.fencedCalls() - fencedBefore;
             figure("sigstop-takeover-ms", takeover);
             figure("sigstop-fenced-calls-after-thaw", fencedGrowth);

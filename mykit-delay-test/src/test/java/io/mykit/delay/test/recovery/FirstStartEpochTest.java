@@ -1,5 +1,6 @@
 package io.mykit.delay.test.recovery;
 
+import io.mykit.delay.core.GatewayLifecycle;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.GatewayClient;
@@ -30,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  */
 class FirstStartEpochTest {
     /** Between the engine's writers (GatewayLifecycle) and the start-up warm-up: before any push can be taken. */
-    private static final int BEFORE_ANY_PUSH = SmartLifecycle.DEFAULT_PHASE - 4096 + 512;
+    private static final int BEFORE_ANY_PUSH = GatewayLifecycle.PHASE + 512;
 
     /** Whether Redis held the gateway's epoch when the probe's phase started. */
     private static final AtomicReference<Boolean> EPOCH_BEFORE_ANY_PUSH = new AtomicReference<>();
