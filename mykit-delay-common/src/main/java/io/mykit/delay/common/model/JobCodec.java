@@ -109,19 +109,18 @@ public final class JobCodec {
             int delayEnd = lineEnd(id, record, createdEnd + 1);
             Job job = new Job();
             job.setTopic(record.substring(1, topicEnd));
-            job.setCreateTime(Long.parseLong(record.substring(topicEnd + 1, createdEnd), RADIX));
-            job.setDelay(Long.parseLong(record.substring(createdEnd + 1, delayEnd), RADIX));
+            job.setCreateTime(base36(record, topicEnd + 1, createdEnd));
+            job.setDelay(base36(record, createdEnd + 1, delayEnd));
             int from = delayEnd + 1;
             int end = lineEnd(id, record, from);
             while (end > from) {
-                String value = record.substring(from + 1, end);
                 switch (record.charAt(from)) {
-                    case 'p' -> job.setPriority(Integer.parseInt(value, RADIX));
-                    case 'l' -> job.setTtl(Long.parseLong(value, RADIX));
-                    case 't' -> job.setTries(Integer.parseInt(value, RADIX));
-                    case 'a' -> job.setAttempts(Integer.parseInt(value, RADIX));
-                    case 's' -> job.setSubtopic(value);
-                    case 'k' -> job.setBizKey(value);
+                    case 'p' -> job.setPriority(Math.toIntExact(base36(record, from + 1, end)));
+                    case 'l' -> job.setTtl(base36(record, from + 1, end));
+                    case 't' -> job.setTries(Math.toIntExact(base36(record, from + 1, end)));
+                    case 'a' -> job.setAttempts(Math.toIntExact(base36(record, from + 1, end)));
+                    case 's' -> job.setSubtopic(record.substring(from + 1, end));
+                    case 'k' -> job.setBizKey(record.substring(from + 1, end));
                     // a field a newer version added: this one has no use for it
                     default -> { }
                 }
@@ -130,9 +129,30 @@ public final class JobCodec {
             }
             job.setBody(end + 1 < record.length() ? record.substring(end + 1) : null);
             return job;
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalStateException("corrupt job record of " + id + ": " + abbreviate(record), e);
         }
+    }
+
+    /**
+     * The non-negative base-36 number in {@code record[from, to)}, as {@link Long#toString(long, int)} writes it, read
+     * in place: a drain decodes millions, and a substring plus {@link Long#parseLong(String, int)} per number took 6%
+     * of the gateway's samples.
+     */
+    static long base36(String record, int from, int to) {
+        if (from >= to) {
+            throw new NumberFormatException("empty number at " + from);
+        }
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            char c = record.charAt(i);
+            int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : -1;
+            if (digit < 0 || value > (Long.MAX_VALUE - digit) / RADIX) {
+                throw new NumberFormatException("not a base-36 number below 2^63: " + record.substring(from, to));
+            }
+            value = value * RADIX + digit;
+        }
+        return value;
     }
 
     /** Where the head line starting at {@code from} ends. */

@@ -99,4 +99,24 @@ class JobCodecTest {
         assertThatThrownBy(() -> JobCodec.decode("x3", "~orders\n!!\n0\n\n")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x3");
     }
+
+    @Test
+    void numbers_are_read_in_place_as_long_to_string_writes_them_in_base_36() {
+        for (long n : new long[] {0, 1, 35, 36, CREATED, Integer.MAX_VALUE, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+            String record = "x" + Long.toString(n, 36) + "\n";
+            assertThat(JobCodec.base36(record, 1, record.length() - 1)).as("%d", n).isEqualTo(n);
+        }
+        for (String bad : new String[] {"", "-1", "+1", "A", "1 ", "1b4x7z!", "1y2p0ij32e8e8", "zzzzzzzzzzzzzz"}) {
+            String record = "x" + bad + "\n";
+            assertThatThrownBy(() -> JobCodec.base36(record, 1, record.length() - 1)).as("'%s'", bad)
+                    .isInstanceOf(NumberFormatException.class);
+        }
+    }
+
+    @Test
+    void a_tagged_number_beyond_an_int_is_a_corrupt_record() {
+        String tooManyTries = "~orders\n1\n2\nt" + Long.toString(1L << 31, 36) + "\n\nbody";
+        assertThatThrownBy(() -> JobCodec.decode("x4", tooManyTries)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("x4").hasMessageContaining("corrupt");
+    }
 }
