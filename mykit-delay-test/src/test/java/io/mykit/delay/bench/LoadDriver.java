@@ -1,6 +1,5 @@
 package io.mykit.delay.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
@@ -201,7 +200,7 @@ final class LoadDriver {
      */
     Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int pullBatch,
                             int minDelayMs, int maxDelayMs, long graceMs) throws InterruptedException {
-        Consumers consumers = new Consumers(topic, pullers, pullBatch);
+        Consumers consumers = new Consumers(topic, pullers, pullBatch, rate * seconds);
         Delivery run = consumers.run;
         CpuMeter.Sample cpuStart = cpu.sample();
         SteadyPush push = steadyPush(topic, rate, seconds, pushers, minDelayMs, maxDelayMs);
@@ -230,7 +229,7 @@ final class LoadDriver {
      */
     Drain drain(String topic, Set<String> ids, long dueAt, int pullers, int pullBatch, long maxMs)
             throws InterruptedException {
-        Consumers consumers = new Consumers(topic, pullers, pullBatch);
+        Consumers consumers = new Consumers(topic, pullers, pullBatch, ids.size());
         Delivery run = consumers.run;
         long left;
         while ((left = dueAt - System.currentTimeMillis()) > 0) {
@@ -313,7 +312,8 @@ final class LoadDriver {
 
     /** What the pullers of one delivery run share. */
     private static final class Delivery {
-        final Set<String> received = ConcurrentHashMap.newKeySet();
+        /** Sized for the jobs expected: growing a set of a million ids on the shared cores costs the gateway CPU. */
+        final Set<String> received;
         final AtomicLong duplicates = new AtomicLong();
         final AtomicLong pullErrors = new AtomicLong();
         final AtomicLong finishErrors = new AtomicLong();
@@ -325,6 +325,10 @@ final class LoadDriver {
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicBoolean finishersStop = new AtomicBoolean();
         final LinkedBlockingQueue<Finish> finishes = new LinkedBlockingQueue<>();
+
+        Delivery(int expectedJobs) {
+            received = ConcurrentHashMap.newKeySet(expectedJobs);
+        }
 
         void failed(AtomicLong counter, String error) {
             counter.incrementAndGet();
@@ -338,12 +342,13 @@ final class LoadDriver {
 
     /** The pullers and finishers of one topic, started together and stopped together. */
     private final class Consumers {
-        final Delivery run = new Delivery();
+        final Delivery run;
         private final List<Puller> pullers = new ArrayList<>();
         private final List<Thread> pullThreads = new ArrayList<>();
         private final List<Thread> finishers = new ArrayList<>();
 
-        Consumers(String topic, int pullerCount, int pullBatch) {
+        Consumers(String topic, int pullerCount, int pullBatch, int expectedJobs) {
+            run = new Delivery(expectedJobs);
             // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
             String wait = "&ttr=30000&timeout=" + pollTimeoutMs;
             PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?" + wait.substring(1)
@@ -446,42 +451,33 @@ final class LoadDriver {
             while (!run.stop.get()) {
                 long sentAt = System.currentTimeMillis();
                 long receivedAt;
-                JsonNode job;
+                PulledJobs.Answer answer;
                 try {
                     gets++;
                     String reply = send(get);
                     receivedAt = System.currentTimeMillis();
-                    job = JSON.readTree(reply).path("data");
+                    answer = PulledJobs.parse(reply);
                 } catch (Exception e) {
                     run.failed(run.pullErrors, "GET /get: " + e.getMessage());
                     pause(100);
                     continue;
                 }
-                List<JsonNode> jobs = new ArrayList<>();
-                if (job.isArray()) {
-                    job.forEach(jobs::add);
-                } else if (job.isObject()) {
-                    jobs.add(job);
-                }
-                if (jobs.isEmpty()) {
+                if (answer.jobs().isEmpty()) {
                     empty++;
                     continue;
                 }
-                List<String> ids = new ArrayList<>(jobs.size());
-                for (JsonNode each : jobs) {
-                    long due = each.path("createTime").asLong() + each.path("delay").asLong()
-                            + each.path("priority").asLong();
-                    lateness.record(receivedAt - due);
-                    if (sentAt <= due) {
-                        waitingLateness.record(receivedAt - due);
+                List<String> ids = new ArrayList<>(answer.jobs().size());
+                for (PulledJobs.Pulled each : answer.jobs()) {
+                    lateness.record(receivedAt - each.due());
+                    if (sentAt <= each.due()) {
+                        waitingLateness.record(receivedAt - each.due());
                     }
-                    String id = each.path("id").asText();
-                    if (!run.received.add(id)) {
+                    if (!run.received.add(each.id())) {
                         run.duplicates.incrementAndGet();
                     }
-                    ids.add(id);
+                    ids.add(each.id());
                 }
-                finish(ids, job.isArray());
+                finish(ids, answer.batch());
             }
         }
 
