@@ -303,7 +303,7 @@ public class DelayQueueConfiguration {
                                 DelayQueueService queue) {
         return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
                 StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start,
-                queue);
+                queue, properties.getLimits().getMaxBatchSize());
     }
 
     @Bean

@@ -15,6 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import javax.sql.DataSource;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +40,9 @@ class StartupWarmupTest {
     }
 
     @Test
-    void the_warm_up_ends_every_job_it_pushed_and_leaves_the_port_serving() throws InterruptedException {
+    @ExtendWith(OutputCaptureExtension.class)
+    void the_warm_up_ends_every_job_it_pushed_and_leaves_the_port_serving(CapturedOutput output)
+            throws InterruptedException {
         // a default target other than pull: the warm-up's own topic must still be pulled, never sent elsewhere
         gateway = TestGateway.start("mykit.delay.http.warmup=2s", "mykit.delay.dispatch.default-target=log");
         assertThat(gateway.bean(DueRoadLifecycle.class).isRunning()).as("due road running").isTrue();
@@ -52,6 +56,11 @@ class StartupWarmupTest {
         assertThat(byStatus.keySet()).as("warm-up jobs by journal status: Finish and Delete only").containsOnly(3, 4);
         assertThat(byStatus.get(3)).as("jobs due at once, pulled and finished in 2 s").isGreaterThan(10);
         assertThat(byStatus.get(4)).as("jobs due later, cancelled").isGreaterThan(10);
+        Matcher bursts = Pattern.compile("\\((\\d+) bursts of 100 jobs\\)").matcher(output.getAll());
+        assertThat(bursts.find()).as("the warm-up's log line counts its bursts").isTrue();
+        assertThat(Long.parseLong(bursts.group(1))).as("bursts of a drain's batch size, one per connector")
+                .isGreaterThanOrEqualTo(2);
+        assertThat(byStatus.get(3)).as("their jobs finished too").isGreaterThan(200);
 
         var stats = gateway.client().get("/stats/" + TOPIC).data();
         assertThat(stats.path("pending").asLong() + stats.path("ready").asLong() + stats.path("inFlight").asLong())
