@@ -29,13 +29,13 @@ import java.util.regex.Pattern;
  * (its start phase is {@code DEFAULT_PHASE - 2048}) and after the journal writers run ({@link GatewayLifecycle}), this
  * starts the due road early and sends the gateway's own requests through a loopback connector added to the same
  * Tomcat service, the whole road of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and
- * finished, and a push due in an hour, looked up and cancelled. The topic always delivers to pull consumers
- * ({@link DeliveryTargets}), whatever the routes say, so no warm-up job reaches a broker. At the end every warm-up job
- * still waiting is cancelled by this start's own bizKey and every one handed over is taken and finished. It ends
- * when the JIT has settled ({@link #SETTLED_JIT_MS} of compilation per second, twice running) or at the configured
- * duration, whichever comes first. It runs on two loopback connectors one after the other ({@link #LAST_CONNECTOR}
- * for the second), each removed when its part ends, so that the first removal's deoptimizations are compiled away
- * before the port opens; the second is removed before it opens.
+ * finished, and a push due in an hour, looked up and cancelled; now and then a burst of a batch puller's size. The
+ * topic always delivers to pull consumers ({@link DeliveryTargets}), whatever the routes say, so no warm-up job
+ * reaches a broker. At the end every warm-up job still waiting is cancelled by this start's own bizKey and every one
+ * handed over is taken and finished. It ends when the JIT has settled ({@link #SETTLED_JIT_MS} of compilation per
+ * second, twice running) or at the configured duration, whichever comes first. It runs on two loopback connectors one
+ * after the other ({@link #LAST_CONNECTOR} for the second), each removed when its part ends, so that the first
+ * removal's deoptimizations are compiled away before the port opens; the second is removed before it opens.
  */
 final class StartupWarmup implements SmartLifecycle {
     static final String TOPIC = DelayQueueService.WARMUP_TOPIC;
@@ -64,7 +64,7 @@ final class StartupWarmup implements SmartLifecycle {
     private static final int BURST_EVERY = 128;
     private static final int FIRST_BURST = 4;
     /** Jobs per burst, and per batch GET of it: a batch puller's size (less where the batch limit is lower). */
-    static final int BURST_JOBS = 100;
+    private static final int BURST_JOBS = 100;
     private static final String BODY = "warm-up of a freshly started gateway: the road of a job, push to finish, once"
             + " over";
 
@@ -277,8 +277,8 @@ final class StartupWarmup implements SmartLifecycle {
 
     /**
      * {@value #BURST_JOBS} jobs due at once in one batch push, taken as many per batch GET and finished per batch: the
-     * sizes a drain's loops and buffers see. After a warm-up of batches of 3 alone, a drain of 1M due at
-     * once spent 8.6 s of its 33 s compiling the batch finish and Tomcat's large-answer paths.
+     * sizes a drain's loops and buffers see. After a warm-up of batches of 3 alone, a drain of 1M due at once spent
+     * 8.6 s of its 33 s compiling the batch finish and Tomcat's large-answer paths.
      */
     private void burst(LoopbackHttp http, AtomicLong calls) throws IOException {
         String job = job(0);
