@@ -58,7 +58,8 @@ public class DueRoadLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        log.info("stopping the due road: no job is handed over from here on; in ZooKeeper modes the buckets go to the others");
+        log.info("stopping the due road: no job is handed over from here on; in ZooKeeper modes the buckets go to"
+                + " the others");
         ownership.stop();
         timers.stop();
         lossWatch.stop();

@@ -13,7 +13,8 @@ class PulledJobsTest {
     @Test
     void a_single_pull_gives_its_job_and_due_time() throws IOException {
         PulledJobs.Answer answer = PulledJobs.parse("{\"code\":200,\"msg\":\"ok\",\"data\":{\"id\":\"j1\","
-                + "\"topic\":\"t\",\"createTime\":1000,\"delay\":250,\"priority\":5,\"body\":\"{\\\"id\\\":\\\"x\\\"}\","
+                + "\"topic\":\"t\",\"createTime\":1000,\"delay\":250,\"priority\":5,"
+                + "\"body\":\"{\\\"id\\\":\\\"x\\\"}\","
                 + "\"extra\":{\"id\":\"nested\",\"delay\":99},\"tags\":[1,{\"delay\":7}]}}");
 
         assertThat(answer.batch()).isFalse();

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -386,12 +387,12 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         // as the cache last saw it: no ZooKeeper round trip on a reconcile that finds us registered already
         Optional<ChildData> seen = cache == null ? Optional.empty() : cache.get(path);
         if (seen.isPresent() && seen.get().getStat().getEphemeralOwner() == session
-                && java.util.Arrays.equals(seen.get().getData(), data)) {
+                && Arrays.equals(seen.get().getData(), data)) {
             return;
         }
         Stat stat = client.checkExists().forPath(path);
         if (stat != null && stat.getEphemeralOwner() == session) {
-            if (!java.util.Arrays.equals(client.getData().forPath(path), data)) {
+            if (!Arrays.equals(client.getData().forPath(path), data)) {
                 client.setData().forPath(path, data);
             }
             return;
