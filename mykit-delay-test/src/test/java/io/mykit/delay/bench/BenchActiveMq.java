@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The test harness's embedded ActiveMQ Classic broker (KahaDB in a temp dir) and a consumer of one queue: a few
@@ -129,39 +128,38 @@ final class BenchActiveMq implements BenchBroker {
         }
     }
 
-    /**
-     * The broker alone at a steady rate: one producer sends {@code rate} messages/s for {@code seconds}, each in a
-     * transaction of its own, as the gateway's hand-overs at such a rate mostly are. Returns how late each commit
-     * was confirmed, in ms after its slot in the schedule, so a broker stall counts for every message it held up.
-     */
-    Histogram pacedCommitLateness(String queue, int rate, int seconds, String body) throws JMSException {
-        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(broker.brokerUrl());
-        Connection connection = factory.createConnection();
-        Histogram lateness = new Histogram();
+    /** One producer, each message in a transaction of its own; the consumer's 4 threads read the queue meanwhile. */
+    @Override
+    public Paced pacedAlone(String queue, int rate, int seconds, String body) throws Exception {
+        Receipts receipts = new Receipts();
+        consume(queue, receipts);
+        Connection connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
         try {
             connection.start();
             Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer producer = session.createProducer(session.createQueue(queue));
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            long start = System.nanoTime();
-            long total = (long) rate * seconds;
-            for (long i = 0; i < total; i++) {
-                long slot = start + i * 1_000_000_000L / rate;
-                long wait;
-                while ((wait = slot - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(wait);
-                }
+            PacedSchedule.Send send = (index, slotEpochMs) -> {
                 TextMessage message = session.createTextMessage(body);
-                message.setStringProperty("jobId", "paced-" + i);
+                message.setStringProperty("jobId", "paced-" + index);
+                message.setLongProperty("dueTime", slotEpochMs);
                 producer.send(message);
                 session.commit();
-                lateness.record((System.nanoTime() - slot) / 1_000_000);
+            };
+            send.send(-1, System.currentTimeMillis());
+            if (!PacedSchedule.awaitReceipt(receipts, "paced--1", PacedSchedule.PROBE_WAIT_MS)) {
+                throw new IllegalStateException("ActiveMQ alone: the probe message never reached the consumer");
             }
+            receipts.clear();
+            Histogram ack = PacedSchedule.run(rate, seconds, send);
             session.close();
+            Set<String> ids = PacedSchedule.ids("paced-", (long) rate * seconds);
+            PacedSchedule.awaitReceipts(receipts, ids, PacedSchedule.RECEIPT_WAIT_MS);
+            return new Paced(ack, receipts.lateness(ids), ids.size(), ids.size() - receipts.missing(ids),
+                    "commit per message");
         } finally {
             connection.close();
         }
-        return lateness;
     }
 
     private static void produce(Connection connection, String queue, int messages, int perCommit, String body,

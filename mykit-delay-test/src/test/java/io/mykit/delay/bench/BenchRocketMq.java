@@ -5,10 +5,16 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The test harness's RocketMQ name server and broker (child JVMs with full JIT and G1, as a broker runs in
@@ -18,6 +24,9 @@ import java.util.List;
 final class BenchRocketMq implements BenchBroker {
     private static final String TOPIC_PREFIX = "DELAY_";
     private static final String CONSUMER_GROUP = "mykit_bench_consumer";
+    /** Producer and consumer group of the broker-alone comparison. */
+    private static final String PACED_GROUP = "mykit_bench_paced";
+    private static final long SEND_TIMEOUT_MS = 3_000;
 
     private final TestRocketMq rocketMq;
     private DefaultMQPushConsumer consumer;
@@ -44,23 +53,65 @@ final class BenchRocketMq implements BenchBroker {
 
     @Override
     public void consume(String topic, Receipts receipts) throws MQClientException {
-        // the gateway's name for it (prefix; the bench's topics have no '.')
-        String rocketTopic = TOPIC_PREFIX + topic;
+        consumer = subscribe(TOPIC_PREFIX + topic, CONSUMER_GROUP, "mykit-bench-consumer", receipts);
+    }
+
+    /** One producer of its own (synchronous sends, as the gateway sends a single job) and a consumer group of its own. */
+    @Override
+    public Paced pacedAlone(String destination, int rate, int seconds, String body) throws Exception {
+        String topic = TOPIC_PREFIX + destination;
+        Receipts receipts = new Receipts();
+        DefaultMQPushConsumer reader = subscribe(topic, PACED_GROUP, "mykit-bench-paced-consumer", receipts);
+        DefaultMQProducer producer = new DefaultMQProducer(PACED_GROUP);
+        producer.setNamesrvAddr(rocketMq.namesrvAddr());
+        producer.setInstanceName("mykit-bench-paced-producer");
+        producer.setRetryTimesWhenSendFailed(0);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        try {
+            producer.start();
+            PacedSchedule.Send send = (index, slotEpochMs) -> {
+                Message message = new Message(topic, bytes);
+                message.putUserProperty("jobId", "paced-" + index);
+                message.putUserProperty("dueTime", Long.toString(slotEpochMs));
+                SendResult result = producer.send(message, SEND_TIMEOUT_MS);
+                if (result.getSendStatus() != SendStatus.SEND_OK) {
+                    throw new IllegalStateException("RocketMQ alone: send status " + result.getSendStatus());
+                }
+            };
+            send.send(-1, System.currentTimeMillis());
+            if (!PacedSchedule.awaitReceipt(receipts, "paced--1", PacedSchedule.PROBE_WAIT_MS)) {
+                throw new IllegalStateException("RocketMQ alone: the probe message never reached the consumer");
+            }
+            receipts.clear();
+            Histogram ack = PacedSchedule.run(rate, seconds, send);
+            Set<String> ids = PacedSchedule.ids("paced-", (long) rate * seconds);
+            PacedSchedule.awaitReceipts(receipts, ids, PacedSchedule.RECEIPT_WAIT_MS);
+            return new Paced(ack, receipts.lateness(ids), ids.size(), ids.size() - receipts.missing(ids),
+                    "synchronous send per message");
+        } finally {
+            producer.shutdown();
+            reader.shutdown();
+        }
+    }
+
+    private DefaultMQPushConsumer subscribe(String rocketTopic, String group, String instance, Receipts receipts)
+            throws MQClientException {
         // before the consumer subscribes, or its first rebalance finds no queues
         rocketMq.createTopic(rocketTopic);
-        consumer = new DefaultMQPushConsumer(CONSUMER_GROUP);
-        consumer.setNamesrvAddr(rocketMq.namesrvAddr());
+        DefaultMQPushConsumer pushConsumer = new DefaultMQPushConsumer(group);
+        pushConsumer.setNamesrvAddr(rocketMq.namesrvAddr());
         // not the gateway producer's client instance: the consumer gets its own connections and threads
-        consumer.setInstanceName("mykit-bench-consumer");
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.subscribe(rocketTopic, "*");
-        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+        pushConsumer.setInstanceName(instance);
+        pushConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        pushConsumer.subscribe(rocketTopic, "*");
+        pushConsumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             for (MessageExt message : messages) {
                 receipts.received(message.getUserProperty("jobId"), Long.parseLong(message.getUserProperty("dueTime")));
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
-        consumer.start();
+        pushConsumer.start();
+        return pushConsumer;
     }
 
     @Override

@@ -1,0 +1,70 @@
+package io.mykit.delay.bench;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The broker-alone comparison's open-loop schedule: message i has its slot at start + i / rate, is sent no earlier,
+ * and its lateness is the time from the slot to the send's confirmation, so one stall counts for every message it
+ * held up (as a due job held up by the gateway counts).
+ */
+final class PacedSchedule {
+    /** Unmeasured receipts wait this long at most for the broker's first delivery (a new consumer's assignment). */
+    static final long PROBE_WAIT_MS = 60_000;
+    /** Receipts of the measured messages wait this long after the last send. */
+    static final long RECEIPT_WAIT_MS = 30_000;
+
+    /** Sends message {@code index} planned for {@code slotEpochMs} and returns once the broker confirmed it. */
+    interface Send {
+        void send(long index, long slotEpochMs) throws Exception;
+    }
+
+    private PacedSchedule() {
+    }
+
+    /** Sends {@code rate} messages a second for {@code seconds}; the lateness of each confirmation, ms. */
+    static Histogram run(int rate, int seconds, Send send) throws Exception {
+        Histogram lateness = new Histogram();
+        long startNanos = System.nanoTime();
+        long startEpochMs = System.currentTimeMillis();
+        long total = (long) rate * seconds;
+        for (long i = 0; i < total; i++) {
+            long offsetNanos = i * 1_000_000_000L / rate;
+            long slot = startNanos + offsetNanos;
+            long wait;
+            while ((wait = slot - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            send.send(i, startEpochMs + offsetNanos / 1_000_000);
+            lateness.record((System.nanoTime() - slot) / 1_000_000);
+        }
+        return lateness;
+    }
+
+    /** Waits until {@code receipts} holds {@code id} or {@code maxMs} passed; whether it came. */
+    static boolean awaitReceipt(Receipts receipts, String id, long maxMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + maxMs;
+        while (!receipts.contains(id) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        return receipts.contains(id);
+    }
+
+    /** Waits until {@code receipts} holds every one of {@code ids} or {@code maxMs} passed. */
+    static void awaitReceipts(Receipts receipts, Set<String> ids, long maxMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + maxMs;
+        while (receipts.missing(ids) > 0 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** The ids {@code prefix + 0 .. total - 1} of a schedule's messages. */
+    static Set<String> ids(String prefix, long total) {
+        Set<String> ids = new HashSet<>();
+        for (long i = 0; i < total; i++) {
+            ids.add(prefix + i);
+        }
+        return ids;
+    }
+}
