@@ -139,24 +139,14 @@ final class BenchActiveMq implements BenchBroker {
             Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer producer = session.createProducer(session.createQueue(queue));
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            PacedSchedule.Send send = (index, slotEpochMs) -> {
+            PacedSchedule.Send send = (id, slotEpochMs) -> {
                 TextMessage message = session.createTextMessage(body);
-                message.setStringProperty("jobId", "paced-" + index);
+                message.setStringProperty("jobId", id);
                 message.setLongProperty("dueTime", slotEpochMs);
                 producer.send(message);
                 session.commit();
             };
-            send.send(-1, System.currentTimeMillis());
-            if (!PacedSchedule.awaitReceipt(receipts, "paced--1", PacedSchedule.PROBE_WAIT_MS)) {
-                throw new IllegalStateException("ActiveMQ alone: the probe message never reached the consumer");
-            }
-            receipts.clear();
-            Histogram ack = PacedSchedule.run(rate, seconds, send);
-            session.close();
-            Set<String> ids = PacedSchedule.ids("paced-", (long) rate * seconds);
-            PacedSchedule.awaitReceipts(receipts, ids, PacedSchedule.RECEIPT_WAIT_MS);
-            return new Paced(ack, receipts.lateness(ids), ids.size(), ids.size() - receipts.missing(ids),
-                    "commit per message");
+            return PacedSchedule.measure(name(), "commit per message", receipts, rate, seconds, send);
         } finally {
             connection.close();
         }

@@ -14,7 +14,6 @@ import org.apache.rocketmq.common.message.MessageExt;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The test harness's RocketMQ name server and broker (child JVMs with full JIT and G1, as a broker runs in
@@ -69,25 +68,16 @@ final class BenchRocketMq implements BenchBroker {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         try {
             producer.start();
-            PacedSchedule.Send send = (index, slotEpochMs) -> {
+            PacedSchedule.Send send = (id, slotEpochMs) -> {
                 Message message = new Message(topic, bytes);
-                message.putUserProperty("jobId", "paced-" + index);
+                message.putUserProperty("jobId", id);
                 message.putUserProperty("dueTime", Long.toString(slotEpochMs));
                 SendResult result = producer.send(message, SEND_TIMEOUT_MS);
                 if (result.getSendStatus() != SendStatus.SEND_OK) {
                     throw new IllegalStateException("RocketMQ alone: send status " + result.getSendStatus());
                 }
             };
-            send.send(-1, System.currentTimeMillis());
-            if (!PacedSchedule.awaitReceipt(receipts, "paced--1", PacedSchedule.PROBE_WAIT_MS)) {
-                throw new IllegalStateException("RocketMQ alone: the probe message never reached the consumer");
-            }
-            receipts.clear();
-            Histogram ack = PacedSchedule.run(rate, seconds, send);
-            Set<String> ids = PacedSchedule.ids("paced-", (long) rate * seconds);
-            PacedSchedule.awaitReceipts(receipts, ids, PacedSchedule.RECEIPT_WAIT_MS);
-            return new Paced(ack, receipts.lateness(ids), ids.size(), ids.size() - receipts.missing(ids),
-                    "synchronous send per message");
+            return PacedSchedule.measure(name(), "synchronous send per message", receipts, rate, seconds, send);
         } finally {
             producer.shutdown();
             reader.shutdown();

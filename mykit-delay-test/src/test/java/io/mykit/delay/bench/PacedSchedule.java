@@ -15,16 +15,22 @@ final class PacedSchedule {
     /** Receipts of the measured messages wait this long after the last send. */
     static final long RECEIPT_WAIT_MS = 30_000;
 
-    /** Sends message {@code index} planned for {@code slotEpochMs} and returns once the broker confirmed it. */
+    /** Unmeasured seconds at the rate first: the producer and consumer in this JVM run compiled code, as the gateway's. */
+    static final int WARMUP_SECONDS = 10;
+
+    /** Sends message {@code id} planned for {@code slotEpochMs} and returns once the broker confirmed it. */
     interface Send {
-        void send(long index, long slotEpochMs) throws Exception;
+        void send(String id, long slotEpochMs) throws Exception;
     }
 
     private PacedSchedule() {
     }
 
-    /** Sends {@code rate} messages a second for {@code seconds}; the lateness of each confirmation, ms. */
-    static Histogram run(int rate, int seconds, Send send) throws Exception {
+    /**
+     * Sends {@code rate} messages a second for {@code seconds}, ids {@code prefix + 0, 1, ...}; the lateness of each
+     * confirmation, ms.
+     */
+    static Histogram run(String prefix, int rate, int seconds, Send send) throws Exception {
         Histogram lateness = new Histogram();
         long startNanos = System.nanoTime();
         long startEpochMs = System.currentTimeMillis();
@@ -36,23 +42,37 @@ final class PacedSchedule {
             while ((wait = slot - System.nanoTime()) > 0) {
                 LockSupport.parkNanos(wait);
             }
-            send.send(i, startEpochMs + offsetNanos / 1_000_000);
+            send.send(prefix + i, startEpochMs + offsetNanos / 1_000_000);
             lateness.record((System.nanoTime() - slot) / 1_000_000);
         }
         return lateness;
     }
 
-    /** Waits until {@code receipts} holds {@code id} or {@code maxMs} passed; whether it came. */
-    static boolean awaitReceipt(Receipts receipts, String id, long maxMs) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + maxMs;
-        while (!receipts.contains(id) && System.currentTimeMillis() < deadline) {
+    /**
+     * The whole comparison: a probe message to the consumer, {@link #WARMUP_SECONDS} unmeasured, then {@code seconds}
+     * measured; {@code receipts} is what the broker's consumer fills.
+     */
+    static BenchBroker.Paced measure(String broker, String how, Receipts receipts, int rate, int seconds, Send send)
+            throws Exception {
+        send.send("probe", System.currentTimeMillis());
+        long deadline = System.currentTimeMillis() + PROBE_WAIT_MS;
+        while (!receipts.contains("probe") && System.currentTimeMillis() < deadline) {
             Thread.sleep(10);
         }
-        return receipts.contains(id);
+        if (!receipts.contains("probe")) {
+            throw new IllegalStateException(broker + " alone: the probe message never reached the consumer");
+        }
+        run("warm-", rate, WARMUP_SECONDS, send);
+        awaitReceipts(receipts, ids("warm-", (long) rate * WARMUP_SECONDS), RECEIPT_WAIT_MS);
+        receipts.clear();
+        Histogram ack = run("paced-", rate, seconds, send);
+        Set<String> ids = ids("paced-", (long) rate * seconds);
+        awaitReceipts(receipts, ids, RECEIPT_WAIT_MS);
+        return new BenchBroker.Paced(ack, receipts.lateness(ids), ids.size(), ids.size() - receipts.missing(ids), how);
     }
 
     /** Waits until {@code receipts} holds every one of {@code ids} or {@code maxMs} passed. */
-    static void awaitReceipts(Receipts receipts, Set<String> ids, long maxMs) throws InterruptedException {
+    private static void awaitReceipts(Receipts receipts, Set<String> ids, long maxMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + maxMs;
         while (receipts.missing(ids) > 0 && System.currentTimeMillis() < deadline) {
             Thread.sleep(50);
@@ -60,7 +80,7 @@ final class PacedSchedule {
     }
 
     /** The ids {@code prefix + 0 .. total - 1} of a schedule's messages. */
-    static Set<String> ids(String prefix, long total) {
+    private static Set<String> ids(String prefix, long total) {
         Set<String> ids = new HashSet<>();
         for (long i = 0; i < total; i++) {
             ids.add(prefix + i);
