@@ -43,7 +43,7 @@ final class BenchActiveMq implements BenchBroker {
             Boolean.parseBoolean(System.getProperty("bench.activemq.disk-sync", "true"));
 
     static BenchActiveMq start() {
-        return new BenchActiveMq(DISK_SYNC ? TestActiveMq.startWithDiskSync() : TestActiveMq.start());
+        return new BenchActiveMq(TestActiveMq.startForBench(DISK_SYNC));
     }
 
     @Override

@@ -37,6 +37,8 @@ public final class TestActiveMq implements AutoCloseable {
     private static final int JOURNAL_FILE_BYTES = 4 << 20;
     private static final long MEMORY_LIMIT_BYTES = 64L << 20;
     private static final long STORE_LIMIT_BYTES = 512L << 20;
+    /** The bench's broker holds a drain of 1M messages (about 530 B each in KahaDB) before its consumer reads them. */
+    private static final long BENCH_STORE_LIMIT_BYTES = 8L << 30;
     private static final long TEMP_LIMIT_BYTES = 256L << 20;
 
     static {
@@ -47,31 +49,38 @@ public final class TestActiveMq implements AutoCloseable {
     private final Path dataDir;
     private final int port;
     private final boolean diskSyncEveryWrite;
+    private final long storeLimitBytes;
     private final BrokerPlugin[] plugins;
     private BrokerService broker;
     private boolean closed;
 
-    private TestActiveMq(String brokerName, Path dataDir, int port, boolean diskSyncEveryWrite, BrokerPlugin[] plugins) {
+    private TestActiveMq(String brokerName, Path dataDir, int port, boolean diskSyncEveryWrite, long storeLimitBytes,
+                         BrokerPlugin[] plugins) {
         this.brokerName = brokerName;
         this.dataDir = dataDir;
         this.port = port;
         this.diskSyncEveryWrite = diskSyncEveryWrite;
+        this.storeLimitBytes = storeLimitBytes;
         this.plugins = plugins;
     }
 
     /** Starts a new broker on a free port of 127.0.0.1 with an empty store; fails if it does not come up. */
     public static TestActiveMq start(BrokerPlugin... plugins) {
-        return start(false, plugins);
+        return start(false, STORE_LIMIT_BYTES, plugins);
     }
 
-    /** {@link #start}, with ActiveMQ's production default of a disk sync per journal write (for the bench). */
-    public static TestActiveMq startWithDiskSync() {
-        return start(true);
+    /**
+     * For the bench: a store that holds a million-message drain, with ActiveMQ's production default of a disk sync
+     * per journal write unless {@code diskSyncEveryWrite} is false.
+     */
+    public static TestActiveMq startForBench(boolean diskSyncEveryWrite) {
+        return start(diskSyncEveryWrite, BENCH_STORE_LIMIT_BYTES);
     }
 
-    private static TestActiveMq start(boolean diskSyncEveryWrite, BrokerPlugin... plugins) {
+    private static TestActiveMq start(boolean diskSyncEveryWrite, long storeLimitBytes, BrokerPlugin... plugins) {
         TestActiveMq mq = new TestActiveMq("mykit-test-amq-" + SEQUENCE.incrementAndGet(),
-                TempDirs.create("mykit-activemq-"), FreePorts.freePort(), diskSyncEveryWrite, plugins);
+                TempDirs.create("mykit-activemq-"), FreePorts.freePort(), diskSyncEveryWrite, storeLimitBytes,
+                plugins);
         OPEN.add(mq);
         try {
             mq.startAgain();
@@ -184,7 +193,7 @@ public final class TestActiveMq implements AutoCloseable {
         // the defaults (1 GB memory, 100 GB store) exceed what a test needs and what the disk may hold
         SystemUsage usage = service.getSystemUsage();
         usage.getMemoryUsage().setLimit(MEMORY_LIMIT_BYTES);
-        usage.getStoreUsage().setLimit(STORE_LIMIT_BYTES);
+        usage.getStoreUsage().setLimit(storeLimitBytes);
         usage.getTempUsage().setLimit(TEMP_LIMIT_BYTES);
         return service;
     }
