@@ -224,6 +224,7 @@ public final class Bench {
                             + " ms; send lag max %d ms", ReportTable.count(l.pushRate()), s.latePushers(),
                     ReportTable.micros(push.percentile(50)), ReportTable.micros(push.percentile(99)),
                     l.sendLagMs().max()), s.lateRate() + "/s", "");
+            table.row("", "worst seconds of the push schedule", l.pushSeconds().worst(3), "", "");
             long errors = l.pushErrors() + l.pullErrors() + l.finishErrors();
             table.row("", "errors", String.format("push %d, get %d, finish %d", l.pushErrors(), l.pullErrors(),
                     l.finishErrors()), "0", ReportTable.verdict(errors == 0));

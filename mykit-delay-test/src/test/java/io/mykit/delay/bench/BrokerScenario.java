@@ -179,6 +179,7 @@ final class BrokerScenario {
                             + " send lag max %d ms", ReportTable.count(push.rate()), z.pushers,
                     ReportTable.micros(latency.percentile(50)), ReportTable.micros(latency.percentile(99)),
                     push.sendLagMs().max()), z.rate + "/s", "");
+            table.row("", "worst seconds of the push schedule", push.seconds().worst(3), "", "");
             table.row("", "errors", String.format("push %d, consumer %d", push.errors(), receipts.errors()), "0",
                     ReportTable.verdict(push.errors() == 0 && receipts.errors() == 0));
             firstError(number, push.firstError());

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -97,12 +100,16 @@ final class LoadDriver {
 
     /** The worst send lag (ms) and push latency (us) of each second of a steady push's schedule: when its debt grew. */
     static final class PerSecond {
+        private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
         private final AtomicLongArray lagMs;
         private final AtomicLongArray latencyMicros;
+        /** Wall-clock time of the schedule's second 0, to find a bad second in the gateway's or a server's logs. */
+        private final long startEpochMs;
 
-        PerSecond(int seconds) {
+        PerSecond(int seconds, long startEpochMs) {
             this.lagMs = new AtomicLongArray(seconds);
             this.latencyMicros = new AtomicLongArray(seconds);
+            this.startEpochMs = startEpochMs;
         }
 
         void record(int second, long lag, long latency) {
@@ -110,11 +117,15 @@ final class LoadDriver {
             latencyMicros.accumulateAndGet(second, latency, Math::max);
         }
 
-        /** The {@code n} seconds with the worst send lag, in schedule order: "s3 lag 724 ms, push max 172.2 ms". */
+        /**
+         * The {@code n} seconds with the worst send lag, in schedule order: "s3 (20:07:14 UTC) lag 724 ms, push max
+         * 172.2 ms".
+         */
         String worst(int n) {
             return IntStream.range(0, lagMs.length()).boxed()
                     .sorted((a, b) -> Long.compare(lagMs.get(b), lagMs.get(a))).limit(n).sorted()
-                    .map(s -> String.format(Locale.ROOT, "s%d lag %d ms, push max %s ms", s, lagMs.get(s),
+                    .map(s -> String.format(Locale.ROOT, "s%d (%s UTC) lag %d ms, push max %s ms", s,
+                            CLOCK.format(Instant.ofEpochMilli(startEpochMs + s * 1000L)), lagMs.get(s),
                             ReportTable.micros(latencyMicros.get(s))))
                     .collect(Collectors.joining("; "));
         }
@@ -263,11 +274,12 @@ final class LoadDriver {
         AtomicReference<String> firstError = new AtomicReference<>();
         long total = (long) rate * seconds;
         long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        long startEpochMs = System.currentTimeMillis() + 100;
         AtomicLong ticket = new AtomicLong();
         List<Histogram> pushLatency = new ArrayList<>();
         List<Histogram> sendLags = new ArrayList<>();
         List<Thread> pushThreads = new ArrayList<>();
-        PerSecond perSecond = new PerSecond(seconds);
+        PerSecond perSecond = new PerSecond(seconds, startEpochMs);
         for (int p = 0; p < pushers; p++) {
             Histogram latency = new Histogram();
             Histogram sendLag = new Histogram();
