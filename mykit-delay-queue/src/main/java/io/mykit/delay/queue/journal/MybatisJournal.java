@@ -47,8 +47,6 @@ public class MybatisJournal implements Journal {
     private static final String PURGEABLE = "status IN (" + JobStatus.Finish.code() + ", " + JobStatus.Delete.code() + ")";
     private static final String ENDED_BEFORE = "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE
             + " AND update_time < ? LIMIT ?";
-    /** A push group's SQL with its values inlined stays well under MariaDB's 16 MB default max_allowed_packet. */
-    private static final int LITERAL_SQL_MAX_CHARS = 1 << 20;
     private static final String STORING_INSERT =
             "INSERT INTO mykit_delay_queue_storing (group_id, ids, host, create_time) VALUES (?, ?, ?, ?)";
     private static final String STORING_LISTS = "SELECT 1 FROM mykit_delay_queue_storing WHERE LOCATE(?, ids) > 0 LIMIT 1";
@@ -170,8 +168,8 @@ public class MybatisJournal implements Journal {
         if (oneTrip()) {
             // the rows are sent and committed together: the caller's next group starts after this commit
             guarded(() -> {
-                OneTrip.runInserts(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows), storing),
-                        pushCallTimeoutMs, LITERAL_SQL_MAX_CHARS);
+                OneTrip.run(jdbc, List.of(JOB_INSERT.statement(rows), LOG_INSERT.statement(logRows), storing),
+                        pushCallTimeoutMs);
                 return null;
             });
             beforeCommit.run();

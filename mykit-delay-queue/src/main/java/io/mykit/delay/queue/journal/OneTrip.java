@@ -82,31 +82,6 @@ final class OneTrip {
     }
 
     /**
-     * {@link #run} for INSERTs, with the values written into the text ({@link SqlLiterals}) and sent as a plain
-     * statement; a group whose values have no literal form, or whose text would pass {@code maxChars}, is bound as
-     * {@link #run} binds it.
-     */
-    static void runInserts(JdbcTemplate jdbc, List<MultiRowInsert.Sql> inserts, int timeoutMs, int maxChars) {
-        String text = SqlLiterals.inline(inserts, maxChars);
-        if (text == null) {
-            run(jdbc, inserts, timeoutMs);
-            return;
-        }
-        jdbc.execute((ConnectionCallback<Void>) connection -> {
-            bound(connection, timeoutMs);
-            try (Statement call = connection.createStatement()) {
-                // JDBC escape syntax ({fn ...}) is no part of these texts: skip the driver's scan for it
-                call.setEscapeProcessing(false);
-                drain(call, call.execute(text));
-            } catch (SQLException e) {
-                rollback(connection, e);
-                throw e;
-            }
-            return null;
-        });
-    }
-
-    /**
      * A read that waits longer than {@code timeoutMs} fails and the connection is dropped (the transaction's outcome is
      * then unknown, as with any lost connection); the pool puts its own network timeout back when the connection
      * returns. Drivers without network timeouts (H2, in-process) are left as they are.

@@ -14,9 +14,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -69,43 +67,6 @@ class OneTripTest {
     }
 
     @Test
-    void inserts_with_their_values_in_the_text_store_every_string_exactly_as_bound_ones_do() {
-        jdbc.execute("CREATE TABLE s (id VARCHAR(20) PRIMARY KEY, body TEXT, n BIGINT) DEFAULT CHARSET=utf8mb4");
-        List<String> bodies = List.of("", "it's", "back\\slash \\' \"quoted\"", "x'); DROP TABLE s; --",
-                "nul\0byte", "\u4f60\u597d \ud83d\ude00", "line\nbreak\r\ttab \u001a", "?");
-        List<MultiRowInsert.Sql> literal = new ArrayList<>();
-        List<MultiRowInsert.Sql> bound = new ArrayList<>();
-        for (int i = 0; i < bodies.size(); i++) {
-            literal.add(new MultiRowInsert.Sql("INSERT INTO s (id, body, n) VALUES (?, ?, ?)",
-                    args("lit-" + i, bodies.get(i), i == 0 ? null : Long.MIN_VALUE + i)));
-            bound.add(new MultiRowInsert.Sql("INSERT INTO s (id, body, n) VALUES (?, ?, ?)",
-                    args("bound-" + i, bodies.get(i), i == 0 ? null : Long.MIN_VALUE + i)));
-        }
-        OneTrip.runInserts(jdbc, literal, 0, 1 << 20);
-        // too long for the literal text: bound by the driver, as before
-        OneTrip.runInserts(jdbc, bound, 0, 10);
-
-        for (int i = 0; i < bodies.size(); i++) {
-            Map<String, Object> row = jdbc.queryForMap("SELECT body, n FROM s WHERE id = ?", "lit-" + i);
-            assertThat(row.get("body")).as("body %d", i).isEqualTo(bodies.get(i))
-                    .isEqualTo(jdbc.queryForObject("SELECT body FROM s WHERE id = ?", String.class, "bound-" + i));
-            assertThat(row.get("n")).as("n %d", i).isEqualTo(i == 0 ? null : Long.MIN_VALUE + i);
-        }
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM s", Integer.class)).isEqualTo(2 * bodies.size());
-    }
-
-    @Test
-    void a_failing_insert_with_literal_values_takes_back_the_ones_before_it() {
-        jdbc.update("INSERT INTO t VALUES ('taken', 0)");
-
-        assertThatThrownBy(() -> OneTrip.runInserts(jdbc, List.of(insert("first", 1), insert("taken", 2)), 0, 1 << 20))
-                .isInstanceOf(DataAccessException.class).hasMessageContaining("Duplicate");
-        jdbc.update("INSERT INTO t VALUES ('next', 4)");
-
-        assertThat(seenFromAnotherConnection()).containsExactly("next=4", "taken=0");
-    }
-
-    @Test
     void a_connection_without_multi_statements_is_told_apart() {
         try (HikariDataSource single = pool(url.replace("allowMultiQueries=true", "allowMultiQueries=false"))) {
             assertThat(OneTrip.works(new JdbcTemplate(single))).isFalse();
@@ -126,8 +87,7 @@ class OneTripTest {
     }
 
     private static List<Object> args(Object... values) {
-        // a list that takes nulls (a NULL column)
-        return new ArrayList<>(Arrays.asList(values));
+        return new ArrayList<>(List.of(values));
     }
 
     private List<String> seenFromAnotherConnection() {
