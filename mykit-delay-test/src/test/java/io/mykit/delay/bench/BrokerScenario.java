@@ -415,9 +415,11 @@ final class BrokerScenario {
             notes.accept("broker scenarios: lateness to broker ack = the job's Finish time in the journal (taken when"
                     + " the broker confirmed the send) - its due time; lateness to consumer = when the consumer in"
                     + " this JVM got the message - its dueTime property. Drain rates count from the instant all jobs"
-                    + " fell due. broker CPU = the embedded ActiveMQ's threads, or RocketMQ's child JVMs. '"
-                    + "ActiveMQ alone' sends to the same broker with no gateway: one synchronous send per message, as"
-                    + " the gateway's ActiveMqTarget does, and with one commit per batch.");
+                    + " fell due. broker CPU = the embedded ActiveMQ's threads, or RocketMQ's child JVMs. 'alone'"
+                    + " sends to the same broker with no gateway: in 5 and 6 one producer at the same rate, each"
+                    + " message confirmed on its own (its lateness counts from its planned send); in 7 as many"
+                    + " producers as the gateway has senders, one synchronous send per message, then one commit per"
+                    + " timer batch as the gateway's ActiveMqTarget commits.");
         }
     }
 
