@@ -40,8 +40,13 @@ final class PulledJobs {
                 }
                 if (value == JsonToken.START_ARRAY) {
                     List<Pulled> jobs = new ArrayList<>();
-                    while (parser.nextToken() == JsonToken.START_OBJECT) {
+                    JsonToken element;
+                    while ((element = parser.nextToken()) == JsonToken.START_OBJECT) {
                         jobs.add(job(parser, reply));
+                    }
+                    // anything but the array's end would cut the batch short unseen: the drain would count it missing
+                    if (element != JsonToken.END_ARRAY) {
+                        throw new IOException("a pulled batch with an element that is no job: " + reply);
                     }
                     return new Answer(jobs, true);
                 }

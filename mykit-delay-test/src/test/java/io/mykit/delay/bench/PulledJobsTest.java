@@ -38,6 +38,13 @@ class PulledJobsTest {
     }
 
     @Test
+    void a_batch_with_an_element_that_is_no_job_is_an_error_not_a_shorter_batch() {
+        assertThatThrownBy(() -> PulledJobs.parse("{\"data\":[{\"id\":\"a\"},null,{\"id\":\"b\"}]}"))
+                .isInstanceOf(IOException.class).hasMessageContaining("no job");
+        assertThatThrownBy(() -> PulledJobs.parse("{\"data\":[\"a\"]}")).isInstanceOf(IOException.class);
+    }
+
+    @Test
     void a_job_without_an_id_or_an_answer_that_is_no_object_is_an_error() {
         assertThatThrownBy(() -> PulledJobs.parse("{\"data\":{\"delay\":1}}")).isInstanceOf(IOException.class)
                 .hasMessageContaining("without an id");
