@@ -52,10 +52,11 @@ final class BenchRocketMq implements BenchBroker {
 
     @Override
     public void consume(String topic, Receipts receipts) throws MQClientException {
+        // the gateway's name for it (prefix; the bench's topics have no '.')
         consumer = subscribe(TOPIC_PREFIX + topic, CONSUMER_GROUP, "mykit-bench-consumer", receipts);
     }
 
-    /** One producer of its own (synchronous sends, as the gateway sends a single job) and a consumer group of its own. */
+    /** A producer of its own (synchronous sends, as the gateway sends a single job) and a consumer group of its own. */
     @Override
     public Paced pacedAlone(String destination, int rate, int seconds, String body) throws Exception {
         String topic = TOPIC_PREFIX + destination;

@@ -163,8 +163,9 @@ final class BrokerScenario {
             progress(number + " broker lateness: now " + broker.name() + " alone at " + z.rate + "/s");
             BenchBroker.Paced alone = broker.pacedAlone(PACED_QUEUE, z.rate, z.pacedSeconds,
                     "x".repeat(settings.bodyBytes()));
-            table.row(scenario, "lateness to broker ack p50 / p99 / p99.9 / max", IssueTargets.lateness(acks.lateness()),
-                    besideAlone(alone.ack()), verdictBeside(acks.lateness(), alone.ack()));
+            table.row(scenario, "lateness to broker ack p50 / p99 / p99.9 / max",
+                    IssueTargets.lateness(acks.lateness()), besideAlone(alone.ack()),
+                    verdictBeside(acks.lateness(), alone.ack()));
             Histogram consumed = receipts.lateness(push.ids());
             table.row("", "lateness to consumer p50 / p99 / p99.9 / max", IssueTargets.lateness(consumed),
                     besideAlone(alone.consumer()), verdictBeside(consumed, alone.consumer()));

@@ -15,7 +15,7 @@ final class PacedSchedule {
     /** Receipts of the measured messages wait this long after the last send. */
     static final long RECEIPT_WAIT_MS = 30_000;
 
-    /** Unmeasured seconds at the rate first: the producer and consumer in this JVM run compiled code, as the gateway's. */
+    /** Unmeasured seconds at the rate first: this JVM's producer and consumer then run compiled code. */
     static final int WARMUP_SECONDS = 10;
 
     /** Sends message {@code id} planned for {@code slotEpochMs} and returns once the broker confirmed it. */
