@@ -6,6 +6,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -36,7 +37,7 @@ final class BenchJvm {
     static int runInChild(Class<?> main, String[] args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(GATEWAY_OPTIONS);
+        command.addAll(childOptions(System.getProperty("bench.jvm-options")));
         System.getProperties().stringPropertyNames().stream()
                 .filter(key -> FORWARDED_PREFIXES.stream().anyMatch(key::startsWith))
                 .sorted()
@@ -54,6 +55,14 @@ final class BenchJvm {
         } finally {
             Runtime.getRuntime().removeShutdownHook(stopChild);
         }
+    }
+
+    /** The bench JVM's options: {@code -Dbench.jvm-options="..."} (to compare collectors, say), else the gateway's. */
+    static List<String> childOptions(String asked) {
+        if (asked == null || asked.isBlank()) {
+            return GATEWAY_OPTIONS;
+        }
+        return Arrays.stream(asked.trim().split("\\s+")).toList();
     }
 
     /** exec:java loads the bench through a class loader of its own: its URLs are the test class path. */
