@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -28,8 +29,7 @@ final class BenchActiveMq implements BenchBroker {
     private static final int CONSUMER_THREADS = 4;
 
     private final TestActiveMq broker;
-    private final List<Thread> consumers = new ArrayList<>();
-    private final List<Connection> connections = new ArrayList<>();
+    private final List<ConsumerGroup> consumers = new ArrayList<>();
     /** The name of the consumer connection's transport thread: "ActiveMQ Transport: " + the transport. */
     private final Set<String> consumerTransportThreads = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
@@ -59,29 +59,46 @@ final class BenchActiveMq implements BenchBroker {
 
     @Override
     public void consume(String topic, Receipts receipts) throws JMSException {
-        Connection connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
-        connections.add(connection);
-        connection.start();
-        consumerTransportThreads.add("ActiveMQ Transport: "
-                + ((ActiveMQConnection) connection).getTransport().narrow(TcpTransport.class));
-        for (int c = 0; c < CONSUMER_THREADS; c++) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageConsumer consumer = session.createConsumer(session.createQueue(topic));
-            Thread thread = new Thread(() -> receive(consumer, receipts), "bench-consumer-" + c);
-            consumers.add(thread);
-            thread.start();
+        consumers.add(startConsumers(topic, receipts));
+    }
+
+    /** One connection's consumer threads; {@link #stop} ends them before the broker closes. */
+    private record ConsumerGroup(Connection connection, List<Thread> threads, AtomicBoolean stopped) {
+        void stop() throws JMSException, InterruptedException {
+            stopped.set(true);
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            connection.close();
         }
     }
 
-    private void receive(MessageConsumer consumer, Receipts receipts) {
-        while (!stopping) {
+    private ConsumerGroup startConsumers(String topic, Receipts receipts) throws JMSException {
+        Connection connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
+        connection.start();
+        consumerTransportThreads.add("ActiveMQ Transport: "
+                + ((ActiveMQConnection) connection).getTransport().narrow(TcpTransport.class));
+        AtomicBoolean stopped = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < CONSUMER_THREADS; c++) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer consumer = session.createConsumer(session.createQueue(topic));
+            Thread thread = new Thread(() -> receive(consumer, receipts, stopped), "bench-consumer-" + c);
+            threads.add(thread);
+            thread.start();
+        }
+        return new ConsumerGroup(connection, threads, stopped);
+    }
+
+    private void receive(MessageConsumer consumer, Receipts receipts, AtomicBoolean stopped) {
+        while (!stopping && !stopped.get()) {
             try {
                 Message message = consumer.receive(100);
                 if (message != null) {
                     receipts.received(message.getStringProperty("jobId"), message.getLongProperty("dueTime"));
                 }
             } catch (JMSException | RuntimeException e) {
-                if (!stopping) {
+                if (!stopping && !stopped.get()) {
                     receipts.failed("JMS receive: " + e);
                 }
             }
@@ -132,7 +149,8 @@ final class BenchActiveMq implements BenchBroker {
     @Override
     public Paced pacedAlone(String queue, int rate, int seconds, String body) throws Exception {
         Receipts receipts = new Receipts();
-        consume(queue, receipts);
+        // its own consumers, stopped after the comparison so they do not poll through the gateway's measurement
+        ConsumerGroup reader = startConsumers(queue, receipts);
         Connection connection = new ActiveMQConnectionFactory(broker.brokerUrl()).createConnection();
         try {
             connection.start();
@@ -148,7 +166,11 @@ final class BenchActiveMq implements BenchBroker {
             };
             return PacedSchedule.measure(name(), "commit per message", receipts, rate, seconds, send);
         } finally {
-            connection.close();
+            try {
+                connection.close();
+            } finally {
+                reader.stop();
+            }
         }
     }
 
@@ -202,11 +224,8 @@ final class BenchActiveMq implements BenchBroker {
     public void close() {
         stopping = true;
         try {
-            for (Thread consumer : consumers) {
-                consumer.join();
-            }
-            for (Connection connection : connections) {
-                connection.close();
+            for (ConsumerGroup consumer : consumers) {
+                consumer.stop();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -290,10 +289,7 @@ final class LoadDriver {
                 while ((i = ticket.getAndIncrement()) < total) {
                     // job i leaves at its slot; a pusher that fell behind sends at once, so the rate catches up
                     long slot = startNs + i * 1_000_000_000L / rate;
-                    long wait;
-                    while ((wait = slot - System.nanoTime()) > 0) {
-                        LockSupport.parkNanos(wait);
-                    }
+                    PacedSchedule.awaitSlot(slot);
                     long delay = ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1L);
                     long t0 = System.nanoTime();
                     long lagMs = (t0 - slot) / 1_000_000;

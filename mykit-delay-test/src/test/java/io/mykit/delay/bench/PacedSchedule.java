@@ -38,14 +38,19 @@ final class PacedSchedule {
         for (long i = 0; i < total; i++) {
             long offsetNanos = i * 1_000_000_000L / rate;
             long slot = startNanos + offsetNanos;
-            long wait;
-            while ((wait = slot - System.nanoTime()) > 0) {
-                LockSupport.parkNanos(wait);
-            }
+            awaitSlot(slot);
             send.send(prefix + i, startEpochMs + offsetNanos / 1_000_000);
             lateness.record((System.nanoTime() - slot) / 1_000_000);
         }
         return lateness;
+    }
+
+    /** Returns at {@code slotNanos} ({@link System#nanoTime()}), at once when it has passed: an open-loop send time. */
+    static void awaitSlot(long slotNanos) {
+        long wait;
+        while ((wait = slotNanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(wait);
+        }
     }
 
     /**
