@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds an AOT cache for the gateway (JDK 25 or later: loaded classes and method profiles) from a training run
-# under load, in the extracted layout the cache needs. Run from the repository root after `mvn -DskipTests package`:
-#   JAVA_HOME=/path/to/jdk-25 tools/aot-cache/train.sh [gateway arguments, e.g. --spring.datasource.url=...]
+# Builds an AOT cache for the gateway (JDK 25 or later: loaded classes and method profiles), or on an older JDK a
+# dynamic CDS archive (JDK 17-24: loaded classes only), from a training run under load, in the extracted layout both
+# need. Run from the repository root after `mvn -DskipTests package`:
+#   JAVA_HOME=/path/to/jdk tools/aot-cache/train.sh [gateway arguments, e.g. --spring.datasource.url=...]
 # then start the gateway with:  cd target/aot && $JAVA_HOME/bin/java -XX:AOTCache=mykit-delay.aot -jar mykit-delay.jar ...
+# (JDK 17-24:                   cd target/aot && $JAVA_HOME/bin/java -XX:SharedArchiveFile=mykit-delay.jsa -jar ...)
 set -euo pipefail
 
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -13,14 +15,17 @@ rounds="${TRAIN_ROUNDS:-5000}"
 tools="$(cd "$(dirname "$0")" && pwd)"
 
 [ -f "$jar" ] || { echo "no $jar: run 'mvn -B -q -DskipTests package' first" >&2; exit 1; }
-version="$("$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c AOTCacheOutput || true)"
-[ "$version" -ge 1 ] || { echo "$java has no -XX:AOTCacheOutput: an AOT cache needs JDK 25 or later" >&2; exit 1; }
+if [ "$("$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c AOTCacheOutput || true)" -ge 1 ]; then
+    cache=mykit-delay.aot; record="-XX:AOTCacheOutput=$cache"; use="-XX:AOTCache=$cache"
+else
+    cache=mykit-delay.jsa; record="-XX:ArchiveClassesAtExit=$cache"; use="-XX:SharedArchiveFile=$cache"
+fi
 
 rm -rf "$out"
 "$java" -Djarmode=tools -jar "$jar" extract --destination "$out"
 cd "$out"
 # the cache is written when the JVM exits; a graceful stop (SIGTERM) after the load is that exit
-"$java" -XX:AOTCacheOutput=mykit-delay.aot -XX:MaxGCPauseMillis=10 -jar mykit-delay.jar --server.port="$port" "$@" \
+"$java" "$record" -XX:MaxGCPauseMillis=10 -jar mykit-delay.jar --server.port="$port" "$@" \
     > training.log 2>&1 &
 gateway=$!
 trap 'kill "$gateway" 2>/dev/null || true' EXIT
@@ -33,5 +38,5 @@ done
 kill -TERM "$gateway"
 wait "$gateway" || true
 trap - EXIT
-[ -s mykit-delay.aot ] || { echo "no cache written; see $out/training.log" >&2; exit 1; }
-echo "AOT cache: $out/mykit-delay.aot ($(du -h mykit-delay.aot | cut -f1)); start the gateway from $out with -XX:AOTCache=mykit-delay.aot"
+[ -s "$cache" ] || { echo "no cache written; see $out/training.log" >&2; exit 1; }
+echo "cache: $out/$cache ($(du -h "$cache" | cut -f1)); start the gateway from $out with $use"
