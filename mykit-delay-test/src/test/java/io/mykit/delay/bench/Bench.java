@@ -77,6 +77,8 @@ public final class Bench {
                 + s.scenarios() + " (1,2,3 by default, about six minutes; 4 restore, 5 and 6 ActiveMQ and RocketMQ"
                 + " lateness, 7 ActiveMQ drain, 8 cluster, 9 long-polls, 10 pull drain, 11 Redis memory, 12 fresh"
                 + " gateway JVM, 13 soak, 14 floors when named in -Dbench.scenarios; all = every one at full size)");
+        // while the machine is quiet: what a round trip costs here, the scale every figure below moves with
+        String roundTrips = MachineCalibration.measure(s).describe();
         if (s.runs(1)) {
             singlePush();
         }
@@ -133,6 +135,7 @@ public final class Bench {
         System.out.println("servers: Redis " + BenchGateway.redisVersion(s) + " at " + s.redisHost() + ":"
                 + s.redisPort() + "; MariaDB " + BenchGateway.mariaDbDescription(s) + " at " + s.mysqlHost() + ":"
                 + s.mysqlPort() + "/" + s.database());
+        System.out.println("round trips: " + roundTrips);
         String jvmOptions = String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(arg -> arg.startsWith("-X")).toList());
         String clusterJvms = "; scenario 8: gateway JVMs (" + String.join(" ", BenchJvm.GATEWAY_OPTIONS)
