@@ -10,8 +10,9 @@ import java.util.Locale;
 
 /**
  * What one round trip costs on this machine, measured before any scenario runs: a Redis PING and a MariaDB commit of
- * one row, each from one client, one after another. Machines of the same kind differed 5x in a PING (23-130 us) and
- * the gateway's figures moved with it, so the header prints both: figures of two runs compare only beside these.
+ * one row, each from one client, one after another. Machines of the same kind differed 5x in a PING (redis-benchmark:
+ * 23-130 us) and the gateway's figures moved with it, so the header prints both: figures of two runs compare only
+ * beside these.
  */
 final class MachineCalibration {
     static final int PINGS = 2_000;
