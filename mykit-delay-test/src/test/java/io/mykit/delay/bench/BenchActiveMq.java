@@ -32,7 +32,6 @@ final class BenchActiveMq implements BenchBroker {
     private final List<ConsumerGroup> consumers = new ArrayList<>();
     /** The name of the consumer connection's transport thread: "ActiveMQ Transport: " + the transport. */
     private final Set<String> consumerTransportThreads = ConcurrentHashMap.newKeySet();
-    private volatile boolean stopping;
 
     private BenchActiveMq(TestActiveMq broker) {
         this.broker = broker;
@@ -91,14 +90,14 @@ final class BenchActiveMq implements BenchBroker {
     }
 
     private void receive(MessageConsumer consumer, Receipts receipts, AtomicBoolean stopped) {
-        while (!stopping && !stopped.get()) {
+        while (!stopped.get()) {
             try {
                 Message message = consumer.receive(100);
                 if (message != null) {
                     receipts.received(message.getStringProperty("jobId"), message.getLongProperty("dueTime"));
                 }
             } catch (JMSException | RuntimeException e) {
-                if (!stopping && !stopped.get()) {
+                if (!stopped.get()) {
                     receipts.failed("JMS receive: " + e);
                 }
             }
@@ -222,7 +221,8 @@ final class BenchActiveMq implements BenchBroker {
 
     @Override
     public void close() {
-        stopping = true;
+        // every group's threads told first, so none reports the broker's going as a failed receive
+        consumers.forEach(group -> group.stopped().set(true));
         try {
             for (ConsumerGroup consumer : consumers) {
                 consumer.stop();
