@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * near 10 ms (scenario 3, p99 18 -> 12 ms).
  */
 final class BenchJvm {
-    /** The gateway's recommended JVM options (README, "Running it"). */
+    /** The gateway's recommended JVM options (README and docs/operations.md). */
     static final List<String> GATEWAY_OPTIONS = List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10");
     /** Set in the child, so it runs the bench instead of starting another child. */
     static final String CHILD_PROPERTY = "bench.jvm.child";

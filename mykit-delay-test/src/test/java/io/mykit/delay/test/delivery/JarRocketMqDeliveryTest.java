@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged jar, without the broker-side libraries it no longer carries (README "What the jar carries"), still
+ * The packaged jar, without the broker-side libraries it no longer carries (docs/operations.md, "What the jar carries"), still
  * delivers to a real RocketMQ: started as {@code java -jar} against the test Redis and MariaDB.
  */
 class JarRocketMqDeliveryTest {
