@@ -557,7 +557,10 @@ public class DelayProperties implements InitializingBean {
     public static class Admin {
         /** Token admin calls (/reStore*, /reStoreJob, /clearAll, dead-letter changes) need from every address. */
         private String token;
-        /** Without a token: false (default) answers admin calls from loopback addresses only, true from anyone. */
+        /**
+         * Without a token: false (default) answers admin calls only to programs on this host (loopback, not through a
+         * proxy, called as localhost, 127.0.0.1 or [::1]), true to anyone; never to a web page of another origin.
+         */
         private boolean open = false;
 
         public String getToken() { return token; }

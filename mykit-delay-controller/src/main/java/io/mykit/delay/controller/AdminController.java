@@ -24,7 +24,8 @@ import java.util.Map;
  * routes stay beside their POST forms under /admin, and run the same code.
  */
 @RestController
-@Tag(name = "admin", description = "Operator calls: they need the admin token (or, with none set, a loopback caller)")
+@Tag(name = "admin", description = "Operator calls: they need the admin token (or, with none set, a caller on the "
+        + "gateway's host that is no web page of another origin)")
 public class AdminController {
     private final RecoveryService recovery;
     private final BucketOwnership ownership;

@@ -7,22 +7,22 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 import java.lang.reflect.Method;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * Checks the caller of every {@link AdminOnly} handler. It looks at the handler Spring resolved, not at the URL, so no
  * spelling of a path (";x", "%63", "//", "/x/..;/", HEAD for a GET route) reaches an admin handler unchecked.
  * Refusals are {@link AdminAccessDeniedException}s, answered by {@link ApiExceptionHandler}.
+ *
+ * <p>Without a token, a browser on this host is a loopback caller too, and it sends what any web page asks it to: so
+ * a call a browser marks as sent for a page of another origin ({@link CrossOrigin}) is refused, and in loopback mode
+ * so is one whose Host header names this host by anything but a loopback name (DNS rebinding). With a token none of
+ * this is needed: a browser never adds the token by itself, and a page of another origin cannot read the console's.
  */
 public class AdminGuard implements HandlerInterceptor {
-    /** Only what a servlet container reports as a remote address: an IP literal, never a name to look up. */
-    private static final Pattern IP_LITERAL = Pattern.compile("[0-9A-Fa-f:.]+");
     /** Handler -> whether it is {@link AdminOnly}. */
     private static final Map<Handler, Boolean> ADMIN_HANDLERS = new ConcurrentHashMap<>();
 
@@ -30,9 +30,9 @@ public class AdminGuard implements HandlerInterceptor {
     public enum Mode {
         /** A token is set: the token, from every address, loopback included. */
         TOKEN,
-        /** No token (the default): loopback callers only. */
+        /** No token (the default): programs on this host only, never a web page of another origin. */
         LOOPBACK,
-        /** No token and mykit.delay.admin.open=true: anyone. */
+        /** No token and mykit.delay.admin.open=true: anyone, but never a web page of another origin. */
         OPEN
     }
 
@@ -69,23 +69,39 @@ public class AdminGuard implements HandlerInterceptor {
     private record Handler(Class<?> beanType, Method method) {
     }
 
-    private void check(HttpServletRequest request) {
-        switch (mode) {
+    /** Throws the refusal when the caller may not make admin calls. */
+    public void check(HttpServletRequest request) {
+        AdminAccessDeniedException refusal = refusal(request);
+        if (refusal != null) {
+            throw refusal;
+        }
+    }
+
+    /** Whether the caller may make admin calls (and see what only an operator sees, such as health details). */
+    public boolean allows(HttpServletRequest request) {
+        return refusal(request) == null;
+    }
+
+    private AdminAccessDeniedException refusal(HttpServletRequest request) {
+        return switch (mode) {
             case TOKEN -> {
                 String presented = presented(request);
                 // constant time: how much of a guess matched must not show in the response time
-                if (presented == null || !MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8))) {
-                    throw AdminAccessDeniedException.tokenRequired();
-                }
+                boolean valid = presented != null
+                        && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
+                yield valid ? null : AdminAccessDeniedException.tokenRequired();
             }
             case LOOPBACK -> {
-                if (!isLoopback(request.getRemoteAddr())) {
-                    throw AdminAccessDeniedException.notLoopback();
+                if (!LocalCaller.direct(request)) {
+                    yield AdminAccessDeniedException.notLoopback();
                 }
+                if (!LocalCaller.namesThisHost(request)) {
+                    yield AdminAccessDeniedException.foreignHost();
+                }
+                yield CrossOrigin.from(request) ? AdminAccessDeniedException.crossOrigin() : null;
             }
-            case OPEN -> {
-            }
-        }
+            case OPEN -> CrossOrigin.from(request) ? AdminAccessDeniedException.crossOrigin() : null;
+        };
     }
 
     private static String presented(HttpServletRequest request) {
@@ -94,16 +110,5 @@ public class AdminGuard implements HandlerInterceptor {
             return header.substring(7).trim();
         }
         return request.getHeader("X-Admin-Token");
-    }
-
-    static boolean isLoopback(String remoteAddress) {
-        if (remoteAddress == null || !IP_LITERAL.matcher(remoteAddress).matches()) {
-            return false;
-        }
-        try {
-            return InetAddress.getByName(remoteAddress).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 }

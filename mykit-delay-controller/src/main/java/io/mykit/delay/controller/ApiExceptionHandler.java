@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.mykit.delay.common.error.DelayException;
 import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.error.StoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -22,7 +23,11 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import java.util.stream.Collectors;
 
-/** Maps every failure to the JSON envelope with a real HTTP status; unexpected errors say nothing beyond "internal error". */
+/**
+ * Maps every failure to the JSON envelope with a real HTTP status. A server-side failure (5xx) answers only what
+ * failed ("redis unavailable", "internal error") and a request id; its details (addresses, driver messages, SQL) go
+ * to the log line with the same id.
+ */
 @RestControllerAdvice
 public class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
@@ -30,7 +35,11 @@ public class ApiExceptionHandler {
     @ExceptionHandler(DelayException.class)
     public ResponseEntity<ApiResponse<Void>> delay(DelayException e) {
         if (e.httpStatus() >= 500) {
-            log.warn("request failed: {}", e.getMessage());
+            String id = RequestIds.next();
+            log.warn("request {} failed: {}", id, e.getMessage());
+            String what = e instanceof StoreUnavailableException store ? store.store() + " unavailable"
+                    : "internal error";
+            return respond(e.httpStatus(), withId(what, id), null);
         }
         String field = e instanceof InvalidJobException invalid ? invalid.field() : null;
         return respond(e.httpStatus(), e.getMessage(), field);
@@ -105,8 +114,13 @@ public class ApiExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<ApiResponse<Void>> unexpected(Exception e) {
-        log.error("unexpected error", e);
-        return respond(500, "internal error", null);
+        String id = RequestIds.next();
+        log.error("request {} failed: unexpected error", id, e);
+        return respond(500, withId("internal error", id), null);
+    }
+
+    private static String withId(String what, String requestId) {
+        return what + " (request id " + requestId + ")";
     }
 
     /** What a failure raised outside Spring's handler call (an async poll's store error) answers, as above. */

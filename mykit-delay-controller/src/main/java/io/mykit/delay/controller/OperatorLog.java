@@ -11,15 +11,22 @@ import org.springframework.web.servlet.AsyncHandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Puts the job id and topic a request names into the MDC for every log line written while it is handled, and writes
  * one INFO line per admin call (allowed or refused) with what it named, who asked and the answer. Never a body.
  * Registered before {@link AdminGuard}, so a refused call is logged too.
+ *
+ * <p>Of the query, only the parameters admin routes take are written with their values; any other parameter is
+ * written as {@code <redacted>}, name included: a token pasted into a URL may be a value ({@code ?token=s3cret}) or
+ * the whole parameter ({@code ?s3cret}), and no list of secret-sounding names catches both.
  */
 public class OperatorLog implements AsyncHandlerInterceptor {
     private static final Logger log = LoggerFactory.getLogger("io.mykit.delay.admin");
     private static final String STARTED = OperatorLog.class.getName() + ".started";
+    /** The parameters of the admin routes: job ids and switches, nothing secret. */
+    private static final Set<String> SHOWN_PARAMETERS = Set.of("jobId", "expire", "cancel");
 
     private final int buckets;
 
@@ -50,9 +57,9 @@ public class OperatorLog implements AsyncHandlerInterceptor {
                 Object started = request.getAttribute(STARTED);
                 long ms = started instanceof Long nanos ? (System.nanoTime() - nanos) / 1_000_000 : -1;
                 log.info("admin {} {}{} jobId={} topic={} bucket={} from={} status={} took={}ms", request.getMethod(),
-                        request.getRequestURI(), request.getQueryString() == null ? "" : "?" + request.getQueryString(),
+                        clean(request.getRequestURI()), query(request.getQueryString()),
                         jobId == null ? "-" : jobId, topic == null ? "-" : topic,
-                        jobId == null ? "-" : Integer.toString(Buckets.of(jobId, buckets)), request.getRemoteAddr(),
+                        jobId == null ? "-" : Integer.toString(Buckets.of(jobId, buckets)), caller(request),
                         response.getStatus(), ms);
             }
         } finally {
@@ -69,6 +76,31 @@ public class OperatorLog implements AsyncHandlerInterceptor {
     private static void clear() {
         MDC.remove("jobId");
         MDC.remove("topic");
+    }
+
+    /** {@code ?jobId=x&<redacted>}: see the class comment. */
+    static String query(String query) {
+        if (query == null) {
+            return "";
+        }
+        StringBuilder shown = new StringBuilder();
+        for (String parameter : query.split("&", -1)) {
+            int equals = parameter.indexOf('=');
+            String name = equals < 0 ? parameter : parameter.substring(0, equals);
+            shown.append(shown.isEmpty() ? '?' : '&')
+                    .append(SHOWN_PARAMETERS.contains(name) ? clean(parameter) : "<redacted>");
+        }
+        return shown.toString();
+    }
+
+    /** The TCP peer, and the address a proxy said it forwarded for when that differs. */
+    private static String caller(HttpServletRequest request) {
+        String remote = request.getRemoteAddr();
+        Object peer = request.getAttribute(SocketPeerValve.ATTRIBUTE);
+        if (!(peer instanceof String address) || address.equals(remote)) {
+            return remote;
+        }
+        return address + " (forwarded for " + remote + ")";
     }
 
     private static String jobId(HttpServletRequest request) {

@@ -37,8 +37,9 @@ public class ApiDocsConfiguration {
     @Bean
     public OpenAPI gatewayApi() {
         String version = ApiDocsConfiguration.class.getPackage().getImplementationVersion();
-        String token = "mykit.delay.admin.token; while none is set, admin calls are answered from loopback "
-                + "addresses only (or from anyone with mykit.delay.admin.open=true)";
+        String token = "mykit.delay.admin.token; while none is set, admin calls are answered only to programs on the "
+                + "gateway's host called as localhost, 127.0.0.1 or [::1] (or to anyone with "
+                + "mykit.delay.admin.open=true), never to a web page of another origin";
         return new OpenAPI()
                 .info(new Info().title("mykit-delay")
                         .version(version == null ? "dev" : version)
@@ -84,7 +85,8 @@ public class ApiDocsConfiguration {
             responses.addApiResponse("400", error("Bad input: message and field say which and why"));
             if (AdminGuard.isAdmin(handler)) {
                 responses.addApiResponse("401", error("No admin token, or a wrong one"));
-                responses.addApiResponse("403", error("No admin token is set and the caller is not on this host"));
+                responses.addApiResponse("403", error("No admin token is set and the caller is not on this host, "
+                        + "or is a web page of another origin"));
             }
             boolean oneJob = operation.getParameters() != null && operation.getParameters().stream()
                     .anyMatch(p -> p.getName().equals("id") || p.getName().equals("jobId"));

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.AdminGuard;
+import io.mykit.delay.controller.AdminPrincipalFilter;
 import io.mykit.delay.controller.HotRouteFilter;
 import io.mykit.delay.controller.JobController;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
+import io.mykit.delay.controller.SocketPeerValve;
 import jakarta.servlet.DispatcherType;
 import io.mykit.delay.controller.OperatorLog;
 import io.mykit.delay.controller.PullController;
@@ -17,6 +19,8 @@ import io.mykit.delay.controller.RequestGuardFilter;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
@@ -29,6 +33,7 @@ import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.converter.yaml.MappingJackson2YamlHttpMessageConverter;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.handler.MappedInterceptor;
 
 import java.util.List;
 
@@ -84,13 +89,34 @@ public class HttpBoundaryConfiguration {
             case TOKEN -> log.info("admin calls (/admin/*, /reStore*, /reStoreJob, /clearAll, dead-letter changes) "
                     + "require mykit.delay.admin.token, from every address");
             case LOOPBACK -> log.info("mykit.delay.admin.token is not set: admin calls (/admin/*, /reStore*, "
-                    + "/reStoreJob, /clearAll, dead-letter changes) are answered only from loopback addresses; behind "
-                    + "a reverse proxy on this host every caller looks local, so set a token there");
+                    + "/reStoreJob, /clearAll, dead-letter changes) are answered only to programs on this host, called "
+                    + "as localhost, 127.0.0.1 or [::1], never to a web page of another origin nor to callers a proxy "
+                    + "says it forwarded; a reverse proxy on this host that does not say so makes every caller look "
+                    + "local: set a token on any deployment others can reach");
             case OPEN -> log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/admin/*, "
                     + "/reStore*, /reStoreJob, /clearAll, dead-letter changes) are open to anyone who can reach this "
-                    + "port");
+                    + "port (web pages of other origins excepted)");
         }
         return guard;
+    }
+
+    /** Health details for the admin only: the actuator shows them to a request with a user principal. */
+    @Bean
+    public FilterRegistrationBean<AdminPrincipalFilter> adminPrincipalFilter(AdminGuard guard,
+                                                                             WebEndpointProperties endpoints) {
+        FilterRegistrationBean<AdminPrincipalFilter> registration =
+                new FilterRegistrationBean<>(new AdminPrincipalFilter(guard));
+        registration.addUrlPatterns(endpoints.getBasePath() + "/*");
+        return registration;
+    }
+
+    /**
+     * Actuator endpoints beyond health, info and prometheus are admin calls. A MappedInterceptor bean, because Spring
+     * MVC's registry (below) does not reach the actuator's own handler mappings.
+     */
+    @Bean
+    public MappedInterceptor actuatorAdminEndpoints(AdminGuard guard, PathMappedEndpoints endpoints) {
+        return new MappedInterceptor(null, new ActuatorAdminEndpoints(guard, endpoints));
     }
 
     /** Checks every request's resolved handler, on every path: a path pattern here would bring back URL matching. */
@@ -118,6 +144,12 @@ public class HttpBoundaryConfiguration {
                 converters.removeIf(MappingJackson2YamlHttpMessageConverter.class::isInstance);
             }
         };
+    }
+
+    /** The admin guard's source of the TCP peer, whatever forwarded headers say. */
+    @Bean
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> socketPeerValve() {
+        return factory -> factory.addEngineValves(new SocketPeerValve());
     }
 
     @Bean

@@ -19,7 +19,7 @@ import java.util.Set;
 
 /**
  * /actuator/info: version, mode, node, buckets, where the stores are (and whether they are the embedded ones) and the
- * delivery targets. Addresses only: no password, no JDBC URL parameters (they may carry credentials).
+ * delivery targets. Addresses only ({@link AddressesOnly}): no user, no password, no URL parameters.
  */
 final class GatewayInfoContributor implements InfoContributor {
     private static final String POM_PROPERTIES = "/META-INF/maven/io.mykit.delay/mykit-delay-core/pom.properties";
@@ -35,17 +35,17 @@ final class GatewayInfoContributor implements InfoContributor {
         Map<String, Object> stores = new LinkedHashMap<>();
         DelayProperties.Redis redis = properties.getRedis();
         stores.put("redis", Map.of(
-                "address", redis.isCluster() ? String.join(",", redis.getClusterNodes())
-                        : redis.getHost() + ":" + redis.getPort(),
+                "address", AddressesOnly.of(redis.isCluster() ? String.join(",", redis.getClusterNodes())
+                        : redis.getHost() + ":" + redis.getPort()),
                 "keyPrefix", redis.getKeyPrefix(),
                 "embedded", EmbeddedStoresPostProcessor.embeddedRedis(environment)));
         stores.put("journal", Map.of(
-                "url", withoutParameters(environment.getProperty("spring.datasource.url", "")),
+                "url", AddressesOnly.of(environment.getProperty("spring.datasource.url", "")),
                 "embedded", EmbeddedStoresPostProcessor.embeddedJournal(environment)));
         info.put("stores", stores);
         info.put("targets", targets(properties));
         if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
-            info.put("zookeeper", properties.getRegistry().getServerList());
+            info.put("zookeeper", AddressesOnly.of(properties.getRegistry().getServerList()));
         }
         this.gateway = Map.copyOf(info);
     }
@@ -65,28 +65,15 @@ final class GatewayInfoContributor implements InfoContributor {
             Map<String, String> target = new LinkedHashMap<>();
             target.put("name", name);
             switch (name) {
-                case "activemq" -> target.put("broker", withoutParameters(properties.getActivemq().getBrokerUrl()));
-                case "rocketmq" -> target.put("nameServer", properties.getRocketmq().getNamesrvAddr());
+                case "activemq" -> target.put("broker", AddressesOnly.of(properties.getActivemq().getBrokerUrl()));
+                case "rocketmq" -> target.put("nameServer",
+                        AddressesOnly.each(properties.getRocketmq().getNamesrvAddr(), ";"));
                 default -> { }
             }
             target.put("default", Boolean.toString(name.equals(properties.getDispatch().getDefaultTarget())));
             targets.add(target);
         }
         return targets;
-    }
-
-    static String withoutParameters(String url) {
-        if (url == null) {
-            return "";
-        }
-        int cut = url.length();
-        for (char c : new char[] {'?', ';'}) {
-            int at = url.indexOf(c);
-            if (at >= 0) {
-                cut = Math.min(cut, at);
-            }
-        }
-        return url.substring(0, cut);
     }
 
     /** The version Maven wrote into the jar; "unknown" when run from classes outside a jar. */

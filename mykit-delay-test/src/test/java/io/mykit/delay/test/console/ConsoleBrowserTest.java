@@ -1,5 +1,10 @@
 package io.mykit.delay.test.console;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.sun.net.httpserver.HttpServer;
+import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -17,8 +22,13 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.slf4j.LoggerFactory;
 
 import java.io.File;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -33,6 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The web console in a real headless Chromium (Debian's chromium and chromium-driver, which .ci/run installs; without
  * them Selenium Manager provides Chrome and its driver, and the test fails if it cannot): the page
  * loads, counts follow pushes made through the API, a job is cancelled and a dead letter respawned from the page.
+ * Without an admin token the console on this host still makes admin calls, and a page of another origin in the same
+ * browser cannot make any.
  */
 class ConsoleBrowserTest {
     private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
@@ -173,5 +185,71 @@ class ConsoleBrowserTest {
         Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot,
                 StandardCopyOption.REPLACE_EXISTING);
         assertThat(Files.size(shot)).as("screenshot " + shot.toAbsolutePath()).isPositive();
+    }
+
+    /**
+     * A gateway without a token answers admin calls from this host, and a browser on this host is on this host: a page
+     * of another origin it shows (here a page served on another port) sends an image GET, a no-cors fetch and a form
+     * POST to the wiping routes, all refused; the console, served by the gateway itself, still respawns a dead letter.
+     */
+    @Test
+    void without_a_token_the_console_makes_admin_calls_and_a_page_of_another_origin_cannot() throws Exception {
+        Logger adminLog = (Logger) LoggerFactory.getLogger("io.mykit.delay.admin");
+        ListAppender<ILoggingEvent> adminLines = new ListAppender<>();
+        adminLines.start();
+        adminLog.addAppender(adminLines);
+        HttpServer hostile = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        try (TestGateway loopback = TestGateway.start()) {
+            String topic = "console-" + UUID.randomUUID().toString().substring(0, 6);
+            AdminCanaries canaries = AdminCanaries.seed(loopback, topic);
+            int port = URI.create(loopback.baseUrl()).getPort();
+            byte[] page = hostilePage(port).getBytes(StandardCharsets.UTF_8);
+            hostile.createContext("/", exchange -> {
+                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(200, page.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(page);
+                }
+            });
+            hostile.start();
+            browser.get("http://127.0.0.1:" + hostile.getAddress().getPort() + "/");
+            waiting().withMessage(() -> "the page's calls in the admin log: " + lines(adminLines)).until(driver ->
+                    lines(adminLines).stream().filter(line -> line.contains("status=403")).count() >= 4);
+            assertThat(lines(adminLines)).as("every call the page made was refused")
+                    .allMatch(line -> line.contains("status=403"));
+            assertThat(canaries.changes()).as("what the page's calls changed").isEmpty();
+
+            browser.get(loopback.baseUrl() + "/console");
+            type("dead-topic", topic);
+            browser.findElement(By.id("dead-load")).click();
+            By respawn = By.cssSelector("#dead-rows tr[data-id='" + canaries.dead() + "'] button.respawn");
+            waiting().until(ExpectedConditions.elementToBeClickable(respawn)).click();
+            awaitMessage("1 respawned");
+            assertThat(canaries.changes()).as("the console's respawn ran")
+                    .anyMatch(change -> change.startsWith(canaries.dead() + " is journaled"));
+        } finally {
+            hostile.stop(0);
+            adminLog.detachAppender(adminLines);
+        }
+    }
+
+    /** Calls a page of another origin can make a browser send: no preflight, no answer it could read needed. */
+    private static String hostilePage(int gatewayPort) {
+        String here = "http://127.0.0.1:" + gatewayPort;
+        String crossSite = "http://localhost:" + gatewayPort;
+        return "<!doctype html><html><body>"
+                + "<img src='" + here + "/clearAll?cancel=true'>"
+                + "<iframe name='sink'></iframe>"
+                + "<form id='wipe' method='POST' target='sink' action='" + crossSite
+                + "/admin/clear?cancel=true'></form>"
+                + "<script>"
+                + "fetch('" + crossSite + "/clearAll?cancel=true', {mode: 'no-cors'})"
+                + ".finally(() => fetch('" + here + "/admin/restore?expire=true', {mode: 'no-cors', method: 'POST'}))"
+                + ".finally(() => document.getElementById('wipe').submit());"
+                + "</script></body></html>";
+    }
+
+    private static List<String> lines(ListAppender<ILoggingEvent> appender) {
+        return List.copyOf(appender.list).stream().map(ILoggingEvent::getFormattedMessage).toList();
     }
 }

@@ -28,12 +28,18 @@ public final class RawHttp {
     private RawHttp() {
     }
 
-    /** Sends {@code method target HTTP/1.1} to host:port with the given extra headers and body (null = none). */
+    /**
+     * Sends {@code method target HTTP/1.1} to host:port with the given extra headers and body (null = none). The Host
+     * header names host:port unless {@code headers} has one.
+     */
     public static Answer send(String host, int port, String method, String target, Map<String, String> headers,
                               byte[] body) throws IOException {
-        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(host).append(':').append(port).append("\r\n")
-                .append("Connection: close\r\n");
+        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+        if (headers.keySet().stream().noneMatch("Host"::equalsIgnoreCase)) {
+            head.append("Host: ").append(host.contains(":") ? "[" + host + "]" : host).append(':').append(port)
+                    .append("\r\n");
+        }
+        head.append("Connection: close\r\n");
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (body != null) {
             head.append("Content-Length: ").append(body.length).append("\r\n");

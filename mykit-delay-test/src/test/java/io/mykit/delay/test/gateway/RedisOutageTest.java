@@ -79,21 +79,28 @@ class RedisOutageTest {
 
     /**
      * A pull that meets Redis down answers 503 with the JSON error, whether its first look fails (answered inside the
-     * handler) or a look while it waits does (answered on the async response, DirectPollAnswer); neither hangs.
+     * handler) or a look while it waits does (answered on the async response, DirectPollAnswer); neither hangs. The
+     * answer says "redis unavailable" and a request id; where Redis is and what the driver said is in the log only.
      */
     @Test
     void a_pull_answers_503_json_when_redis_is_down_at_its_first_look_or_while_it_waits() throws Exception {
         String topic = "outage-pull-" + UUID.randomUUID().toString().substring(0, 8);
         CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 2_500));
         Thread.sleep(500);
-        redis.stop();
-        try {
+        try (FailureLog failures = FailureLog.capture()) {
+            redis.stop();
             Reply atOnce = gateway.client().get(topic, 30_000, 1_000);
             assertThat(atOnce.status()).as("first look fails: " + atOnce).isEqualTo(503);
             assertThat(atOnce.json().path("success").asBoolean(true)).as(atOnce.toString()).isFalse();
             Reply later = waiting.get(15, TimeUnit.SECONDS);
             assertThat(later.status()).as("a look while waiting fails: " + later).isEqualTo(503);
             assertThat(later.json().path("code").asInt()).as(later.toString()).isEqualTo(503);
+            for (Reply failed : List.of(atOnce, later)) {
+                assertThat(failed.toString()).doesNotContain(Integer.toString(redis.port()))
+                        .doesNotContain("127.0.0.1");
+                assertThat(failures.lineOf(failed, "redis unavailable")).startsWith("request ")
+                        .contains("redis unavailable: ");
+            }
         } finally {
             redis.restart();
         }

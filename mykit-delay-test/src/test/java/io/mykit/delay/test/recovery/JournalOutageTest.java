@@ -1,5 +1,6 @@
 package io.mykit.delay.test.recovery;
 
+import io.mykit.delay.test.gateway.FailureLog;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -17,8 +18,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The journal database becomes unreachable (a TCP proxy in front of the real MariaDB is cut): pushes answer 503
- * and store nothing, jobs already accepted are still delivered and finished, and their Finish is written once
- * the database is back.
+ * (saying "journal unavailable" and a request id; the driver's message is in the log only) and store nothing, jobs
+ * already accepted are still delivered and finished, and their Finish is written once the database is back.
  */
 class JournalOutageTest {
     private static TcpProxy proxy;
@@ -78,17 +79,20 @@ class JournalOutageTest {
                 assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Delay"));
 
         proxy.cut();
-        try {
+        try (FailureLog failures = FailureLog.capture()) {
             String refusedId = "refused-" + UUID.randomUUID();
             Reply refused = client.push("{\"topic\":\"" + topic + "\",\"id\":\"" + refusedId + "\",\"delay\":0}");
             assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
             assertThat(refused.json().path("success").asBoolean(true)).isFalse();
+            assertThat(failures.lineOf(refused, "journal unavailable")).contains("journal unavailable: ");
 
             Reply pulled = client.get(topic, 30_000, 10_000);
             assertThat(pulled.data().path("id").asText()).as("due job delivered without the journal").isEqualTo(accepted);
             assertThat(client.finish(accepted).status()).isEqualTo(200);
             assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("the refused push stored nothing").isTrue();
-            assertThat(client.lookup(accepted).status()).as("look-ups need the journal").isEqualTo(503);
+            Reply lookup = client.lookup(accepted);
+            assertThat(lookup.status()).as("look-ups need the journal").isEqualTo(503);
+            assertThat(failures.lineOf(lookup, "journal unavailable")).contains("journal unavailable: ");
 
             proxy.heal();
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
