@@ -2,6 +2,8 @@ package io.mykit.delay.test.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.TimerGroup;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import redis.clients.jedis.Jedis;
 
 import javax.sql.DataSource;
 
@@ -22,7 +25,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,12 +39,15 @@ import static org.awaitility.Awaitility.await;
  * with a storing row before touching Redis; when the Redis step fails the push is accepted all the same (200: the
  * journal has it, and a 503 would make a client without ids push it twice) and the storing row stays; the
  * stranded-job repairer re-adds the jobs of storing rows (and WaitPut rows) older than repair-after once Redis answers.
+ * Being private, its command counts are this gateway's alone: waiting long-polls leave it alone.
  */
 class RedisOutageTest {
     // more than two of the repairer's pages (500)
     private static final int STRANDED_JOBS = 1_200;
     private static OwnRedis redis;
     private static TestGateway gateway;
+    /** One thread per waiting poll: they must all wait at once, whatever the machine's core count. */
+    private static final ExecutorService IDLE_POLLERS = Executors.newFixedThreadPool(20);
 
     @BeforeAll
     static void start() {
@@ -48,6 +58,7 @@ class RedisOutageTest {
 
     @AfterAll
     static void stop() {
+        IDLE_POLLERS.shutdownNow();
         gateway.close();
         redis.close();
     }
@@ -167,5 +178,38 @@ class RedisOutageTest {
         String id = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":200}").data().asText();
         Reply pulled = gateway.client().get(topic, 30_000, 10_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
+    }
+
+    /** Waiting long-polls cost Redis nothing until a hand-over wakes their topic (pull.poll-interval: its default). */
+    @Test
+    void idle_long_polls_on_many_topics_scan_no_bucket_while_they_wait() throws Exception {
+        int topics = 20;
+        String run = UUID.randomUUID().toString().substring(0, 6);
+        PullTarget pull = gateway.bean(PullTarget.class);
+        List<CompletableFuture<Reply>> polls = new ArrayList<>();
+        for (int i = 0; i < topics; i++) {
+            String path = "/get/idle-" + run + "-" + i + (i % 2 == 0 ? "?timeout=5000" : "/batch?count=5&timeout=5000");
+            polls.add(CompletableFuture.supplyAsync(() -> gateway.client().get(path), IDLE_POLLERS));
+        }
+        await().atMost(Duration.ofSeconds(4)).until(() -> pull.waitingPolls() == topics);
+
+        long before = llenCalls();
+        Thread.sleep(3_000); // the window measured: the polls wait, nothing is pushed
+        long scans = llenCalls() - before;
+
+        // the safety re-check (seconds apart) may fall into the window once: one scan of the buckets per topic
+        int buckets = gateway.bean(DelayProperties.class).getBuckets();
+        assertThat(scans).as("LLEN calls in 3 s of %d waiting polls", topics)
+                .isLessThanOrEqualTo((long) topics * buckets);
+        for (CompletableFuture<Reply> poll : polls) {
+            assertThat(poll.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+        }
+    }
+
+    private static long llenCalls() {
+        try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
+            Matcher calls = Pattern.compile("cmdstat_llen:calls=(\\d+)").matcher(jedis.info("commandstats"));
+            return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+        }
     }
 }
