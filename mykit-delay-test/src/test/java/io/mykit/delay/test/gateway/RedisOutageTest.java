@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisMonitor;
+import redis.clients.jedis.exceptions.JedisException;
 
 import javax.sql.DataSource;
 
@@ -28,8 +30,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -193,11 +195,9 @@ class RedisOutageTest {
         }
         await().atMost(Duration.ofSeconds(4)).until(() -> pull.waitingPolls() == topics);
 
-        long before = llenCalls();
-        Thread.sleep(3_000); // the window measured: the polls wait, nothing is pushed
-        long scans = llenCalls() - before;
-
-        // the safety re-check (seconds apart) may fall into the window once: one scan of the buckets per topic
+        // the window measured: the polls wait, nothing is pushed; the safety re-check (seconds apart) may fall into it
+        // once: one scan of the buckets per topic
+        long scans = llensOn("idle-" + run, Duration.ofSeconds(3));
         int buckets = gateway.bean(DelayProperties.class).getBuckets();
         assertThat(scans).as("LLEN calls in 3 s of %d waiting polls", topics)
                 .isLessThanOrEqualTo((long) topics * buckets);
@@ -206,10 +206,40 @@ class RedisOutageTest {
         }
     }
 
-    private static long llenCalls() {
-        try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
-            Matcher calls = Pattern.compile("cmdstat_llen:calls=(\\d+)").matcher(jedis.info("commandstats"));
-            return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+    /** The LLENs Redis runs on keys holding {@code marker} during {@code window} (MONITOR: the Redis is ours). */
+    private static long llensOn(String marker, Duration window) throws InterruptedException {
+        AtomicLong seen = new AtomicLong();
+        CountDownLatch watching = new CountDownLatch(1);
+        CountDownLatch ended = new CountDownLatch(1);
+        Jedis monitor = new Jedis(redis.host(), redis.port());
+        Thread reader = new Thread(() -> {
+            try {
+                monitor.monitor(new JedisMonitor() {
+                    @Override
+                    public void onCommand(String command) {
+                        watching.countDown();
+                        if (command.contains("\"LLEN\"") && command.contains(marker)) {
+                            seen.incrementAndGet();
+                        }
+                    }
+                });
+            } catch (JedisException closed) {
+                ended.countDown();
+            }
+        }, "llen-monitor");
+        reader.start();
+        try (Jedis ping = new Jedis(redis.host(), redis.port())) {
+            // MONITOR shows commands from its start on: the first one seen proves it has started
+            await().atMost(Duration.ofSeconds(5)).until(() -> {
+                ping.ping();
+                return watching.getCount() == 0;
+            });
         }
+        long counted = seen.get();
+        Thread.sleep(window.toMillis());
+        long inWindow = seen.get() - counted;
+        monitor.close();
+        assertThat(ended.await(5, TimeUnit.SECONDS)).as("monitor connection closed").isTrue();
+        return inWindow;
     }
 }
