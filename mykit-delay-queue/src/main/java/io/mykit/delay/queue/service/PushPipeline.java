@@ -38,6 +38,10 @@ import java.util.function.BiConsumer;
  * The storing row (one per group, listing its ids) marks the group as not yet in Redis; the state writer deletes it
  * after the add. A crash or a Redis failure in between leaves it for the stranded-job repairer.
  *
+ * A call still queued when its caller stops waiting (the push timeout) is withdrawn ({@link #withdraw}): no writer
+ * takes it afterwards, so its 503 can say that nothing was stored, and a stalled journal's queue holds only the calls
+ * someone still waits for, however often clients retry.
+ *
  * With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
  * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
  * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on
@@ -197,6 +201,10 @@ public class PushPipeline implements AutoCloseable {
                 if (!tryEnterGroup()) {
                     // busy: the call goes back to the head for whoever gathers next, not held here while this waits
                     queue.offerFirst(first);
+                    if (first.state.get() == Pending.WITHDRAWN) {
+                        // withdrawn while out of the queue: its caller's removal missed it
+                        queue.remove(first);
+                    }
                     enterGroup();
                     first = queue.pollFirst();
                     if (first == null) {
