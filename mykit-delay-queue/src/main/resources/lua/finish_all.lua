@@ -3,7 +3,8 @@
 -- KEYS[1..8] as remove.lua: due index, in-flight ZSET, pool HASH, reservation counts HASH, restore marker,
 -- tombstone ZSET, stage counters HASH, finish marks ZSET
 -- ARGV[1] latest delay score allowed (a job not due yet is refused)
--- ARGV[2..] job ids, each once, at most a few thousand
+-- ARGV[2] the bucket's ready LIST key up to the topic, '<tag>:ready:' (the lists share the bucket's hash tag)
+-- ARGV[3..] job ids, each once, at most a few thousand
 -- Returns one code per id, as remove.lua: 1 removed, 0 not in Redis, -1 refused because not due.
 local due = KEYS[1]
 local inflight = KEYS[2]
@@ -14,18 +15,22 @@ local ended = KEYS[6]
 local counts = KEYS[7]
 local finished = KEYS[8]
 local latest = tonumber(ARGV[1])
+local readyPrefix = ARGV[2]
 
 --#include record
 --#include counters
 --#include waiting
 --#include drop
+--#include stale
 
-local ids = { unpack(ARGV, 2) }
+local ids = { unpack(ARGV, 3) }
 local records = redis.call('HMGET', pool, unpack(ids))
 local flying = redis.call('ZMSCORE', inflight, unpack(ids))
 local out = {}
 local gone = {}
 local seen = {}
+-- topic -> ready jobs ended: their list entries stay behind
+local leftInReady = {}
 for i, id in ipairs(ids) do
     local record = records[i]
     out[i] = 0
@@ -45,7 +50,11 @@ for i, id in ipairs(ids) do
             if score then
                 unwait(due, id)
             end
-            bump(stage, topicOf(record), -1)
+            local topic = topicOf(record)
+            bump(stage, topic, -1)
+            if stage == 'r' then
+                leftInReady[topic] = (leftInReady[topic] or 0) + 1
+            end
             gone[#gone + 1] = id
             out[i] = 1
         end
@@ -66,4 +75,7 @@ if #gone > 0 then
     end
 end
 saveCounts(counts)
+for topic, n in pairs(leftInReady) do
+    staleEntries(counts, pool, readyPrefix .. topic, topic, n)
+end
 return out

@@ -1,6 +1,6 @@
--- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A stale ready-list entry is
--- skipped by reserve.lua later, which keeps this script inside one bucket's keys. A cancel refuses a job that is
--- in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
+-- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A ready job's list entry stays, to be
+-- skipped by reserve.lua later, until such entries are half its list (lua/include/stale.lua). A cancel refuses a job
+-- that is in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
@@ -12,6 +12,7 @@
 -- ARGV[1] job id
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
 -- ARGV[3] 'cancel' or 'finish'
+-- ARGV[4] the bucket's ready LIST key up to the topic, '<tag>:ready:' (the lists share the bucket's hash tag)
 -- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (cancel only).
 local due = KEYS[1]
 local inflight = KEYS[2]
@@ -24,10 +25,12 @@ local finished = KEYS[8]
 local id = ARGV[1]
 local latest = tonumber(ARGV[2])
 local cancel = ARGV[3] == 'cancel'
+local readyPrefix = ARGV[4]
 
 --#include record
 --#include counters
 --#include waiting
+--#include stale
 
 local record = redis.call('HGET', pool, id)
 if not record then
@@ -47,7 +50,8 @@ if score then
 elseif redis.call('ZSCORE', inflight, id) then
     stage = 'f'
 end
-bump(stage, topicOf(record), -1)
+local topic = topicOf(record)
+bump(stage, topic, -1)
 saveCounts(counts)
 unwait(due, id)
 redis.call('ZREM', inflight, id)
@@ -63,5 +67,8 @@ if restoring or not cancel then
         -- answered before the state writer journals it: until then a restore must not bring it back
         redis.call('ZADD', finished, at, id)
     end
+end
+if stage == 'r' and readyPrefix then
+    staleEntries(counts, pool, readyPrefix .. topic, topic, 1)
 end
 return 1

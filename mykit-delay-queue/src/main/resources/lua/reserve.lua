@@ -20,6 +20,11 @@ local wanted = tonumber(ARGV[2])
 
 --#include record
 --#include counters
+--#include stale
+
+-- the list's key ends in ':ready:<topic>', and topics hold no ':'
+local topic = string.match(ready, ':ready:([^:]*)$')
+local skipped = 0
 
 local out = {}
 local live = 0
@@ -39,6 +44,8 @@ while live < wanted do
         if records[i] then
             liveIds[#liveIds + 1] = id
             liveRecords[#liveRecords + 1] = records[i]
+        else
+            skipped = skipped + 1
         end
     end
     if #liveIds > 0 then
@@ -59,9 +66,9 @@ while live < wanted do
             out[#out + 1] = id
             out[#out + 1] = liveRecords[i]
             out[#out + 1] = n
-            local topic = topicOf(liveRecords[i])
-            bump('r', topic, -1)
-            bump('f', topic, 1)
+            local jobTopic = topicOf(liveRecords[i])
+            bump('r', jobTopic, -1)
+            bump('f', jobTopic, 1)
         end
         live = live + #liveIds
         if before then
@@ -76,5 +83,8 @@ while live < wanted do
     end
 end
 saveCounts(counts)
+if skipped > 0 then
+    staleEntries(counts, pool, ready, topic, -skipped)
+end
 out[#out + 1] = redis.call('LLEN', ready)
 return out

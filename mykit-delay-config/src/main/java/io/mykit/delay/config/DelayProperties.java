@@ -90,6 +90,8 @@ public class DelayProperties implements InitializingBean {
         check(errors, positive(timer.sweepInterval), "mykit.delay.timer.sweep-interval must be > 0");
         check(errors, positive(pull.defaultTtr), "mykit.delay.pull.default-ttr must be > 0");
         check(errors, positive(pull.maxTimeout), "mykit.delay.pull.max-timeout must be > 0");
+        check(errors, positive(pull.pollInterval), "mykit.delay.pull.poll-interval must be > 0");
+        check(errors, pull.maxWaitingPolls >= 1, "mykit.delay.pull.max-waiting-polls must be >= 1");
         check(errors, limits.maxBodyBytes >= 1, "mykit.delay.limits.max-body-bytes must be >= 1");
         check(errors, limits.maxBatchSize >= 1, "mykit.delay.limits.max-batch-size must be >= 1");
         check(errors, positive(limits.maxDelay), "mykit.delay.limits.max-delay must be > 0");
@@ -271,14 +273,22 @@ public class DelayProperties implements InitializingBean {
     }
 
     public static class Pull {
+        public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+        /** Half of Tomcat's default max-connections: the other half stays free for pushes and finishes. */
+        public static final int DEFAULT_MAX_WAITING_POLLS = 4_096;
         /** Reservation time when a puller gives no ttr. */
         private Duration defaultTtr = Duration.ofSeconds(30);
         /** Longest ttr a puller may ask for. */
         private Duration maxTtr = Duration.ofHours(1);
         /** Longest long-poll a puller may ask for. */
         private Duration maxTimeout = Duration.ofSeconds(30);
-        /** How often a waiting long-poll looks again without a local wake-up (pumps on other nodes). */
-        private Duration pollInterval = Duration.ofMillis(100);
+        /**
+         * How often each topic with waiting long-polls looks once without a wake-up: the safety net for a wake-up lost
+         * between nodes (Redis pub/sub delivers at most once). Hand-overs wake their polls at once, on any node.
+         */
+        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+        /** Most long-polls waiting at once on this node; one more is answered 429. */
+        private int maxWaitingPolls = DEFAULT_MAX_WAITING_POLLS;
 
         public Duration getDefaultTtr() { return defaultTtr; }
         public void setDefaultTtr(Duration defaultTtr) { this.defaultTtr = defaultTtr; }
@@ -288,6 +298,8 @@ public class DelayProperties implements InitializingBean {
         public void setMaxTimeout(Duration maxTimeout) { this.maxTimeout = maxTimeout; }
         public Duration getPollInterval() { return pollInterval; }
         public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
+        public int getMaxWaitingPolls() { return maxWaitingPolls; }
+        public void setMaxWaitingPolls(int maxWaitingPolls) { this.maxWaitingPolls = maxWaitingPolls; }
     }
 
     public static class Limits {

@@ -37,7 +37,8 @@ public class ApiExceptionHandler {
         if (e.httpStatus() >= 500) {
             String id = RequestIds.next();
             log.warn("request {} failed: {}", id, e.getMessage());
-            String what = e instanceof StoreUnavailableException store ? store.store() + " unavailable"
+            String what = e instanceof StoreUnavailableException store
+                    ? store.store() + " unavailable" + (store.outcome() == null ? "" : ": " + store.outcome())
                     : "internal error";
             return respond(e.httpStatus(), withId(what, id), null);
         }

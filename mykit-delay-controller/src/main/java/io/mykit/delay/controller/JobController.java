@@ -159,13 +159,21 @@ public class JobController {
         return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream().map(JobDetails::of).toList());
     }
 
-    // DELETE /jobs?bizKey=&topic=  cancels every pending job of bizKey in topic -> {"cancelled":[ids],"refused":{id:why}}
+    // DELETE /jobs?bizKey=&topic=&after=&limit=  cancels a page of the pending jobs of bizKey in topic, by id
+    // -> {"cancelled":[ids], "refused":{id:why}, "more":bool, "next":id or null}
     @Operation(summary = "Cancel the pending jobs of a bizKey in a topic", description = "Each as DELETE /jobs/{id} "
-            + "does; a job that can no longer be cancelled (handed over, or being stored) is listed under refused.")
+            + "does; a job that can no longer be cancelled (handed over, or being stored) is listed under refused. At "
+            + "most limit jobs per call, by id: when more is true, call again with after=next.")
     @DeleteMapping("/jobs")
     public ApiResponse<DelayQueueService.CancelReport> cancelByBizKey(
             @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
-            @RequestParam("topic") @Parameter(example = "order-close") String topic) {
-        return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey));
+            @RequestParam("topic") @Parameter(example = "order-close") String topic,
+            @RequestParam(value = "after", required = false) @Parameter(description = "next of the previous page")
+            String after,
+            @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_CANCEL_PAGE)
+            @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
+                    maximum = "" + DelayQueueService.MAX_CANCEL_PAGE,
+                    defaultValue = "" + DelayQueueService.MAX_CANCEL_PAGE)) int limit) {
+        return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
     }
 }

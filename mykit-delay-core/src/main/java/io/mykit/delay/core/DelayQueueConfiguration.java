@@ -128,7 +128,9 @@ public class DelayQueueConfiguration {
 
     @Bean
     public PullTarget pullTarget(RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
-        return new PullTarget(store, states, clock, properties.getPull().getPollInterval().toMillis());
+        DelayProperties.Pull pull = properties.getPull();
+        return new PullTarget(store, states, clock, pull.getPollInterval().toMillis(), PullTarget.DEFAULT_POLL_WORKERS,
+                pull.getMaxWaitingPolls());
     }
 
     @Bean

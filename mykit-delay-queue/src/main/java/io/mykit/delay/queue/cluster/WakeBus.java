@@ -21,9 +21,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Wake-ups between nodes over one Redis pub/sub channel {@code {prefix}:wake}: a push that falls due before the owner's
- * idle cap wakes the bucket's owner, and a hand-over to a pull topic wakes long-polls waiting on other nodes. Messages
- * are coalesced per bucket and topic and published by one thread, so a push never waits for them; a lost message
- * costs at most the timer's idle cap or the long-poll's poll interval.
+ * idle cap wakes the bucket's owner, and a hand-over to a pull topic wakes long-polls waiting on other nodes (they cost
+ * Redis nothing until then). Messages are coalesced per bucket and topic and published by one thread, so a push never
+ * waits for them; a publish that fails is tried again, and every (re)subscription makes the local long-polls look once,
+ * for what was published while this node was not listening. A message lost all the same costs at most the timer's
+ * idle cap or the long-polls' safety re-check.
  *
  * <pre>
  * b &lt;bucket&gt; &lt;due&gt;               the bucket has a job due at &lt;due&gt;
@@ -155,16 +157,20 @@ public final class WakeBus implements AutoCloseable {
 
     private void publishLoop() {
         while (running) {
+            Map<Integer, Long> dues = new java.util.HashMap<>();
+            Map<String, Integer> readies = new java.util.HashMap<>();
             List<String> messages = new ArrayList<>();
             for (Integer bucket : List.copyOf(dueByBucket.keySet())) {
                 Long due = dueByBucket.remove(bucket);
                 if (due != null) {
+                    dues.put(bucket, due);
                     messages.add("b " + bucket + " " + due);
                 }
             }
             for (String topic : List.copyOf(readyByTopic.keySet())) {
                 Integer jobs = readyByTopic.remove(topic);
                 if (jobs != null) {
+                    readies.put(topic, jobs);
                     messages.add("t " + node + " " + jobs + " " + topic);
                 }
             }
@@ -175,7 +181,10 @@ public final class WakeBus implements AutoCloseable {
             try {
                 store.publish(channel, messages);
             } catch (RuntimeException e) {
-                log.debug("wake-ups not published ({}); the owners' idle caps cover them", e.toString());
+                // kept for the next try: a waiting long-poll elsewhere would otherwise wait for its safety re-check
+                dues.forEach((bucket, due) -> dueByBucket.merge(bucket, due, Math::min));
+                readies.forEach((topic, jobs) -> readyByTopic.merge(topic, jobs, Integer::sum));
+                log.debug("wake-ups not published ({}); trying again", e.toString());
                 LockSupport.parkNanos(RESUBSCRIBE_PAUSE_MS * 1_000_000);
             }
         }
@@ -248,6 +257,12 @@ public final class WakeBus implements AutoCloseable {
         @Override
         public void onMessage(String channel, String message) {
             receive(message);
+        }
+
+        @Override
+        public void onSubscribe(String channel, int subscribedChannels) {
+            // hand-overs published while this node was not listening woke nobody here
+            pull.lookAgain();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.mykit.delay.queue.dispatch;
 
+import io.mykit.delay.common.error.TooManyPollsException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
@@ -28,13 +29,17 @@ import java.util.function.BiConsumer;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
- * finish it, or the sweeper makes it due again when the ttr runs out. Long-polls wait per topic until a local
- * hand-over wakes them, and look again every {@code pollIntervalMs} for hand-overs on other nodes. A long-poll
- * waits either on its own thread ({@link #reserve}) or as a registered poll answered by the poll workers
- * ({@link #reserveAsync}, what the HTTP road uses: a waiting poll then holds no web server thread).
+ * finish it, or the sweeper makes it due again when the ttr runs out. A long-poll looks once when it arrives, then
+ * waits per topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on
+ * another node through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look
+ * per topic, not per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread
+ * ({@link #reserve}) or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP road
+ * uses: a waiting poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is
+ * refused ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most one deadline task
+ * and one look queued.
  *
  * <pre>
- *  async poll:  WAITING --look (first, wake-up, poll-interval, deadline)--> RUNNING --jobs / last look--> DONE
+ *  async poll:  WAITING --look (first, wake-up, safety re-check, deadline)--> RUNNING --jobs / last look--> DONE
  *                  ^                                                          |
  *                  +------------------------- nothing yet ---------------------+
  *               cancel (client gone): WAITING -> DONE at once; RUNNING -> its jobs are given back
@@ -47,29 +52,40 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private final DelayStore store;
     private final StateChangeWriter states;
     private final Clock clock;
-    private final long pollIntervalMs;
+    private final long safetyIntervalMs;
+    private final int maxPolls;
+    private final AtomicInteger polls = new AtomicInteger();
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
     /**
      * Buckets this node handed ready jobs of a topic to: tried first, one round trip each, instead of a full scan. A
-     * bucket leaves once a reservation there finds or leaves its list empty.
+     * bucket leaves once a reservation there finds or leaves its list empty, a topic once unused for
+     * {@link #HOT_IDLE_MS} (nobody pulls it).
      */
-    private final Map<String, Set<Integer>> hotBuckets = new ConcurrentHashMap<>();
+    private final Map<String, HotBuckets> hotBuckets = new ConcurrentHashMap<>();
+    /** A topic's hot buckets are forgotten after this long without a hand-over or a look there. */
+    static final long HOT_IDLE_MS = 60_000;
     public static final int DEFAULT_POLL_WORKERS = 2;
+    public static final int DEFAULT_MAX_POLLS = 4_096;
     private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
-    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs) {
-        this(store, states, clock, pollIntervalMs, DEFAULT_POLL_WORKERS);
+    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
+        this(store, states, clock, safetyIntervalMs, DEFAULT_POLL_WORKERS, DEFAULT_MAX_POLLS);
     }
 
-    /** {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait. */
-    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long pollIntervalMs, int pollWorkers) {
+    /**
+     * {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait; at most
+     * {@code maxPolls} polls run at once.
+     */
+    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long safetyIntervalMs, int pollWorkers,
+                      int maxPolls) {
         this.store = store;
         this.states = states;
         this.clock = clock;
-        this.pollIntervalMs = pollIntervalMs;
+        this.safetyIntervalMs = safetyIntervalMs;
+        this.maxPolls = maxPolls;
         AtomicInteger numbers = new AtomicInteger();
         this.workers = new ScheduledThreadPoolExecutor(pollWorkers, task -> {
             Thread thread = new Thread(task, "mykit-long-poll-" + numbers.incrementAndGet());
@@ -78,9 +94,28 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         });
         // a finished poll's deadline task is dropped at once instead of lingering until its time
         this.workers.setRemoveOnCancelPolicy(true);
-        // one look per topic and poll interval (hand-overs on other nodes, sweeps), not one per waiting poll
-        this.workers.scheduleWithFixedDelay(() -> signals.values().forEach(signal -> signal.wakeOldest(true)),
-                pollIntervalMs, pollIntervalMs, TimeUnit.MILLISECONDS);
+        this.workers.scheduleWithFixedDelay(this::safetyCheck, safetyIntervalMs, safetyIntervalMs,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The safety re-check: one look per topic with a waiting poll (its oldest), for a wake-up lost between nodes
+     * (pub/sub delivers at most once); and the hot buckets of topics nobody used lately are dropped.
+     */
+    private void safetyCheck() {
+        try {
+            lookAgain();
+            long idleSince = clock.millis() - HOT_IDLE_MS;
+            hotBuckets.values().removeIf(hot -> hot.usedAt < idleSince);
+        } catch (RuntimeException e) {
+            // the schedule would stop for good on a throw
+            log.warn("long-poll safety re-check failed: {}", e.toString());
+        }
+    }
+
+    /** Every topic with a waiting poll looks once, oldest poll first: wake-ups may have been lost meanwhile. */
+    public void lookAgain() {
+        signals.values().forEach(signal -> signal.wakeOldest(true));
     }
 
     /** Where deliveries to ready lists are reported. */
@@ -120,7 +155,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         long now = clock.millis();
         List<StateChange> changes = new ArrayList<>(jobs.size());
         byTopic(jobs).forEach((topic, ids) -> {
-            hotBuckets.computeIfAbsent(topic, t -> ConcurrentHashMap.newKeySet()).add(bucket);
+            hotBuckets.computeIfAbsent(topic, t -> new HotBuckets()).add(bucket, now);
             ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
             wakeTopic(topic, ids.size());
             handedOver.accept(topic, ids.size());
@@ -149,7 +184,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
                 if (!jobs.isEmpty() || left <= 0 || stopped) {
                     return jobs;
                 }
-                signal.awaitChange(seen, Math.min(left, pollIntervalMs), max);
+                signal.awaitChange(seen, Math.min(left, safetyIntervalMs), max);
             }
         } finally {
             leave(topic);
@@ -172,7 +207,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     /**
      * {@link #reserve} without holding the caller's thread: looks once at once, then waits as a registered poll that a
-     * hand-over, the topic's poll-interval look or the deadline answers. Jobs reserved for a poll whose client went
+     * hand-over, the topic's safety re-check or the deadline answers. Jobs reserved for a poll whose client went
      * away are given back, first in their ready list and not counted as a try.
      */
     public PendingPoll reserveAsync(String topic, int max, long ttrMs, long timeoutMs, PollAnswer answer) {
@@ -215,16 +250,21 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         }
 
         void attempt(boolean last) {
-            attempt(last, false);
+            attempt(last, false, false);
         }
 
         /**
          * Looks for jobs; answers when it found some or when this is the last look, else waits again. With
-         * {@code chain} (the topic's poll-interval look) a full reservation wakes the next waiter: there may be more.
+         * {@code chain} (the topic's safety re-check) a full reservation wakes the next waiter: there may be more.
+         * {@code woken}: a hand-over woke this poll for its jobs.
          */
-        void attempt(boolean last, boolean chain) {
-            // one look at a time: a wake-up that finds the poll looking or answered has nothing to do
+        void attempt(boolean last, boolean chain, boolean woken) {
+            // one look at a time
             if (!state.compareAndSet(WAITING, RUNNING)) {
+                if (woken) {
+                    // answered or cancelled meanwhile: the jobs it was woken for need another waiter
+                    signal.fire(max);
+                }
                 return;
             }
             if (cancelled) {
@@ -285,6 +325,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
             }
             if (back > 0) {
                 wakeTopic(topic, back);
+                handedOver.accept(topic, back);
             }
         }
 
@@ -313,12 +354,20 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         @Override
         public void wake(boolean chain) {
-            run(() -> attempt(false, chain));
+            run(() -> attempt(false, chain, !chain));
         }
     }
 
-    /** The topic's signal, counted as used by this caller; a signal lives only while someone waits on its topic. */
+    /**
+     * The topic's signal, counted as used by this caller; a signal lives only while someone waits on its topic. A poll
+     * beyond {@code maxPolls} running at once is refused.
+     */
     private Signal enter(String topic) {
+        if (polls.incrementAndGet() > maxPolls) {
+            polls.decrementAndGet();
+            throw new TooManyPollsException("too many long-polls waiting (pull.max-waiting-polls = " + maxPolls
+                    + "): try again in a moment");
+        }
         return signals.compute(topic, (t, signal) -> {
             Signal used = signal == null ? new Signal() : signal;
             used.users++;
@@ -328,11 +377,17 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     private void leave(String topic) {
         signals.computeIfPresent(topic, (t, signal) -> --signal.users == 0 ? null : signal);
+        polls.decrementAndGet();
     }
 
     /** Topics with a long-poll waiting right now. */
     public int waitingTopics() {
         return signals.size();
+    }
+
+    /** Topics whose hot buckets this node remembers. */
+    public int hotTopics() {
+        return hotBuckets.size();
     }
 
     /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */
@@ -358,43 +413,54 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     private List<Job> reserveHotFirst(String topic, long ttrMs, int max) {
         List<Job> reserved = new ArrayList<>();
-        Set<Integer> hot = hotBuckets.get(topic);
+        HotBuckets hot = hotBuckets.get(topic);
         if (hot != null) {
-            for (Integer bucket : hot) {
+            hot.usedAt = clock.millis();
+            for (Integer bucket : hot.buckets) {
                 DelayStore.Reservation taken = store.reserveFrom(bucket, topic, ttrMs, max - reserved.size());
                 reserved.addAll(taken.jobs());
                 if (taken.drained() || reserved.size() < max) {
-                    // its list is empty now: the next look does not spend a round trip on it (issue #14: a single
-                    // pull that took a bucket's last job left it here, and the next GET's first call found nothing)
-                    hot.remove(bucket);
+                    // its list is empty now: the next look does not spend a round trip on it
+                    hot.buckets.remove(bucket);
                 }
                 if (reserved.size() == max) {
                     return reserved;
                 }
             }
             // a topic nobody delivers to any more keeps no entry (a hint only: a lost one costs one full scan)
-            hotBuckets.remove(topic, Set.of());
+            hotBuckets.computeIfPresent(topic, (t, left) -> left.buckets.isEmpty() ? null : left);
             if (!reserved.isEmpty()) {
                 return reserved;
             }
         }
-        // jobs made ready by a sweep, a restart or another node: look at every bucket
+        // jobs made ready by another node, a restart or a lost hint: look at every bucket
         return store.reserve(topic, ttrMs, max);
+    }
+
+    /** The buckets of one topic a look tries first, and when they were last used. */
+    private static final class HotBuckets {
+        final Set<Integer> buckets = ConcurrentHashMap.newKeySet();
+        volatile long usedAt;
+
+        HotBuckets add(int bucket, long now) {
+            buckets.add(bucket);
+            usedAt = now;
+            return this;
+        }
     }
 
     /**
      * Where long-polls of one topic wait. A hand-over wakes waiters oldest first, only as many as its jobs need
      * (each asked for up to {@code wants}); waking all of them sent every puller to Redis for each hand-over and
      * cost more gateway and Redis CPU than the deliveries in the bench. A thread waiter not woken looks again after
-     * its poll interval; an async one is looked for by the topic's poll-interval look, oldest first. Both cover
-     * hand-overs made on other nodes.
+     * the safety interval; an async one is looked for by the topic's safety re-check, oldest first.
      */
     private static final class Signal {
         /** A waiting long-poll: a parked thread or an async poll. */
         interface Sleeper {
             int wants();
 
-            /** Makes it look again; {@code chain}: it came from the poll-interval look, not from a hand-over. */
+            /** Makes it look again; {@code chain}: it came from the safety re-check, not from a hand-over. */
             void wake(boolean chain);
         }
 
@@ -442,7 +508,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
             woken.forEach(waiter -> waiter.wake(false));
         }
 
-        /** The poll-interval look: the oldest async poll looks again (thread waiters look on their own). */
+        /** The safety re-check: the oldest async poll looks again (thread waiters look on their own). */
         void wakeOldest(boolean chain) {
             Sleeper oldest = null;
             synchronized (this) {

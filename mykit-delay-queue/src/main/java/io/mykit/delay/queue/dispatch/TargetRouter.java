@@ -19,6 +19,8 @@ public class TargetRouter {
     private final DeliveryTarget defaultTarget;
     private final Map<String, DeliveryTarget> exact = new ConcurrentHashMap<>();
     private final List<Rule> patterns;
+    /** Topics are the clients' choice: the cache starts over once this full rather than grow with every topic seen. */
+    static final int MAX_CACHED_TOPICS = 4_096;
     private final Map<String, DeliveryTarget> cache = new ConcurrentHashMap<>();
 
     /** {@code routes}: topic or pattern -> target name; every name must be in {@code targets}. */
@@ -37,7 +39,19 @@ public class TargetRouter {
     }
 
     public DeliveryTarget route(String topic) {
+        DeliveryTarget cached = cache.get(topic);
+        if (cached != null) {
+            return cached;
+        }
+        if (cache.size() >= MAX_CACHED_TOPICS) {
+            cache.clear();
+        }
         return cache.computeIfAbsent(topic, this::resolve);
+    }
+
+    /** Topics whose route is cached right now. */
+    int cachedTopics() {
+        return cache.size();
     }
 
     private DeliveryTarget resolve(String topic) {

@@ -18,6 +18,7 @@ import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.StoredJob;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,6 +37,8 @@ public class DelayQueueService {
     private static final long ABSENT_FLUSH_MS = 2_000;
     /** Most jobs one bizKey look-up returns: each costs a Redis look-up besides the journal query. */
     public static final int MAX_BIZ_KEY_PAGE = 100;
+    /** Most jobs one bizKey cancel ends: its answer lists each of them. */
+    public static final int MAX_CANCEL_PAGE = 1_000;
     private final DelayProperties properties;
     private final JobValidator validator;
     private final JobIdGenerator ids;
@@ -140,19 +143,41 @@ public class DelayQueueService {
         return job;
     }
 
-    private <T> T awaitDurable(java.util.concurrent.CompletableFuture<T> done) {
+    /**
+     * Waits up to the push timeout for the call's commit. A call no writer took by then is withdrawn: nothing of it is
+     * stored, and the 503 says so; one whose commit began may still land, and its 503 says that instead.
+     */
+    private Set<String> awaitDurable(PushPipeline.Pending call) {
+        Duration timeout = properties.getJournal().getPushTimeout();
         try {
-            return done.get(properties.getJournal().getPushTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            return outcome(call, timeout.toMillis());
+        } catch (TimeoutException e) {
+            if (pushes.withdraw(call)) {
+                String outcome = "push not taken within " + timeout + ": nothing was stored";
+                throw new StoreUnavailableException("journal", outcome, outcome, e);
+            }
+        }
+        try {
+            // taken at the last moment: its commit may have ended meanwhile
+            return outcome(call, 0);
+        } catch (TimeoutException e) {
+            String outcome = "push not confirmed within " + timeout + ": it may still be stored (a push repeated with the"
+                    + " same id is stored at most once)";
+            throw new StoreUnavailableException("journal", outcome, outcome, e);
+        }
+    }
+
+    private Set<String> outcome(PushPipeline.Pending call, long waitMs) throws TimeoutException {
+        try {
+            return call.done().get(waitMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
             }
             throw new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new StoreUnavailableException("journal", "push not committed within "
-                    + properties.getJournal().getPushTimeout(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            pushes.withdraw(call);
             throw new StoreUnavailableException("gateway", "interrupted", e);
         }
     }
@@ -304,21 +329,42 @@ public class DelayQueueService {
     }
 
     /**
-     * Cancels every job of {@code bizKey} in {@code topic} not yet ended, each as {@link #delete} does (so none of them
-     * is delivered afterwards, whatever restore follows); a job that can no longer be cancelled is reported, not fatal.
+     * Cancels the jobs of {@code bizKey} in {@code topic} not yet ended, by id after {@code afterId}, at most
+     * {@code limit} of them, each as {@link #delete} does (so none of them is delivered afterwards, whatever restore
+     * follows); a job that can no longer be cancelled is reported, not fatal.
      */
-    public CancelReport cancelByBizKey(String topic, String bizKey) {
+    public CancelReport cancelByBizKey(String topic, String bizKey, String afterId, int limit) {
         JobValidator.requireTopic(topic);
         JobValidator.requireBizKey(bizKey);
-        int page = properties.getLimits().getMaxBatchSize();
+        if (afterId != null) {
+            JobValidator.requireId("after", afterId);
+        }
+        if (limit < 1 || limit > MAX_CANCEL_PAGE) {
+            throw new InvalidJobException("limit", "must be 1.." + MAX_CANCEL_PAGE + ", was " + limit);
+        }
+        // one more than the page tells whether another page follows
+        List<JournalEntry> page = journal.findByBizKey(bizKey, topic, true, afterId == null ? "" : afterId, limit + 1);
         List<String> cancelled = new ArrayList<>();
         Map<String, String> refused = new LinkedHashMap<>();
-        cancelEach(after -> journal.findByBizKey(bizKey, topic, true, after, page), page, cancelled::add, refused::put);
-        return new CancelReport(cancelled, refused);
+        String last = null;
+        for (JournalEntry entry : page.subList(0, Math.min(limit, page.size()))) {
+            last = entry.job().getId();
+            try {
+                delete(last);
+                cancelled.add(last);
+            } catch (JobStateConflictException | JobNotFoundException e) {
+                refused.put(last, e.getMessage());
+            }
+        }
+        boolean more = page.size() > limit;
+        return new CancelReport(cancelled, refused, more, more ? last : null);
     }
 
-    /** What {@link #cancelByBizKey} did: ids now cancelled, and why each other pending job of the key was not. */
-    public record CancelReport(List<String> cancelled, Map<String, String> refused) {
+    /**
+     * What {@link #cancelByBizKey} did: ids now cancelled, and why each other pending job of the page was not;
+     * {@code more}: pending jobs of the key may follow, from {@code next} on (pass it as {@code after}).
+     */
+    public record CancelReport(List<String> cancelled, Map<String, String> refused, boolean more, String next) {
     }
 
     /** Reserves one due job of a pull topic for {@code ttrMs}, long-polling up to {@code timeoutMs}. */

@@ -49,8 +49,11 @@ public final class JobValidator {
         if (job.getCreateTime() > 0 && job.getCreateTime() + job.getDelay() > now + maxDelay) {
             throw new InvalidJobException("delay", "createTime + delay is more than the max delay from now");
         }
-        if (job.getBody() != null && job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.getMaxBodyBytes()) {
-            throw new InvalidJobException("body", "is larger than " + limits.getMaxBodyBytes() + " bytes");
+        if (job.getBody() != null) {
+            requireWellFormed("body", job.getBody());
+            if (job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.getMaxBodyBytes()) {
+                throw new InvalidJobException("body", "is larger than " + limits.getMaxBodyBytes() + " bytes");
+            }
         }
     }
 
@@ -90,6 +93,25 @@ public final class JobValidator {
         }
         if (value.chars().anyMatch(Character::isISOControl)) {
             throw new InvalidJobException(field, "must not contain control characters");
+        }
+        requireWellFormed(field, value);
+    }
+
+    /**
+     * A lone surrogate is no character: UTF-8 (the journal, Redis, the brokers) cannot carry it, so it would be stored
+     * as something else and no look-up would find the value again.
+     */
+    private static void requireWellFormed(String field, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidJobException(field, "must be valid UTF-16: a lone surrogate (\\u"
+                        + Integer.toHexString(c) + ") at index " + i + " is not a character");
+            }
         }
     }
 }

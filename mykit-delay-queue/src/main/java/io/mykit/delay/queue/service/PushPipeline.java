@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
@@ -37,6 +38,10 @@ import java.util.function.BiConsumer;
  * The storing row (one per group, listing its ids) marks the group as not yet in Redis; the state writer deletes it
  * after the add. A crash or a Redis failure in between leaves it for the stranded-job repairer.
  *
+ * A call still queued when its caller stops waiting (the push timeout) is withdrawn ({@link #withdraw}): no writer
+ * takes it afterwards, so its 503 can say that nothing was stored, and a stalled journal's queue holds only the calls
+ * someone still waits for, however often clients retry.
+ *
  * With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
  * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
  * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on
@@ -50,8 +55,43 @@ public class PushPipeline implements AutoCloseable {
     /** How long a small group waits for the small-commit turn before it commits side by side anyway. */
     static final long SMALL_TURN_WAIT_MS = 100;
 
-    /** Jobs of one push call; {@code clientIds} are the ids the client chose (may already be journaled). */
-    private record Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Set<String>> done) {
+    /**
+     * One push call waiting for its group's commit; {@code clientIds} are the ids the client chose (may already be
+     * journaled). A writer takes it into a group, or its caller withdraws it ({@link #withdraw}): never both.
+     */
+    public static final class Pending {
+        private static final int QUEUED = 0;
+        private static final int TAKEN = 1;
+        private static final int WITHDRAWN = 2;
+
+        private final List<Job> jobs;
+        private final Set<String> clientIds;
+        private final CompletableFuture<Set<String>> done;
+        private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+        private Pending(List<Job> jobs, Set<String> clientIds, CompletableFuture<Set<String>> done) {
+            this.jobs = jobs;
+            this.clientIds = clientIds;
+            this.done = done;
+        }
+
+        /** Completes as {@link #submit} says. */
+        public CompletableFuture<Set<String>> done() {
+            return done;
+        }
+
+        List<Job> jobs() {
+            return jobs;
+        }
+
+        Set<String> clientIds() {
+            return clientIds;
+        }
+
+        /** For a writer: true when the call is now part of its group (its caller can no longer withdraw it). */
+        boolean take() {
+            return state.compareAndSet(QUEUED, TAKEN);
+        }
     }
 
     private final Journal journal;
@@ -111,28 +151,42 @@ public class PushPipeline implements AutoCloseable {
     }
 
     /**
-     * Completes when the jobs are journaled (and, unless Redis failed, in Redis), with the ids among them that were
-     * journaled already (kept as they were); fails with {@link StoreUnavailableException} when the journal did not
-     * take them.
+     * A call whose {@link Pending#done} completes when the jobs are journaled (and, unless Redis failed, in Redis),
+     * with the ids among them that were journaled already (kept as they were); fails with
+     * {@link StoreUnavailableException} when the journal did not take them.
      */
-    public CompletableFuture<Set<String>> submit(List<Job> jobs, Set<String> clientIds) {
+    public Pending submit(List<Job> jobs, Set<String> clientIds) {
         CompletableFuture<Set<String>> done = new CompletableFuture<>();
         long started = System.nanoTime();
         QueueMetrics reporting = metrics;
         done.whenComplete((ok, failure) -> reporting.pushed(jobs, System.nanoTime() - started, failure != null));
+        Pending pending = new Pending(jobs, clientIds, done);
         if (!running) {
             done.completeExceptionally(new StoreUnavailableException("gateway", "shutting down", null));
-            return done;
+            return pending;
         }
-        Pending pending = new Pending(jobs, clientIds, done);
         // only pushes without client ids: their whole commit is one journal call bounded by the push timeout
         if (clientIds.isEmpty() && tryEnterGroup()) {
             // nobody is gathering: the caller gathers and commits itself, two thread hand-offs fewer than a writer
             gatherAndCommit(pending, new ArrayList<>());
-            return done;
+            return pending;
         }
         queue.add(pending);
-        return done;
+        return pending;
+    }
+
+    /**
+     * Drops a call no writer has taken yet, so none of its jobs is ever journaled: its caller gave up waiting (and
+     * answered 503). False when a writer took it already: its commit goes on, its outcome unknown to the caller.
+     */
+    public boolean withdraw(Pending pending) {
+        if (!pending.state.compareAndSet(Pending.QUEUED, Pending.WITHDRAWN)) {
+            return false;
+        }
+        // a stalled journal must not keep the calls its callers gave up on: retries would grow the queue without end
+        queue.remove(pending);
+        pending.done.completeExceptionally(new StoreUnavailableException("journal", "withdrawn by its caller", null));
+        return true;
     }
 
     private void run() {
@@ -147,6 +201,10 @@ public class PushPipeline implements AutoCloseable {
                 if (!tryEnterGroup()) {
                     // busy: the call goes back to the head for whoever gathers next, not held here while this waits
                     queue.offerFirst(first);
+                    if (first.state.get() == Pending.WITHDRAWN) {
+                        // withdrawn while out of the queue: its caller's removal missed it
+                        queue.remove(first);
+                    }
                     enterGroup();
                     first = queue.pollFirst();
                     if (first == null) {
@@ -206,8 +264,15 @@ public class PushPipeline implements AutoCloseable {
             }
         };
         try {
-            group.add(first);
-            int rows = gather(group, first.jobs().size());
+            int rows = 0;
+            if (first.take()) {
+                group.add(first);
+                rows = first.jobs().size();
+            }
+            rows = gather(group, rows);
+            if (group.isEmpty()) {
+                return;
+            }
             if (rows < SMALL_GROUP_ROWS) {
                 // small groups commit one at a time: the pushes that arrive meanwhile join the next one; bounded, so
                 // a commit stuck on a lock (a client id's check) delays a caller committing on its own thread little
@@ -230,8 +295,10 @@ public class PushPipeline implements AutoCloseable {
     private int gather(List<Pending> group, int rows) {
         Pending next;
         while (rows < batchSize && (next = queue.poll()) != null) {
-            group.add(next);
-            rows += next.jobs().size();
+            if (next.take()) {
+                group.add(next);
+                rows += next.jobs().size();
+            }
         }
         return rows;
     }

@@ -34,10 +34,13 @@ public class StatsService {
     public record TopicLine(String topic, long pending, long ready, long inFlight, long dead) {
     }
 
-    /** Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness. */
+    /**
+     * Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness;
+     * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet.
+     */
     public record Overview(long at, long pending, long ready, long inFlight, long dead, boolean deadExact,
                            long overdue, Long nextDueTime, Long oldestOverdueTime, Long oldestOverdueMs,
-                           List<TopicLine> topics, LatenessRecorder.Summary lateness) {
+                           List<TopicLine> topics, LatenessRecorder.Summary lateness, boolean countsComplete) {
     }
 
     /** One topic; due times sampled (see {@link StoreCounters#topicHead}), {@code *Known} false when beyond the sample. */
@@ -72,7 +75,7 @@ public class StatsService {
         Long oldest = snapshot.oldestOverdue();
         return new Overview(now, total.pending(), total.ready(), total.inFlight(), deadTotal, deadCounts.exact(),
                 snapshot.overdue(), snapshot.nextDue(), oldest, oldest == null ? null : now - oldest, lines,
-                lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT));
+                lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT), snapshot.complete());
     }
 
     public TopicStats topic(String topic) {

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -26,6 +28,9 @@ public class StoreCounters {
     /** Waiting jobs a per-topic head sample looks at on each side of now, per bucket. */
     static final int HEAD_WINDOW = 200;
 
+    /** A lost mark is recounted by a reader at most this often (per node); POST /stats/recount is not held back. */
+    static final long AUTO_RECOUNT_SPACING_MS = 60_000;
+
     /** Jobs read per bucket for the per-minute spread, a few ms of Redis: the console asks every 2 s. */
     static final int EXACT_SPREAD_BUDGET = 5_000;
 
@@ -36,6 +41,10 @@ public class StoreCounters {
     private final LuaScript topicHead = LuaScript.load("topic_head");
     private final LuaScript dueMinutes = LuaScript.load("due_minutes");
     private final LuaScript waitingSummary = LuaScript.load("waiting_summary");
+    /** One recount at a time: readers that find the mark missing while one runs wait for it, not start their own. */
+    private final ReentrantLock recounting = new ReentrantLock();
+    private boolean autoRecounted;
+    private long lastAutoRecount;
 
     public StoreCounters(RedisNodes redis, Keys keys) {
         this(redis, keys, EXACT_SPREAD_BUDGET);
@@ -48,8 +57,12 @@ public class StoreCounters {
         this.exactSpreadBudget = exactSpreadBudget;
     }
 
-    /** Counts per topic and the due-time head of all buckets. */
-    public record Snapshot(Map<String, StageCounts> topics, Long nextDue, Long oldestOverdue, long overdue) {
+    /**
+     * Counts per topic and the due-time head of all buckets; {@code complete} false when the counters lack their mark
+     * (never counted in this Redis) and no recount was due yet.
+     */
+    public record Snapshot(Map<String, StageCounts> topics, Long nextDue, Long oldestOverdue, long overdue,
+                           boolean complete) {
     }
 
     /** The earliest overdue and next due time of one topic's waiting jobs; a side not known may lie beyond the sample. */
@@ -58,16 +71,37 @@ public class StoreCounters {
 
     public Snapshot snapshot(long now) {
         Snapshot first = read(now);
-        if (first != null) {
+        // the counters were never counted in this Redis (an older version wrote it, or it lost its data): count once
+        if (first.complete() || !recountIfDue()) {
             return first;
         }
-        // the counters were never counted in this Redis (an older version wrote it, or it lost its data): count once
-        recountAll();
-        Snapshot again = read(now);
-        return again != null ? again : new Snapshot(Map.of(), null, null, 0);
+        return read(now);
     }
 
-    /** null when the counters are not known to be complete. */
+    /**
+     * Recounts for a reader that found the mark missing, unless another reader's recount just set it; true when the
+     * counters are marked afterwards. Automatic recounts are spaced: a mark lost again and again must not turn every
+     * public read into a pass over every job.
+     */
+    private boolean recountIfDue() {
+        recounting.lock();
+        try {
+            if (step(() -> redis.client().exists(keys.counted()))) {
+                return true;
+            }
+            long now = System.nanoTime();
+            if (autoRecounted && now - lastAutoRecount < TimeUnit.MILLISECONDS.toNanos(AUTO_RECOUNT_SPACING_MS)) {
+                return false;
+            }
+            recountBuckets();
+            autoRecounted = true;
+            lastAutoRecount = now;
+            return true;
+        } finally {
+            recounting.unlock();
+        }
+    }
+
     private Snapshot read(long now) {
         return withScripts(() -> readOnce(now));
     }
@@ -87,16 +121,16 @@ public class StoreCounters {
             }
             pipes.sync();
         }
-        if (counted.get() == null) {
-            return null;
-        }
         Map<String, StageCounts> topics = new TreeMap<>();
         Long nextDue = null;
         Long oldest = null;
         long late = 0;
         for (int b = 0; b < n; b++) {
             counts.get(b).get().forEach((field, value) -> {
-                // fields are '<stage>:<topic>'; topics hold no ':'
+                // fields are '<stage>:<topic>'; topics hold no ':'; 'x:' counts ready-list entries of ended jobs
+                if (field.startsWith("x:")) {
+                    return;
+                }
                 String topic = field.substring(2);
                 topics.put(topic, topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
             });
@@ -109,7 +143,7 @@ public class StoreCounters {
             nextDue = earlier(nextDue, parse((String) summary.get(1)));
             late += (Long) summary.get(2);
         }
-        return new Snapshot(topics, nextDue, oldest, late);
+        return new Snapshot(topics, nextDue, oldest, late, counted.get() != null);
     }
 
     /** Samples the first {@link #HEAD_WINDOW} waiting jobs on each side of now in every bucket for one topic. */
@@ -156,8 +190,20 @@ public class StoreCounters {
         return new DueMinutes(overdue, counts, estimated);
     }
 
-    /** Counts every bucket afresh (recount.lua, atomic per bucket) and marks the counters complete; returns the jobs. */
+    /**
+     * Counts every bucket afresh (recount.lua, atomic per bucket) and marks the counters complete; returns the jobs.
+     * Waits for a recount already running rather than run beside it.
+     */
     public long recountAll() {
+        recounting.lock();
+        try {
+            return recountBuckets();
+        } finally {
+            recounting.unlock();
+        }
+    }
+
+    private long recountBuckets() {
         List<Object> jobs = evalPerBucket(recount,
                 b -> List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.counts(b)), List.of());
         step(() -> redis.client().set(keys.counted(), Long.toString(System.currentTimeMillis())));

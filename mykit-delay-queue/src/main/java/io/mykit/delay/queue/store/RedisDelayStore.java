@@ -379,8 +379,9 @@ public class RedisDelayStore implements DelayStore {
             positionsByBucket.forEach((b, positions) -> {
                 for (int from = 0; from < positions.size(); from += FINISH_CALL_IDS) {
                     List<Integer> part = positions.subList(from, Math.min(positions.size(), from + FINISH_CALL_IDS));
-                    List<String> args = new ArrayList<>(part.size() + 1);
+                    List<String> args = new ArrayList<>(part.size() + 2);
                     args.add(Long.toString(now));
+                    args.add(keys.ready(b, ""));
                     part.forEach(position -> args.add(jobIds.get(position)));
                     calls.add(part);
                     out.add(evalsha(pipe, scripts.finishAll, endKeys(b), args));
@@ -414,8 +415,9 @@ public class RedisDelayStore implements DelayStore {
     }
 
     private RemoveResult remove(String jobId, long latestScore, String mode) {
-        long result = (Long) eval(scripts.remove, endKeys(bucketOf(jobId)),
-                List.of(jobId, Long.toString(latestScore), mode));
+        int b = bucketOf(jobId);
+        long result = (Long) eval(scripts.remove, endKeys(b), List.of(jobId, Long.toString(latestScore), mode,
+                keys.ready(b, "")));
         return removeResult(result);
     }
 

@@ -10,7 +10,9 @@
  * (batch finish), forget (ack,
  * burial as a dead letter), migrate_in / migrate_out (bucket-count change). A script reads the topic from the record
  * it already holds (lua/include/record.lua), sums its changes per field and writes each field once; a field that
- * reaches 0 is deleted, so topics that drained leave nothing behind.
+ * reaches 0 is deleted, so topics that drained leave nothing behind. Fields {@code x:<topic>} count something else:
+ * entries a finish or cancel left in the topic's ready list; once they are half of it, the ending script rewrites the
+ * list without them (lua/include/stale.lua), so a topic nobody pulls does not grow with cancelled jobs.
  *
  * <h2>Calls from Lua</h2>
  * Each {@code redis.call} from a script costs ~1.5 us beyond the command itself (measured here: 1,000 HGETs in one

@@ -44,4 +44,13 @@ class TargetRouterTest {
                 .hasMessageContaining("kafka");
         assertThatThrownBy(() -> new TargetRouter("nope", Map.of(), targets)).hasMessageContaining("nope");
     }
+
+    @Test
+    void remembers_a_bounded_number_of_topics_however_many_come() {
+        TargetRouter router = new TargetRouter("pull", Map.of("order-*", "rocketmq"), targets);
+        for (int i = 0; i < 3 * TargetRouter.MAX_CACHED_TOPICS; i++) {
+            assertThat(router.route("order-" + i).name()).isEqualTo("rocketmq");
+        }
+        assertThat(router.cachedTopics()).isBetween(1, TargetRouter.MAX_CACHED_TOPICS);
+    }
 }

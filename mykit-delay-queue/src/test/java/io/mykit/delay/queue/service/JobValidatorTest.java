@@ -49,6 +49,20 @@ class JobValidatorTest {
     }
 
     @Test
+    void rejects_a_lone_surrogate_in_any_text_field_by_name() {
+        assertRejected(job(j -> j.setTopic("orders\ud800")), "topic");
+        assertRejected(job(j -> j.setId("id\udc00")), "id");
+        assertRejected(job(j -> j.setSubtopic("paid\ud800")), "subtopic");
+        assertRejected(job(j -> j.setBizKey("order-42\udfff")), "bizKey");
+        assertRejected(job(j -> j.setBizKey("\ude00\ud83d")), "bizKey");
+        assertRejected(job(j -> j.setBody("{\"x\":\"\ud83d\"}")), "body");
+        assertThatCode(() -> validator.validate(job(j -> {
+            j.setBizKey("order-\ud83d\ude00");
+            j.setBody("smile \ud83d\ude00");
+        }), NOW)).as("a surrogate pair is one character").doesNotThrowAnyException();
+    }
+
+    @Test
     void counts_body_size_in_utf8_bytes() {
         // 22k three-byte characters are 66k bytes: over the 64 KiB default though under 64k chars
         assertRejected(job(j -> j.setBody("好".repeat(22_000))), "body");

@@ -58,10 +58,10 @@ class PushPipelineTest {
                 1000, 2)) {
             pipeline.start();
             CompletableFuture<Set<String>> first = CompletableFuture.supplyAsync(() -> pipeline.submit(
-                    List.of(job("a")), Set.of())).thenCompose(done -> done);
+                    List.of(job("a")), Set.of())).thenCompose(PushPipeline.Pending::done);
             assertThat(firstAddEntered.await(5, TimeUnit.SECONDS)).as("first group reached Redis").isTrue();
             CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(() -> pipeline.submit(
-                    List.of(job("b")), Set.of())).thenCompose(done -> done);
+                    List.of(job("b")), Set.of())).thenCompose(PushPipeline.Pending::done);
 
             assertThat(first.get(10, TimeUnit.SECONDS)).isEmpty();
             assertThat(second.get(10, TimeUnit.SECONDS)).isEmpty();

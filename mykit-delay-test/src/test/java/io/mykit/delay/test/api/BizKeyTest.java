@@ -163,6 +163,44 @@ class BizKeyTest {
         assertThat(client.finish(reserved).status()).as("the reservation still stands").isEqualTo(200);
     }
 
+    @Test
+    void cancel_answers_a_page_at_a_time_and_says_where_the_next_one_starts() {
+        String bizKey = unique("order");
+        String topic = unique("bk-page");
+        List<String> pending = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pending.add(push(topic, bizKey, A_DAY_MS));
+        }
+        pending.sort(null);
+
+        Reply first = cancel("bizKey=" + q(bizKey) + "&topic=" + topic + "&limit=2");
+        assertThat(first.status()).as(first.toString()).isEqualTo(200);
+        assertThat(first.data().path("cancelled")).extracting(JsonNode::asText).isEqualTo(pending.subList(0, 2));
+        assertThat(first.data().path("more").asBoolean()).as(first.toString()).isTrue();
+        assertThat(first.data().path("next").asText()).isEqualTo(pending.get(1));
+
+        Reply second = cancel("bizKey=" + q(bizKey) + "&topic=" + topic + "&limit=2&after=" + pending.get(1));
+        assertThat(second.data().path("cancelled")).extracting(JsonNode::asText).isEqualTo(pending.subList(2, 4));
+        Reply last = cancel("bizKey=" + q(bizKey) + "&topic=" + topic + "&limit=2&after=" + pending.get(3));
+        assertThat(last.data().path("cancelled")).extracting(JsonNode::asText).containsExactly(pending.get(4));
+        assertThat(last.data().path("more").asBoolean()).as(last.toString()).isFalse();
+        assertThat(last.data().path("next").isNull()).as(last.toString()).isTrue();
+        pending.forEach(id -> assertThat(status(id)).isEqualTo("Delete"));
+    }
+
+    @Test
+    void a_lone_surrogate_in_a_text_field_is_a_400_naming_it_and_stores_nothing() {
+        String topic = unique("bk-utf16");
+        for (String field : List.of("bizKey", "subtopic", "body")) {
+            Reply refused = client.push("{\"topic\":\"" + topic + "\",\"" + field + "\":\"k\\ud800\",\"delay\":0}");
+            assertRefused(refused, field);
+        }
+        Reply pair = client.push("{\"topic\":\"" + topic + "\",\"bizKey\":\"k\\ud83d\\ude00\",\"delay\":0}");
+        assertThat(pair.status()).as("a surrogate pair is a character: " + pair).isEqualTo(200);
+        assertThat(ids(find("bizKey=" + q("k\ud83d\ude00")))).containsExactly(pair.data().asText());
+        assertThat(ids(find("bizKey=" + q("k") + "&topic=" + topic))).isEmpty();
+    }
+
     @ParameterizedTest(name = "GET /jobs?{0} -> 400 on {1}")
     @CsvSource(delimiter = '|', value = {
             "topic=t1|bizKey",
@@ -188,7 +226,10 @@ class BizKeyTest {
             "bizKey=LONG129&topic=TOPIC|bizKey",
             "bizKey=KEY&topic=LONG129|topic",
             "bizKey=KEY%00&topic=TOPIC|bizKey",
-            "bizKey=KEY&topic=TOPIC%2F..|topic"})
+            "bizKey=KEY&topic=TOPIC%2F..|topic",
+            "bizKey=KEY&topic=TOPIC&limit=0|limit",
+            "bizKey=KEY&topic=TOPIC&limit=1001|limit",
+            "bizKey=KEY&topic=TOPIC&after=a%20b|after"})
     void cancel_with_bad_input_is_a_400_naming_the_parameter_and_changes_nothing(String query, String field) {
         String bizKey = unique("order");
         String topic = unique("bk-bad");

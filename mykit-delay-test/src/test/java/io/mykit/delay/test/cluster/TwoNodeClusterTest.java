@@ -78,6 +78,19 @@ class TwoNodeClusterTest {
             assertThat(b.finish(job.path("id").asText()).status()).isEqualTo(200);
         }
         assertThat(pulled).isEqualTo(pushed);
+
+        // a batch poll on the second node, woken by a hand-over on the first (the owner of the job's bucket)
+        RedisDelayStore store = first.bean(RedisDelayStore.class);
+        String late = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> topic + "-n1-" + i)
+                .filter(id -> owners.get(store.bucketOf(id)).path("owner").asText().equals("n1")).findFirst()
+                .orElseThrow();
+        long pushedAt = System.currentTimeMillis();
+        assertThat(a.push("{\"topic\":\"" + topic + "\",\"id\":\"" + late + "\",\"delay\":500}").status())
+                .isEqualTo(200);
+        JsonNode batch = b.get("/get/" + topic + "/batch?count=5&ttr=30000&timeout=15000").data();
+        assertThat(System.currentTimeMillis() - pushedAt).as("woken by the hand-over, not the 20 s re-check")
+                .isLessThan(5_000);
+        assertThat(batch).extracting(job -> job.path("id").asText()).containsExactly(late);
     }
 
     @Test

@@ -72,4 +72,18 @@ class LongPollWakeTest {
         assertThat(System.currentTimeMillis() - secondPush).as("both woken by hand-overs").isLessThan(3_000);
         assertThat(got).containsExactlyInAnyOrder(second, third);
     }
+
+    @Test
+    void a_hand_over_wakes_a_waiting_batch_poll() throws Exception {
+        String topic = "wake-batch-" + UUID.randomUUID().toString().substring(0, 8);
+        CompletableFuture<Reply> batch = CompletableFuture.supplyAsync(
+                () -> client.get("/get/" + topic + "/batch?count=5&ttr=30000&timeout=15000"), PULLERS);
+        Thread.sleep(500); // waiting now
+
+        long pushedAt = System.currentTimeMillis();
+        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        Reply reply = batch.get(10, TimeUnit.SECONDS);
+        assertThat(System.currentTimeMillis() - pushedAt).as("woken by the hand-over").isLessThan(3_000);
+        assertThat(reply.data()).extracting(job -> job.path("id").asText()).containsExactly(id);
+    }
 }

@@ -2,6 +2,8 @@ package io.mykit.delay.test.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.TimerGroup;
@@ -12,6 +14,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisMonitor;
+import redis.clients.jedis.exceptions.JedisException;
 
 import javax.sql.DataSource;
 
@@ -22,7 +27,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,12 +41,15 @@ import static org.awaitility.Awaitility.await;
  * with a storing row before touching Redis; when the Redis step fails the push is accepted all the same (200: the
  * journal has it, and a 503 would make a client without ids push it twice) and the storing row stays; the
  * stranded-job repairer re-adds the jobs of storing rows (and WaitPut rows) older than repair-after once Redis answers.
+ * Being private, its command counts are this gateway's alone: waiting long-polls leave it alone.
  */
 class RedisOutageTest {
     // more than two of the repairer's pages (500)
     private static final int STRANDED_JOBS = 1_200;
     private static OwnRedis redis;
     private static TestGateway gateway;
+    /** One thread per waiting poll: they must all wait at once, whatever the machine's core count. */
+    private static final ExecutorService IDLE_POLLERS = Executors.newFixedThreadPool(20);
 
     @BeforeAll
     static void start() {
@@ -48,6 +60,7 @@ class RedisOutageTest {
 
     @AfterAll
     static void stop() {
+        IDLE_POLLERS.shutdownNow();
         gateway.close();
         redis.close();
     }
@@ -174,5 +187,66 @@ class RedisOutageTest {
         String id = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":200}").data().asText();
         Reply pulled = gateway.client().get(topic, 30_000, 10_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
+    }
+
+    /** Waiting long-polls cost Redis nothing until a hand-over wakes their topic (pull.poll-interval: its default). */
+    @Test
+    void idle_long_polls_on_many_topics_scan_no_bucket_while_they_wait() throws Exception {
+        int topics = 20;
+        String run = UUID.randomUUID().toString().substring(0, 6);
+        PullTarget pull = gateway.bean(PullTarget.class);
+        List<CompletableFuture<Reply>> polls = new ArrayList<>();
+        for (int i = 0; i < topics; i++) {
+            String path = "/get/idle-" + run + "-" + i + (i % 2 == 0 ? "?timeout=5000" : "/batch?count=5&timeout=5000");
+            polls.add(CompletableFuture.supplyAsync(() -> gateway.client().get(path), IDLE_POLLERS));
+        }
+        await().atMost(Duration.ofSeconds(4)).until(() -> pull.waitingPolls() == topics);
+
+        // the window measured: the polls wait, nothing is pushed; the safety re-check (seconds apart) may fall into it
+        // once: one scan of the buckets per topic
+        long scans = llensOn("idle-" + run, Duration.ofSeconds(3));
+        int buckets = gateway.bean(DelayProperties.class).getBuckets();
+        assertThat(scans).as("LLEN calls in 3 s of %d waiting polls", topics)
+                .isLessThanOrEqualTo((long) topics * buckets);
+        for (CompletableFuture<Reply> poll : polls) {
+            assertThat(poll.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+        }
+    }
+
+    /** The LLENs Redis runs on keys holding {@code marker} during {@code window} (MONITOR: the Redis is ours). */
+    private static long llensOn(String marker, Duration window) throws InterruptedException {
+        AtomicLong seen = new AtomicLong();
+        CountDownLatch watching = new CountDownLatch(1);
+        CountDownLatch ended = new CountDownLatch(1);
+        Jedis monitor = new Jedis(redis.host(), redis.port());
+        Thread reader = new Thread(() -> {
+            try {
+                monitor.monitor(new JedisMonitor() {
+                    @Override
+                    public void onCommand(String command) {
+                        watching.countDown();
+                        if (command.contains("\"LLEN\"") && command.contains(marker)) {
+                            seen.incrementAndGet();
+                        }
+                    }
+                });
+            } catch (JedisException closed) {
+                ended.countDown();
+            }
+        }, "llen-monitor");
+        reader.start();
+        try (Jedis ping = new Jedis(redis.host(), redis.port())) {
+            // MONITOR shows commands from its start on: the first one seen proves it has started
+            await().atMost(Duration.ofSeconds(5)).until(() -> {
+                ping.ping();
+                return watching.getCount() == 0;
+            });
+        }
+        long counted = seen.get();
+        Thread.sleep(window.toMillis());
+        long inWindow = seen.get() - counted;
+        monitor.close();
+        assertThat(ended.await(5, TimeUnit.SECONDS)).as("monitor connection closed").isTrue();
+        return inWindow;
     }
 }

@@ -121,7 +121,7 @@ class EndedStaysEndedTest {
                 Clock.systemUTC(), 10, 1)) {
             pushes.start();
             Job job = new Job(id, topic, null, null, 0, 0, 0, 16, "b", System.currentTimeMillis());
-            pushes.submit(List.of(job), java.util.Set.of(id)).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            pushes.submit(List.of(job), java.util.Set.of(id)).done().get(30, java.util.concurrent.TimeUnit.SECONDS);
         }
         pullAndFinish.run();
         pullAndFinish.run();

@@ -33,8 +33,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Long-polls wait without a Tomcat thread: 2,000 of them on a gateway with 40 request threads, pushes answering
- * while they wait, every job delivered once to exactly one poller; a job reserved for a poll whose client went away
- * goes back to its ready list uncounted.
+ * while they wait, every job delivered once to exactly one poller, and one poll more than pull.max-waiting-polls
+ * refused with 429; a job reserved for a poll whose client went away goes back to its ready list uncounted.
  */
 class LongPollAsyncTest {
     private static final int POLLERS = 2_000;
@@ -47,7 +47,8 @@ class LongPollAsyncTest {
     static void start() {
         // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
         gateway = TestGateway.start("server.tomcat.threads.max=40", "server.tomcat.max-connections=10000",
-                "server.tomcat.accept-count=2000", "mykit.delay.pull.poll-interval=1s");
+                "server.tomcat.accept-count=2000", "mykit.delay.pull.poll-interval=1s",
+                "mykit.delay.pull.max-waiting-polls=" + POLLERS);
         client = gateway.client();
     }
 
@@ -73,6 +74,16 @@ class LongPollAsyncTest {
             polls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> pull.waitingPolls() == POLLERS);
+
+        // one more is refused at once, on the hot route and through Spring MVC (an extra parameter) alike
+        for (String path : List.of("/get/" + topic + "?timeout=1000", "/get/" + topic + "/batch?count=3&timeout=1000",
+                "/get/" + topic + "/batch?count=3&timeout=1000&ttr=5000&x=1")) {
+            Reply refused = client.get(path);
+            assertThat(refused.status()).as(path + " -> " + refused).isEqualTo(429);
+            assertThat(refused.json().path("success").asBoolean(true)).isFalse();
+            assertThat(refused.json().path("code").asInt()).isEqualTo(429);
+            assertThat(refused.json().path("message").asText()).contains("max-waiting-polls");
+        }
 
         // pushes answer while all polls wait: each one is a job for one poller
         List<String> pushed = new ArrayList<>();

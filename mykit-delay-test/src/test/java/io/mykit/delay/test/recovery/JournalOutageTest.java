@@ -1,5 +1,7 @@
 package io.mykit.delay.test.recovery;
 
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.test.gateway.FailureLog;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -11,7 +13,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -103,5 +108,55 @@ class JournalOutageTest {
         }
         Reply after = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}");
         assertThat(after.status()).isEqualTo(200);
+    }
+
+    /**
+     * A stalled journal (the first push's writer waits for it, holding the gather turn): the pushes queued behind it
+     * answer 503 "nothing was stored" at the push timeout, leave the queue at once, and are never committed once the
+     * journal answers again; the push whose commit had begun answers that it may still be stored.
+     */
+    @Test
+    void pushes_dropped_from_the_queue_with_503_are_never_committed_later() {
+        String topic = "jo-drop-" + UUID.randomUUID().toString().substring(0, 8);
+        PushPipeline pushes = gateway.bean(PushPipeline.class);
+        DelayProperties.Journal settings = gateway.bean(DelayProperties.class).getJournal();
+        List<String> dropped = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            dropped.add("dropped-" + i + "-" + UUID.randomUUID());
+        }
+        // callers give up well before the stalled writer does (a connection check alone takes Hikari 5 s)
+        Duration pushTimeout = settings.getPushTimeout();
+        settings.setPushTimeout(Duration.ofSeconds(2));
+        proxy.freeze();
+        try {
+            CompletableFuture<Reply> first = CompletableFuture.supplyAsync(
+                    () -> client.push(job(topic, "held-" + UUID.randomUUID())));
+            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> pushes.backlog() == 0);
+            List<CompletableFuture<Reply>> queued = dropped.stream()
+                    .map(id -> CompletableFuture.supplyAsync(() -> client.push(job(topic, id)))).toList();
+            for (CompletableFuture<Reply> push : queued) {
+                Reply refused = push.join();
+                assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+                assertThat(refused.json().path("message").asText()).contains("nothing was stored");
+            }
+            assertThat(pushes.backlog()).as("calls answered 503 left the push queue").isZero();
+            Reply unsure = first.join();
+            assertThat(unsure.status()).as(unsure.toString()).isEqualTo(503);
+            assertThat(unsure.json().path("message").asText()).contains("may still be stored");
+        } finally {
+            proxy.thaw();
+            settings.setPushTimeout(pushTimeout);
+        }
+        // a push after the stall is taken after anything still queued before it
+        String later = "later-" + UUID.randomUUID();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(client.push(job(topic, later)).status()).isEqualTo(200));
+        for (String id : dropped) {
+            assertThat(client.lookup(id).status()).as("push %s answered 503 'nothing was stored'", id).isEqualTo(404);
+        }
+    }
+
+    private static String job(String topic, String id) {
+        return "{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":60000}";
     }
 }

@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A reservation in one bucket says whether it left the bucket's ready list empty, and a single pull that takes a
  * bucket's last job makes the next look skip that bucket (the shared Redis, a key prefix per test). Before, each
- * delivered job cost the next GET one round trip to a list that was already empty (issue #14).
+ * delivered job cost the next GET one round trip to a list that was already empty (issue #14). The entries that
+ * finishes and cancels leave in a ready list are dropped once they are half of it, or as a reservation skips them.
  */
 class ReserveDrainedTest {
     private static final int BUCKETS = 4;
@@ -79,6 +80,44 @@ class ReserveDrainedTest {
         } finally {
             states.close();
         }
+    }
+
+    @Test
+    void ready_entries_of_ended_jobs_are_dropped_once_they_are_half_of_their_list() {
+        List<String> ids = readyInBucket(10);
+        String list = redis.keys().ready(BUCKET, TOPIC);
+        for (int i = 0; i < 4; i++) {
+            assertThat(redis.store().delete(ids.get(i))).isEqualTo(DelayStore.RemoveResult.REMOVED);
+        }
+        assertThat(redis.client().llen(list)).as("4 of 10 entries left by cancels").isEqualTo(10);
+        redis.store().delete(ids.get(4));
+        assertThat(redis.client().lrange(list, 0, -1)).as("half left: the live ones stay, in order")
+                .isEqualTo(ids.subList(5, 10));
+
+        // a topic nobody pulls keeps nothing once its ready jobs are finished or cancelled
+        redis.store().finishAll(ids.subList(5, 10), System.currentTimeMillis());
+        assertThat(redis.client().exists(list)).isFalse();
+        assertThat(redis.client().hkeys(redis.keys().counts(BUCKET))).noneMatch(field -> field.startsWith("x:"));
+    }
+
+    @Test
+    void entries_a_reservation_skips_are_no_longer_counted_as_left_behind() {
+        List<String> ids = readyInBucket(6);
+        redis.store().delete(ids.get(0));
+        redis.store().delete(ids.get(3));
+        assertThat(redis.store().reserveFrom(BUCKET, TOPIC, TTR, 10).jobs()).extracting(Job::getId)
+                .containsExactly(ids.get(1), ids.get(2), ids.get(4), ids.get(5));
+        assertThat(redis.client().hkeys(redis.keys().counts(BUCKET))).noneMatch(field -> field.startsWith("x:"));
+    }
+
+    /** {@code n} jobs of the topic in {@link #BUCKET}'s ready list, in id order. */
+    private List<String> readyInBucket(int n) {
+        List<Job> due = dueInBucket(n);
+        redis.store().add(due);
+        List<String> ids = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs().stream()
+                .map(Job::getId).toList();
+        assertThat(redis.store().toReady(BUCKET, TOPIC, ids)).isEqualTo(n);
+        return ids;
     }
 
     /** {@code n} jobs of the topic, due already, whose ids fall in {@link #BUCKET}, in id order. */
