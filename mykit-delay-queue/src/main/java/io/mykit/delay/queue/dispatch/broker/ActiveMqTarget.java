@@ -53,12 +53,15 @@ public class ActiveMqTarget extends BrokerTarget {
     });
     private final ReentrantLock opening = new ReentrantLock();
     private final Object state = new Object();
-    /** The senders' connection; guarded by {@link #state}, like the three fields below. */
+    /** The senders' connection; guarded by {@link #state}, like every field below. */
     private Connection connection;
     /** A connection a sender is starting, closed by {@link #closeClient} too. */
     private Connection starting;
     private long generation;
     private boolean clientClosed;
+    /** Opening attempts that failed, and the last failure: senders that waited for one fail with it. */
+    private long failedOpens;
+    private String lastOpenFailure;
 
     /** A sender thread's session, valid while the connection generation it was made on is current. */
     private record SenderSession(long generation, Session session, MessageProducer producer) {
@@ -162,6 +165,10 @@ public class ActiveMqTarget extends BrokerTarget {
 
     /** The senders' connection, opened (by one sender at a time, outside {@link #state}) when there is none. */
     private Connection connection() throws JMSException {
+        long failedBefore;
+        synchronized (state) {
+            failedBefore = failedOpens;
+        }
         try {
             opening.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -176,20 +183,36 @@ public class ActiveMqTarget extends BrokerTarget {
                 if (clientClosed) {
                     throw new JMSException(CLOSED);
                 }
+                if (failedOpens != failedBefore) {
+                    // the broker did not answer the sender this one waited for: one wait per attempt, not one each
+                    throw new JMSException("opening the ActiveMQ connection failed: " + lastOpenFailure);
+                }
             }
-            Connection conn = factory.createConnection();
-            try {
-                track(conn);
-                startWithin(conn, sendTimeoutMs);
-                keep(conn);
-                return conn;
-            } catch (JMSException | RuntimeException e) {
-                untrack(conn);
-                closeQuietly(conn);
-                throw e;
-            }
+            return open();
         } finally {
             opening.unlock();
+        }
+    }
+
+    /** Opens and starts a connection, counting a failure for the senders that waited for this attempt. */
+    private Connection open() throws JMSException {
+        Connection conn = null;
+        try {
+            conn = factory.createConnection();
+            track(conn);
+            startWithin(conn, sendTimeoutMs);
+            keep(conn);
+            return conn;
+        } catch (JMSException | RuntimeException e) {
+            synchronized (state) {
+                failedOpens++;
+                lastOpenFailure = e.toString();
+            }
+            if (conn != null) {
+                untrack(conn);
+                closeQuietly(conn);
+            }
+            throw e;
         }
     }
 

@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * broker never holds the bucket timers that other topics and targets share.
  *
  * <p>A stop never waits on a broker for longer than the dispatch {@code stop-wait}: the senders finish what they hold
- * and what is queued until then; afterwards a sender settles nothing more, so the jobs it still holds stay in flight
- * in Redis and the sweeper (here after a restart, or on another node) hands them over again.
+ * and what is queued until then, unless a batch finds the broker taking nothing; after the wait a sender settles
+ * nothing more. Jobs left so stay in flight in Redis, and the sweeper (here after a restart, or on another node)
+ * hands them over again.
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
@@ -143,7 +144,10 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                     group.add(next);
                     jobs += next.jobs().size();
                 }
-                sendAndSettle(group, jobs);
+                if (!sendAndSettle(group, jobs) && !running) {
+                    // stopping, and the broker took nothing: what is queued stays in flight instead of waiting too
+                    return;
+                }
             } catch (Throwable e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -165,7 +169,8 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
     }
 
-    private void sendAndSettle(List<Handover> taken, int jobCount) {
+    /** Sends the hand-overs and settles each bucket's outcome; true when the broker confirmed any job. */
+    private boolean sendAndSettle(List<Handover> taken, int jobCount) {
         // a node paused or cut off since the pump must not send what a newer owner of the bucket now answers for
         Set<Integer> outranked = outcomes.outranked(taken.stream().map(Handover::bucket).toList());
         List<Handover> group = taken;
@@ -190,7 +195,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             // the journal writer may be closed by now: leave the jobs in flight rather than settle half of it
             log.info("{}: the stop wait is over; {} jobs of this batch stay in flight and are handed over again",
                     name, all.size());
-            return;
+            return false;
         }
         Set<Job> confirmed = identitySet(delivered);
         IdentityHashMap<Job, SendFailure> failures = new IdentityHashMap<>();
@@ -212,6 +217,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                         handover.bucket(), e.toString());
             }
         }
+        return !delivered.isEmpty();
     }
 
     private static Set<Job> identitySet(List<Job> jobs) {
