@@ -39,11 +39,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * A graceful stop while the brokers never answer: ActiveMQ over the README's {@code failover:} URL with nobody
  * listening (the client's start waits for ever for a broker to reach), ActiveMQ gone silent behind a proxy after the
  * connection was made (a commit waits for an answer that never comes), and RocketMQ with a name server that accepts
- * and stays silent. Senders are caught inside the
- * broker clients, more pushes are taken, then the gateway stops: it must end within the broker stop wait plus the
- * clients' close, with every accepted push journaled, the journal state writer flushed (no push group left marked
- * as not yet in Redis), and each job the brokers held still alive in Redis and not ended in the journal, so the next
- * start delivers it.
+ * and stays silent. Senders are caught inside the broker clients, more pushes are taken, then the gateway stops: it
+ * must end within the broker stop wait plus the clients' close, with every accepted push journaled, the journal state
+ * writer flushed (no push group left marked as not yet in Redis), and each job the brokers held still alive in Redis
+ * and not ended in the journal, so the next start delivers it.
  */
 class StopWithHungBrokerTest {
     private static final int BUCKETS = 1;
@@ -126,7 +125,7 @@ class StopWithHungBrokerTest {
     }
 
     /**
-     * Pushes jobs to each target's topic until one of its senders is inside the broker client, pushes more (due at
+     * Pushes jobs to each target's topic and waits for one of its senders inside the broker client, pushes more (due at
      * once to the pull queue, and later to the stuck targets), stops the gateway and checks what the stop left.
      */
     private static void stopWhileSendersAreStuck(TestGateway gateway, Set<Thread> before,
