@@ -137,6 +137,8 @@ public class DelayProperties implements InitializingBean {
         check(errors, dispatch.backlog >= 1, "mykit.delay.dispatch.backlog must be >= 1");
         check(errors, dispatch.backlogWait != null && !dispatch.backlogWait.isNegative()
                 && dispatch.backlogWait.toMillis() <= 60_000, "mykit.delay.dispatch.backlog-wait must be 0..60s");
+        check(errors, dispatch.stopWait != null && !dispatch.stopWait.isNegative()
+                && dispatch.stopWait.toMillis() <= 300_000, "mykit.delay.dispatch.stop-wait must be 0..5m");
         if (used.contains(Dispatch.ACTIVEMQ)) {
             check(errors, activemq.brokerUrl != null && !activemq.brokerUrl.isBlank(),
                     "mykit.delay.activemq.broker-url must be set: a route uses the activemq target");
@@ -426,6 +428,8 @@ public class DelayProperties implements InitializingBean {
          * bucket timers other topics share. While the broker answers, a timer waits for room (back-pressure).
          */
         private Duration backlogWait = Duration.ofSeconds(2);
+        /** How long a stop waits for broker senders; then their clients close and jobs still held stay in flight. */
+        private Duration stopWait = Duration.ofSeconds(10);
 
         public String getDefaultTarget() { return defaultTarget; }
         public void setDefaultTarget(String defaultTarget) { this.defaultTarget = defaultTarget; }
@@ -441,6 +445,8 @@ public class DelayProperties implements InitializingBean {
         public void setBacklog(int backlog) { this.backlog = backlog; }
         public Duration getBacklogWait() { return backlogWait; }
         public void setBacklogWait(Duration backlogWait) { this.backlogWait = backlogWait; }
+        public Duration getStopWait() { return stopWait; }
+        public void setStopWait(Duration stopWait) { this.stopWait = stopWait; }
     }
 
     public static class ActiveMq {

@@ -24,6 +24,7 @@ class DelayPropertiesTest {
         DelayProperties.Dispatch dispatch = new DelayProperties().getDispatch();
         assertThat(dispatch.getBacklog()).isEqualTo(10_000);
         assertThat(dispatch.getBacklogWait()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(dispatch.getStopWait()).isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test
@@ -31,11 +32,13 @@ class DelayPropertiesTest {
         DelayProperties properties = valid();
         properties.getDispatch().setBacklog(0);
         properties.getDispatch().setBacklogWait(Duration.ofMillis(-1));
+        properties.getDispatch().setStopWait(Duration.ofMinutes(6));
         properties.getDispatch().getRoutes().put("orders-*", "kafka");
         assertThatThrownBy(properties::validate)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mykit.delay.dispatch.backlog must be >= 1")
                 .hasMessageContaining("mykit.delay.dispatch.backlog-wait must be 0..60s")
+                .hasMessageContaining("mykit.delay.dispatch.stop-wait must be 0..5m")
                 .hasMessageContaining("unknown target 'kafka'");
     }
 

@@ -7,20 +7,31 @@ import io.mykit.delay.queue.dispatch.LogTarget;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.dispatch.TargetRouter;
 import io.mykit.delay.queue.dispatch.broker.ActiveMqTarget;
+import io.mykit.delay.queue.dispatch.broker.BrokerTarget;
 import io.mykit.delay.queue.dispatch.broker.RocketMqTarget;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Builds only the delivery targets the routes use (a broker no route names is never connected) and closes them. */
+/**
+ * Builds only the delivery targets the routes use (a broker no route names is never connected) and closes them within
+ * the dispatch stop wait plus {@link BrokerTarget#CLIENT_CLOSE_WAIT_MS}, whatever a broker does.
+ */
 public class DeliveryTargets implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DeliveryTargets.class);
     private final Map<String, DeliveryTarget> targets = new LinkedHashMap<>();
     private final TargetRouter router;
+    private final long stopWaitMs;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     public DeliveryTargets(DelayProperties properties, PullTarget pull, DeliveryOutcomes outcomes) {
         DelayProperties.Dispatch dispatch = properties.getDispatch();
+        this.stopWaitMs = dispatch.getStopWait().toMillis();
         Set<String> used = new LinkedHashSet<>();
         used.add(dispatch.getDefaultTarget());
         used.addAll(dispatch.getRoutes().values());
@@ -55,17 +66,54 @@ public class DeliveryTargets implements AutoCloseable {
         return targets.get(name);
     }
 
+    /** Longest {@link #close()} takes. */
+    public long closeBoundMs() {
+        return stopWaitMs + BrokerTarget.CLIENT_CLOSE_WAIT_MS;
+    }
+
+    /**
+     * Halts every broker target first, so their stop waits run side by side, then closes each target on a thread of
+     * its own and waits for them at most {@link #closeBoundMs()}; a close still running then is left behind (its
+     * jobs stay in flight in Redis). Idempotent.
+     */
     @Override
     public void close() {
-        for (DeliveryTarget target : targets.values()) {
-            if (target instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception e) {
-                    org.slf4j.LoggerFactory.getLogger(DeliveryTargets.class)
-                            .warn("closing delivery target {} failed: {}", target.name(), e.toString());
-                }
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long deadline = System.nanoTime() + closeBoundMs() * 1_000_000;
+        targets.values().forEach(target -> {
+            if (target instanceof BrokerTarget broker) {
+                broker.halt();
             }
+        });
+        Map<String, Thread> closing = new LinkedHashMap<>();
+        targets.forEach((name, target) -> {
+            if (target instanceof AutoCloseable closeable) {
+                Thread thread = new Thread(() -> closeLogged(name, closeable), "mykit-close-" + name);
+                thread.setDaemon(true);
+                thread.start();
+                closing.put(name, thread);
+            }
+        });
+        closing.forEach((name, thread) -> {
+            try {
+                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                log.warn("delivery target {} did not close within {} ms; the stop goes on without it (the jobs it"
+                        + " holds stay in flight and are handed over again)", name, closeBoundMs());
+            }
+        });
+    }
+
+    private static void closeLogged(String name, AutoCloseable target) {
+        try {
+            target.close();
+        } catch (Exception e) {
+            log.warn("closing delivery target {} failed: {}", name, e.toString());
         }
     }
 }

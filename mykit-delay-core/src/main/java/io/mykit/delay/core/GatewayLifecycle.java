@@ -12,8 +12,10 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The engine's writers: the journal state writer, the push writers and the broker senders. Its phase is below the
  * web server's, so it starts before the first request and stops after the web server drained: the finishes and
- * deliveries of a graceful stop are journaled. Stop order: broker senders finish (or leave jobs in flight), push
- * writers drain, the journal writer flushes last. The due road stops earlier, in {@link DueRoadLifecycle}. On a
+ * deliveries of a graceful stop are journaled. Stop order: broker senders finish within the dispatch stop wait (a
+ * sender still inside a broker client then is left behind, its jobs in flight), push writers drain, the journal
+ * writer flushes last; no step waits on a broker beyond {@link DeliveryTargets#closeBoundMs()}, so the writers are
+ * flushed whatever a broker does. The due road stops earlier, in {@link DueRoadLifecycle}. On a
  * first start it also writes the Redis epoch ({@link RedisLossWatch#markFirstStart}) before anything can be pushed.
  */
 public class GatewayLifecycle implements SmartLifecycle {

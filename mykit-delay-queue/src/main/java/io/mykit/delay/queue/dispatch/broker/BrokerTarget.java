@@ -28,10 +28,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * answered nothing for {@code backlog-wait}, it is hung rather than slow: that hand-over counts as a failed send
  * (retried with backoff, a try counted) and so does every later one until a sender finishes a batch, so a hung
  * broker never holds the bucket timers that other topics and targets share.
+ *
+ * <p>A stop never waits on a broker for longer than the dispatch {@code stop-wait}: the senders finish what they hold
+ * and what is queued until then, unless a batch finds the broker taking nothing; after the wait a sender settles
+ * nothing more. Jobs left so stay in flight in Redis, and the sweeper (here after a restart, or on another node)
+ * hands them over again.
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
     static final int MAX_SEND_BATCH = 1_000;
+    /** Longest a stop waits for a broker client to close once the stop wait is over. */
+    public static final long CLIENT_CLOSE_WAIT_MS = 2_000;
 
     protected final Logger log = LoggerFactory.getLogger(getClass());
     private final LinkedBlockingQueue<Handover> queue = new LinkedBlockingQueue<>();
@@ -40,9 +47,13 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     private final Semaphore pending;
     private final int maxPending;
     private final long backlogWaitMs;
+    private final long stopWaitNanos;
     private final DeliveryOutcomes outcomes;
     private volatile boolean running = true;
+    private final AtomicBoolean halted = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** When a halted target's senders stop settling (System.nanoTime); written before {@code running} turns false. */
+    private volatile long stopDeadline;
     /** A hand-over found the backlog full and the broker silent for the whole wait; no batch has finished since. */
     private volatile boolean stalled;
     /** When a sender last took a batch, finished one, or the broker answered a send. */
@@ -57,6 +68,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         this.maxPending = dispatch.getBacklog();
         this.pending = new Semaphore(maxPending);
         this.backlogWaitMs = dispatch.getBacklogWait().toMillis();
+        this.stopWaitNanos = dispatch.getStopWait().toNanos();
         this.outcomes = outcomes;
         for (int i = 0; i < dispatch.getSenders(); i++) {
             Thread sender = new Thread(this::sendLoop, "mykit-send-" + name + "-" + i);
@@ -118,7 +130,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
 
     private void sendLoop() {
         List<Handover> group = new ArrayList<>();
-        while (running || !queue.isEmpty()) {
+        while ((running || !queue.isEmpty()) && !stopWaitOver()) {
             try {
                 Handover first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
@@ -132,7 +144,10 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                     group.add(next);
                     jobs += next.jobs().size();
                 }
-                sendAndSettle(group, jobs);
+                if (!sendAndSettle(group, jobs) && !running) {
+                    // stopping, and the broker took nothing: what is queued stays in flight instead of waiting too
+                    return;
+                }
             } catch (Throwable e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -145,7 +160,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                 if (!group.isEmpty()) {
                     progressed();
                 }
-                if (!group.isEmpty() && stalled) {
+                if (!group.isEmpty() && stalled && running) {
                     stalled = false;
                     log.info("{} sent a batch again: hand-overs wait for room again", name);
                 }
@@ -154,7 +169,8 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
     }
 
-    private void sendAndSettle(List<Handover> taken, int jobCount) {
+    /** Sends the hand-overs and settles each bucket's outcome; true when the broker confirmed any job. */
+    private boolean sendAndSettle(List<Handover> taken, int jobCount) {
         // a node paused or cut off since the pump must not send what a newer owner of the bucket now answers for
         Set<Integer> outranked = outcomes.outranked(taken.stream().map(Handover::bucket).toList());
         List<Handover> group = taken;
@@ -174,6 +190,12 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             Set<Job> settled = identitySet(delivered);
             failed.forEach(failure -> settled.add(failure.job()));
             all.stream().filter(job -> !settled.contains(job)).forEach(job -> failed.add(new SendFailure(job, e.toString())));
+        }
+        if (stopWaitOver()) {
+            // the journal writer may be closed by now: leave the jobs in flight rather than settle half of it
+            log.info("{}: the stop wait is over; {} jobs of this batch stay in flight and are handed over again",
+                    name, all.size());
+            return false;
         }
         Set<Job> confirmed = identitySet(delivered);
         IdentityHashMap<Job, SendFailure> failures = new IdentityHashMap<>();
@@ -195,6 +217,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
                         handover.bucket(), e.toString());
             }
         }
+        return !delivered.isEmpty();
     }
 
     private static Set<Job> identitySet(List<Job> jobs) {
@@ -203,24 +226,55 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         return set;
     }
 
-    /** Stops taking hand-overs and lets the senders finish what they hold (or leave it in flight); idempotent. */
+    /**
+     * Stops taking hand-overs; the senders go on with what they hold and what is queued until the stop wait is over.
+     * Halting every target before closing any lets their stop waits run side by side; idempotent.
+     */
+    public void halt() {
+        if (halted.compareAndSet(false, true)) {
+            stopDeadline = System.nanoTime() + stopWaitNanos;
+            running = false;
+        }
+    }
+
+    private boolean stopWaitOver() {
+        return !running && System.nanoTime() - stopDeadline >= 0;
+    }
+
+    /**
+     * Halts, waits for the senders until the stop wait is over, then closes the broker client, which also fails a call
+     * still blocked inside it. A sender busy after the wait is left behind (a daemon thread that settles nothing
+     * more); the caller bounds the client's close ({@link #CLIENT_CLOSE_WAIT_MS}). Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        running = false;
+        halt();
+        List<Thread> busy = new ArrayList<>();
         for (Thread sender : senders) {
+            long leftMs = (stopDeadline - System.nanoTime()) / 1_000_000;
             try {
-                sender.join(5_000);
+                if (leftMs > 0) {
+                    sender.join(leftMs);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (sender.isAlive()) {
+                busy.add(sender);
+            }
+        }
+        if (!busy.isEmpty()) {
+            log.warn("{}: {} senders still busy after the stop wait ({} ms); the jobs they hold stay in flight and are"
+                    + " handed over again after the dispatch timeout", name, busy.size(), stopWaitNanos / 1_000_000);
         }
         closeClient();
+        busy.forEach(Thread::interrupt);
     }
 
-    /** Releases the broker client. */
+    /** Releases the broker client; must not wait for anything a sender blocked inside the client holds. */
     protected abstract void closeClient();
 
     /** Throws unless the broker answers now (for the health endpoint; may block up to about {@code timeoutMs}). */

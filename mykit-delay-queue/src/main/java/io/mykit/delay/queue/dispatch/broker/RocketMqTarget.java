@@ -37,6 +37,8 @@ public class RocketMqTarget extends BrokerTarget {
         this.producer = new DefaultMQProducer(config.getProducerGroup());
         producer.setNamesrvAddr(config.getNamesrvAddr());
         producer.setSendMsgTimeout((int) config.getSendTimeout().toMillis());
+        // a send asks the name server for the topic's route first: a silent one must not hold it longer than a send
+        producer.setMqClientApiTimeout((int) config.getSendTimeout().toMillis());
         // the gateway retries with backoff itself; the client's own retries would only stretch a send
         producer.setRetryTimesWhenSendAsyncFailed(0);
         producer.setRetryTimesWhenSendFailed(0);
