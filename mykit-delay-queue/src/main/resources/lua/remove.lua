@@ -1,6 +1,10 @@
 -- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A stale ready-list entry is
 -- skipped by reserve.lua later, which keeps this script inside one bucket's keys. A cancel refuses a job that is
--- in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
+-- in flight (handed to a broker sender or reserved by a puller): it may be delivered already. A finish acknowledges a
+-- pull job: one a puller reserved (in flight, or back in its bucket after the reservation ran out or was released)
+-- or one in a pull topic's ready list. It refuses a job in flight that no puller reserved (a broker sender has it:
+-- the broker delivers it) and a due job waiting in its bucket that no puller ever had (its hand-over, maybe to a
+-- broker, is still to come).
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
@@ -12,7 +16,8 @@
 -- ARGV[1] job id
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
 -- ARGV[3] 'cancel' or 'finish'
--- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (cancel only).
+-- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (a cancel: any; a
+-- finish: with no reservation), -3 a finish refused because the job is due and was never reserved.
 local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -33,18 +38,22 @@ local record = redis.call('HGET', pool, id)
 if not record then
     return 0
 end
-if cancel and redis.call('ZSCORE', inflight, id) then
+local flying = redis.call('ZSCORE', inflight, id)
+if cancel and flying then
     return -2
 end
 local score = waitingScore(due, id)
 if score and tonumber(score) > latest then
     return -1
 end
+if not cancel and (flying or score) and redis.call('HEXISTS', reserved, id) == 0 then
+    return flying and -2 or -3
+end
 -- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local stage = 'r'
 if score then
     stage = 'w'
-elseif redis.call('ZSCORE', inflight, id) then
+elseif flying then
     stage = 'f'
 end
 bump(stage, topicOf(record), -1)
