@@ -48,21 +48,18 @@ local defaultTries = tonumber(ARGV[2])
 local park = redisNow + tonumber(ARGV[3])
 local retention = tonumber(ARGV[4])
 
--- tries used: a pull job counts its reservations, a broker job the failed sends its record carries
-local function used(record, reservations)
-    local _, _, _, attempts = timesOf(record)
-    return math.max(reservations, attempts)
-end
-
-local function spent(record, tried)
-    local due, ttl, tries = timesOf(record)
-    if ttl > 0 and now >= due + ttl then
-        return true
-    end
+-- the tries a spent job used, or nil while it has tries left: a pull job counts its reservations, a broker job the
+-- failed sends its record carries
+local function spentTries(record, reservations)
+    local due, ttl, tries, attempts = timesOf(record)
+    local used = math.max(reservations, attempts)
     if tries <= 0 then
         tries = defaultTries
     end
-    return tried > 0 and tried >= tries
+    if (ttl > 0 and now >= due + ttl) or (used > 0 and used >= tries) then
+        return used
+    end
+    return nil
 end
 
 local back = {}
@@ -75,12 +72,12 @@ for _, id in ipairs(ids) do
         redis.call('HDEL', reserved, id)
     else
         local count = redis.call('HGET', reserved, id)
-        local tried = used(record, count and tonumber(count) or 0)
-        if spent(record, tried) then
+        local used = spentTries(record, count and tonumber(count) or 0)
+        if used then
             redis.call('ZADD', inflight, park, id)
             buried[#buried + 1] = id
             buried[#buried + 1] = record
-            buried[#buried + 1] = tried
+            buried[#buried + 1] = used
         else
             redis.call('ZREM', inflight, id)
             wait(due, id, now)

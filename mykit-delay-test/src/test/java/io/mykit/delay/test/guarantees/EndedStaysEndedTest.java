@@ -305,8 +305,8 @@ class EndedStaysEndedTest {
 
     /**
      * A broker job out of tries is journaled Dead, and the forget that follows fails (a Redis error; a node killed there
-     * leaves the same): it must never be handed out again, however long it stays in Redis, and a respawn still moves it
-     * back.
+     * leaves the same): it must never be handed out again, however long it stays in Redis or whatever restore runs, and
+     * a respawn still moves it back.
      */
     @Test
     void a_buried_broker_job_whose_forget_failed_is_never_handed_out_again() throws Exception {
@@ -316,10 +316,13 @@ class EndedStaysEndedTest {
         assertThatThrownBy(() -> forgetFails.settle(bucketOf(job), List.of(), List.of(new SendFailure(job, "refused"))))
                 .as("the forget after the Dead write").isInstanceOf(StoreUnavailableException.class);
         awaitJournal(job.getId(), JobStatus.Dead);
+        gateway.bean(RecoveryService.class).restore(true);
+        assertThat(gateway.bean(RedisDelayStore.class).peek(job.getId()).orElseThrow().stage())
+                .as("after a restore").isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
 
         // the time it may stay in flight passes: the sweeper looks at it again
         expireInFlight(job);
-        assertThat(client.get(topic, 30_000, 2_000).data().isNull()).as("a dead job handed to a puller").isTrue();
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a dead job handed to a puller").isTrue();
         awaitGoneFromRedis(job);
         assertThat(status(job)).isEqualTo(JobStatus.Dead);
 
@@ -351,7 +354,7 @@ class EndedStaysEndedTest {
         assertThat(status(job)).as("nothing journaled yet").isEqualTo(JobStatus.Delay);
 
         expireInFlight(job);
-        assertThat(client.get(topic, 30_000, 2_000).data().isNull()).as("a job out of tries handed out again").isTrue();
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a job out of tries handed out again").isTrue();
         awaitJournal(job.getId(), JobStatus.Dead);
         awaitGoneFromRedis(job);
     }
