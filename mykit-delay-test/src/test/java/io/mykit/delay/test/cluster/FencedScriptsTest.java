@@ -86,7 +86,7 @@ class FencedScriptsTest {
     }
 
     @Test
-    void the_older_term_cannot_hand_over_retry_park_or_sweep_jobs_it_pumped_before_the_newer_claim() {
+    void an_older_term_cannot_hand_over_retry_park_or_sweep_jobs_it_pumped_before_the_newer_claim() {
         long now = System.currentTimeMillis();
         RedisDelayStore sameTermBefore = oldOwner;
         // claim order reversed for this case: the old owner pumps in its term, then the new term claims
