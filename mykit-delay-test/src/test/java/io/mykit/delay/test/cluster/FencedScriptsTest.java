@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two nodes share one Redis and one bucket; the one with the older ownership term is refused by every step that hands
- * jobs over (pump, ready hand-over, retry, park for a burial, sweep), on a real Redis, and the jobs stay for the newer owner.
+ * jobs over (pump, ready hand-over, retry, park for a burial, sweep), on a real Redis, and the jobs stay for the newer
+ * owner.
  */
 class FencedScriptsTest {
     private static final int BUCKETS = 1;

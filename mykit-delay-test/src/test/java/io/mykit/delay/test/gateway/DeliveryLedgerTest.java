@@ -115,8 +115,8 @@ class DeliveryLedgerTest {
     }
 
     /**
-     * A late Finish in the ledger leaves a Dead or Delete end as it came first: folded after the end, folded with it from
-     * another ledger row, in the end's own row, and over a Delete written to the row directly.
+     * A late Finish in the ledger leaves a Dead or Delete end as it came first: folded after the end, folded with it
+     * from another ledger row, in the end's own row, and over a Delete written to the row directly.
      */
     @Test
     void a_late_finish_in_the_ledger_does_not_overwrite_dead_or_delete() {
@@ -135,8 +135,10 @@ class DeliveryLedgerTest {
         assertThat(journal.markDeleted(deleted, false, "test", now)).isTrue();
         journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
         journal.apply(List.of(StateChange.of(dead, JobStatus.Finish, now + 1),
-                StateChange.of(deadFoldedFirst, JobStatus.Finish, now + 1), StateChange.of(deleted, JobStatus.Finish, now + 1)));
-        journal.apply(List.of(StateChange.of(oneRow, JobStatus.Dead, now), StateChange.of(oneRow, JobStatus.Finish, now + 1)));
+                StateChange.of(deadFoldedFirst, JobStatus.Finish, now + 1),
+                StateChange.of(deleted, JobStatus.Finish, now + 1)));
+        journal.apply(List.of(StateChange.of(oneRow, JobStatus.Dead, now),
+                StateChange.of(oneRow, JobStatus.Finish, now + 1)));
 
         assertThat(journal.findAll(ids)).as("laid over the rows before the fold")
                 .extractingFromEntries(entry -> entry.getValue().status())
@@ -146,7 +148,8 @@ class DeliveryLedgerTest {
         foldAll(journal);
         assertThat(List.of(rowStatus(jdbc, dead), rowStatus(jdbc, deadFoldedFirst), rowStatus(jdbc, oneRow),
                 rowStatus(jdbc, deleted))).as("rows after the fold")
-                .containsExactly(JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Delete.code());
+                .containsExactly(JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Dead.code(),
+                        JobStatus.Delete.code());
     }
 
     @Test

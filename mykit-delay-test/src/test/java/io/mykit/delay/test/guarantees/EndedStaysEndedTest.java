@@ -304,9 +304,9 @@ class EndedStaysEndedTest {
     }
 
     /**
-     * A broker job out of tries is journaled Dead, and the forget that follows fails (a Redis error; a node killed there
-     * leaves the same): it must never be handed out again, however long it stays in Redis or whatever restore runs, and
-     * a respawn still moves it back.
+     * A broker job out of tries is journaled Dead, and the forget that follows fails (a Redis error; a node killed
+     * there leaves the same): it must never be handed out again, however long it stays in Redis or whatever restore
+     * runs, and a respawn still moves it back.
      */
     @Test
     void a_buried_broker_job_whose_forget_failed_is_never_handed_out_again() throws Exception {
@@ -396,10 +396,13 @@ class EndedStaysEndedTest {
         journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
         assertThat(client.delete(deleted).status()).isEqualTo(200);
 
-        journal.apply(List.of(StateChange.of(dead, JobStatus.Finish, now), StateChange.of(deleted, JobStatus.Finish, now)));
-        states.submitAll(List.of(StateChange.of(dead, JobStatus.Finish, now), StateChange.of(deleted, JobStatus.Finish, now)));
+        List<StateChange> lateFinishes = List.of(StateChange.of(dead, JobStatus.Finish, now),
+                StateChange.of(deleted, JobStatus.Finish, now));
+        journal.apply(lateFinishes);
+        states.submitAll(lateFinishes);
         assertThat(states.flush(5_000)).isTrue();
-        journal.apply(List.of(StateChange.of(oneBatch, JobStatus.Dead, now), StateChange.of(oneBatch, JobStatus.Finish, now)));
+        journal.apply(List.of(StateChange.of(oneBatch, JobStatus.Dead, now),
+                StateChange.of(oneBatch, JobStatus.Finish, now)));
 
         assertThat(journal.find(dead).orElseThrow().status()).as("Dead, then Finish").isEqualTo(JobStatus.Dead);
         assertThat(journal.find(deleted).orElseThrow().status()).as("Delete, then Finish").isEqualTo(JobStatus.Delete);
@@ -429,9 +432,9 @@ class EndedStaysEndedTest {
     }
 
     /**
-     * A job pushed due in half an hour (tries 1) and pumped by hand at its due time, as a hand-over to a broker sender
-     * leaves it: in flight with no puller's reservation. The gateway routes every topic to pullers, so a job the sweeper
-     * returns is then handed to the topic's pullers, where a test sees it.
+     * A job pushed due in half an hour (tries 1) and pumped by hand at its due time, as a hand-over to a broker
+     * sender leaves it: in flight with no puller's reservation. The gateway routes every topic to pullers, so a job the
+     * sweeper returns is then handed to the topic's pullers, where a test sees it.
      */
     private static Job handedToBroker(String topic) {
         String id = push(topic, 1_800_000, ",\"tries\":1");
@@ -439,7 +442,8 @@ class EndedStaysEndedTest {
         long due = store.peek(id).orElseThrow().job().dueTime();
         Job job = store.pumpDue(store.bucketOf(id), due, 1_000, 60_000).jobs().stream()
                 .filter(pumped -> pumped.getId().equals(id)).findFirst().orElseThrow();
-        assertThat(store.peek(id).orElseThrow().stage()).isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
+        assertThat(store.peek(id).orElseThrow().stage())
+                .isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
         return job;
     }
 
