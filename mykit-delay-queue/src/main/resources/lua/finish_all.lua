@@ -1,11 +1,13 @@
--- Finishes many jobs of one bucket at once (POST /finish/batch): remove.lua's 'finish' for each id, with the reads
--- and removals that need no per-job answer made as one command for all (a call from Lua costs ~1.5 us on its own).
+-- Finishes many jobs of one bucket at once (POST /finish/batch): remove.lua's 'finish' for each id (pull jobs only:
+-- one a puller reserved, or one in a ready list), with the reads and removals that need no per-job answer made as one
+-- command for all (a call from Lua costs ~1.5 us on its own).
 -- KEYS[1..8] as remove.lua: due index, in-flight ZSET, pool HASH, reservation counts HASH, restore marker,
 -- tombstone ZSET, stage counters HASH, finish marks ZSET
 -- ARGV[1] latest delay score allowed (a job not due yet is refused)
 -- ARGV[2] the bucket's ready LIST key up to the topic, '<tag>:ready:' (the lists share the bucket's hash tag)
 -- ARGV[3..] job ids, each once, at most a few thousand
--- Returns one code per id, as remove.lua: 1 removed, 0 not in Redis, -1 refused because not due.
+-- Returns one code per id, as remove.lua: 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because
+-- in flight with no puller's reservation (a broker sender has it), -3 refused because due and never reserved.
 local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -26,6 +28,7 @@ local readyPrefix = ARGV[2]
 local ids = { unpack(ARGV, 3) }
 local records = redis.call('HMGET', pool, unpack(ids))
 local flying = redis.call('ZMSCORE', inflight, unpack(ids))
+local reservations = redis.call('HMGET', reserved, unpack(ids))
 local out = {}
 local gone = {}
 local seen = {}
@@ -46,6 +49,8 @@ for i, id in ipairs(ids) do
         end
         if score and tonumber(score) > latest then
             out[i] = -1
+        elseif stage ~= 'r' and not reservations[i] then
+            out[i] = stage == 'f' and -2 or -3
         else
             if score then
                 unwait(due, id)

@@ -1,6 +1,10 @@
 -- Finishes or cancels a job: removes it from its bucket, in-flight set and pool. A ready job's list entry stays, to be
 -- skipped by reserve.lua later, until such entries are half its list (lua/include/stale.lua). A cancel refuses a job
--- that is in flight (handed to a broker sender or reserved by a puller): it may be delivered already.
+-- that is in flight (handed to a broker sender or reserved by a puller): it may be delivered already. A finish
+-- acknowledges a pull job: one a puller reserved (in flight, or back in its bucket after the reservation ran out or was
+-- released) or one in a pull topic's ready list. It refuses a job in flight that no puller reserved (a broker sender
+-- has it: the broker delivers it) and a due job waiting in its bucket that no puller ever had (its hand-over, maybe to
+-- a broker, is still to come).
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
@@ -13,7 +17,8 @@
 -- ARGV[2] latest delay score allowed (finish refuses a job that is not due yet)
 -- ARGV[3] 'cancel' or 'finish'
 -- ARGV[4] the bucket's ready LIST key up to the topic, '<tag>:ready:' (the lists share the bucket's hash tag)
--- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (cancel only).
+-- Returns 1 removed, 0 not in Redis, -1 refused because not due, -2 refused because in flight (a cancel: any; a
+-- finish: with no reservation), -3 a finish refused because the job is due and was never reserved.
 local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -36,18 +41,22 @@ local record = redis.call('HGET', pool, id)
 if not record then
     return 0
 end
-if cancel and redis.call('ZSCORE', inflight, id) then
+local flying = redis.call('ZSCORE', inflight, id)
+if cancel and flying then
     return -2
 end
 local score = waitingScore(due, id)
 if score and tonumber(score) > latest then
     return -1
 end
+if not cancel and (flying or score) and redis.call('HEXISTS', reserved, id) == 0 then
+    return flying and -2 or -3
+end
 -- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
 local stage = 'r'
 if score then
     stage = 'w'
-elseif redis.call('ZSCORE', inflight, id) then
+elseif flying then
     stage = 'f'
 end
 local topic = topicOf(record)

@@ -1,5 +1,6 @@
 -- Puts jobs whose send failed back in their bucket at a later score, with their updated record (attempts+1).
--- Only jobs still in flight move: one cancelled or already swept meanwhile is left alone.
+-- Only jobs still in flight move: one cancelled or already swept meanwhile is left alone, and so is one parked for its
+-- burial by another hand-over of it (park.lua: its record counts its tries used up).
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket
 -- KEYS[3] job pool HASH of the bucket
@@ -28,7 +29,8 @@ end
 local moved = 0
 for i = 2, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-    if redis.call('ZREM', inflight, id) == 1 then
+    local current = redis.call('HGET', pool, id)
+    if not (current and markedSpent(current)) and redis.call('ZREM', inflight, id) == 1 then
         local topic = topicOf(record)
         -- an in-flight entry whose record was gone was not counted
         if redis.call('HSET', pool, id, record) == 0 then

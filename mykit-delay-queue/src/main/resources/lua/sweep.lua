@@ -1,7 +1,8 @@
--- Returns in-flight jobs past their deadline to the delay bucket, due now, so they are delivered again. A pull job
--- whose reservations reached its tries, or any job whose ttl ran out, is not returned: it stays in flight until
--- ARGV[3] ms and is handed to the caller to be buried (journaled Dead, then forgotten); a crash before that finds it
--- again. Also trims tombstones older than ARGV[4] ms while no restore runs.
+-- Returns in-flight jobs past their deadline to the delay bucket, due now, so they are delivered again. A spent job is
+-- not returned: a pull job whose reservations reached its tries, a job whose record counts its tries used up (parked
+-- for its burial by park.lua), or any job whose ttl ran out. It stays in flight until ARGV[3] ms and is handed to the
+-- caller to be buried (journaled Dead, then forgotten); a crash or a failed step before that finds it again, never as
+-- due. Also trims tombstones older than ARGV[4] ms while no restore runs.
 -- KEYS[1] in-flight ZSET of the bucket
 -- KEYS[2] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[3] job pool HASH of the bucket
@@ -17,7 +18,8 @@
 -- ARGV[3] how long spent jobs stay parked in flight for their burial, ms
 -- ARGV[4] tombstone retention, ms
 -- ARGV[5] the caller's fencing token ('' = not fenced)
--- Returns { {returned ids}, {spent id1, record1, reservations1, ...} }.
+-- Returns { {returned ids}, {spent id1, record1, tries used1, ...} } (tries used: reservations, or the record's
+-- attempts when more).
 local inflight = KEYS[1]
 local due = KEYS[2]
 local pool = KEYS[3]
@@ -46,15 +48,18 @@ local defaultTries = tonumber(ARGV[2])
 local park = redisNow + tonumber(ARGV[3])
 local retention = tonumber(ARGV[4])
 
-local function spent(record, reservations)
-    local due, ttl, tries = timesOf(record)
-    if ttl > 0 and now >= due + ttl then
-        return true
-    end
+-- the tries a spent job used, or nil while it has tries left: a pull job counts its reservations, a broker job the
+-- failed sends its record carries
+local function spentTries(record, reservations)
+    local due, ttl, tries, attempts = timesOf(record)
+    local used = math.max(reservations, attempts)
     if tries <= 0 then
         tries = defaultTries
     end
-    return reservations > 0 and reservations >= tries
+    if (ttl > 0 and now >= due + ttl) or (used > 0 and used >= tries) then
+        return used
+    end
+    return nil
 end
 
 local back = {}
@@ -67,12 +72,12 @@ for _, id in ipairs(ids) do
         redis.call('HDEL', reserved, id)
     else
         local count = redis.call('HGET', reserved, id)
-        local reservations = count and tonumber(count) or 0
-        if spent(record, reservations) then
+        local used = spentTries(record, count and tonumber(count) or 0)
+        if used then
             redis.call('ZADD', inflight, park, id)
             buried[#buried + 1] = id
             buried[#buried + 1] = record
-            buried[#buried + 1] = reservations
+            buried[#buried + 1] = used
         else
             redis.call('ZREM', inflight, id)
             wait(due, id, now)

@@ -104,7 +104,8 @@ public class JobController {
 
     // POST /jobs/{id}/finish  same as /finish: acknowledges a pulled job
     @Operation(summary = "Acknowledge a pulled job", description = "The job is done and never delivered again; "
-            + "finishing it again is not an error. A job not due yet is refused with 409: cancel it instead.")
+            + "finishing it again is not an error. A job not due yet is refused with 409: cancel it instead. So is a "
+            + "job no puller reserved: one handed to a broker (the broker delivers it) or due and not yet handed over.")
     @PostMapping("/jobs/{id}/finish")
     public ApiResponse<String> finishJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
         JobValidator.requireId("id", id);

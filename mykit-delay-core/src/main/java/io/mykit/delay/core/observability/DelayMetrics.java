@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 
 import java.time.Clock;
@@ -33,6 +34,7 @@ public final class DelayMetrics implements QueueMetrics {
     private final Map<String, Map<String, Timer>> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> journalCommits = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> journalBatches = new ConcurrentHashMap<>();
+    private final Map<JobStatus, Counter> endsKept = new ConcurrentHashMap<>();
     private final Timer pushOk;
     private final Timer pushFailed;
     /** Topic -> target name; set once the targets exist (they are built after the engine's writers). */
@@ -109,6 +111,13 @@ public final class DelayMetrics implements QueueMetrics {
     public void dead(String target, Job job) {
         counter("mykit.delay.dead.letters", "jobs buried after their tries or ttl ran out", "target",
                 targetOf(target, job), topicTag(job.getTopic())).increment();
+    }
+
+    @Override
+    public void endsKept(JobStatus status, int jobs) {
+        endsKept.computeIfAbsent(status, s -> Counter.builder("mykit.delay.journal.ended.kept")
+                .description("late ends the journal left out, the job having ended already (its first end stays)")
+                .tag("status", s.name()).register(registry)).increment(jobs);
     }
 
     private String targetOf(String target, Job job) {

@@ -11,6 +11,7 @@ import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.dispatch.broker.BrokerTarget;
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RestoreReport;
@@ -78,7 +79,7 @@ public class ObservabilityConfiguration {
     public SmartInitializingSingleton observabilityWiring(DelayMetrics metrics, DeliveryTargets targets,
                                                           PushPipeline pushes, StateChangeWriter states,
                                                           Dispatcher dispatcher, DeliveryOutcomes outcomes,
-                                                          PullTarget pull, RecoveryService recovery,
+                                                          PullTarget pull, Journal journal, RecoveryService recovery,
                                                           BucketOwnership ownership, DelayProperties properties,
                                                           HealthContributorRegistry health, MeterRegistry registry) {
         return () -> {
@@ -88,6 +89,7 @@ public class ObservabilityConfiguration {
             dispatcher.metrics(metrics);
             outcomes.metrics(metrics);
             pull.metrics(metrics);
+            journal.metrics(metrics);
             for (String name : new String[] {"activemq", "rocketmq"}) {
                 DeliveryTarget target = targets.target(name);
                 if (target instanceof BrokerTarget broker) {

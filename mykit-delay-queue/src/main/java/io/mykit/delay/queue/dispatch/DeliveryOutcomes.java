@@ -13,16 +13,20 @@ import org.slf4j.MDC;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
  * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish
  * first, so nothing after can lose that; failed ones go back to their bucket with a backoff (journaled Delay,
- * attempts+1) or, out of tries or ttl, are buried ({@link #bury}). If settling itself fails the jobs left stay in
- * flight and the sweeper returns them.
+ * attempts+1) or, out of tries or ttl, are parked in flight and buried ({@link #bury}). If settling itself fails the
+ * jobs left stay in flight: the sweeper returns those not yet parked, and buries the parked ones.
  */
 public class DeliveryOutcomes {
+    /** A job to be buried stays in flight this long (Redis clock); if its burial fails, a later sweep buries it. */
+    public static final long BURIAL_WINDOW_MS = 60_000;
     private static final Logger log = LoggerFactory.getLogger(DeliveryOutcomes.class);
 
     private final DelayStore store;
@@ -87,6 +91,10 @@ public class DeliveryOutcomes {
                 retryAt.add(decision.retryAt());
                 metrics.retried(target, job);
             } else {
+                // its record counts its tries used up: a sweep before its burial is done buries it, never sends it
+                int tries = policy.triesOf(job);
+                job.setTries(tries);
+                job.setAttempts(Math.max(attempts, tries));
                 dead.add(job);
             }
         }
@@ -96,12 +104,36 @@ public class DeliveryOutcomes {
             states.submitAll(retries.stream().map(job -> StateChange.of(job.getId(), JobStatus.Delay, now)).toList());
             wakeBucket.accept(bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
         }
-        bury(bucket, dead);
+        buryParked(bucket, dead);
+    }
+
+    /**
+     * Parks failed jobs out of tries or ttl in flight ({@link DelayStore#park}) and buries those parked. A job that is
+     * no longer in flight was swept back meanwhile: the hand-over that has it now settles it.
+     */
+    private void buryParked(int bucket, List<Job> dead) {
+        if (dead.isEmpty()) {
+            return;
+        }
+        Set<String> parked = new HashSet<>(store.park(bucket, dead, BURIAL_WINDOW_MS));
+        List<Job> buried = new ArrayList<>(parked.size());
+        for (Job job : dead) {
+            if (parked.contains(job.getId())) {
+                buried.add(job);
+            } else {
+                log.warn("job {} is out of tries but no longer in flight (swept back while it was sent): left to the"
+                        + " hand-over that has it now", job.getId());
+            }
+        }
+        bury(bucket, buried);
     }
 
     /**
      * Buries jobs of one bucket that are out of tries or ttl: journaled Dead synchronously, then dropped from Redis.
-     * A journal failure leaves them in flight, so the sweeper finds them again: nothing is dropped unrecorded.
+     * Each must be parked in flight so that nothing hands it out meanwhile: a pull job whose reservations reached its
+     * tries is (release, sweep), a broker job is once {@link DelayStore#park} marked its record spent. A journal
+     * failure, a failed forget or a crash in between leaves them there, and the sweeper buries them again: nothing is
+     * dropped unrecorded, and nothing buried is sent again (the journal keeps the first Dead whatever comes later).
      */
     public void bury(int bucket, List<Job> jobs) {
         if (jobs.isEmpty()) {

@@ -28,11 +28,15 @@ public final class RetryPolicy {
         if (job.getTtl() > 0 && now >= job.dueTime() + job.getTtl()) {
             return new Decision(Verdict.EXPIRED, 0);
         }
-        int tries = job.getTries() > 0 ? job.getTries() : defaultTries;
-        if (attemptsSoFar >= tries) {
+        if (attemptsSoFar >= triesOf(job)) {
             return new Decision(Verdict.DEAD, 0);
         }
         return new Decision(Verdict.RETRY, now + backoff(attemptsSoFar));
+    }
+
+    /** The job's tries, or the default for a job that names none. */
+    public int triesOf(Job job) {
+        return job.getTries() > 0 ? job.getTries() : defaultTries;
     }
 
     /** base * 2^(n-1), capped; n = failed attempts so far. */

@@ -44,8 +44,16 @@ public interface Journal {
     /** Deletes these storing rows: Redis holds their jobs. */
     void forgetStoring(Collection<String> groupKeys);
 
-    /** In one transaction: applies the changes in order (last one per job wins) and appends their log rows. */
+    /**
+     * In one transaction: applies the changes in order and appends their log rows. The last change per job wins, except
+     * that a job's first end (Finish, Delete, Dead) stays: a later change of an ended job, in this call or any later
+     * one, leaves its row as it is (a respawn moves a dead job back through {@link #transition}).
+     */
     void apply(List<StateChange> changes);
+
+    /** Where the ends this journal leaves out (the job had ended already) are reported. */
+    default void metrics(io.mykit.delay.queue.metrics.QueueMetrics metrics) {
+    }
 
     /**
      * Folds the oldest delivery-ledger rows made before {@code before} into the job and log rows, about

@@ -68,12 +68,12 @@ record LedgerRow(long seq, String changes, String threads, String host, long bas
 
     /**
      * A job's status once its unfolded entries (in ledger order) are laid over its row's: as the fold's UPDATEs would
-     * leave it, an ended status is never replaced by a later non-ended one.
+     * leave it, the first ended status is never replaced by a later one.
      */
     static JobStatus laidOver(JobStatus row, List<Entry> entries) {
         JobStatus status = row;
         for (Entry entry : entries) {
-            if (!(status.isTerminal() && !entry.status().isTerminal())) {
+            if (!status.isTerminal()) {
                 status = entry.status();
             }
         }

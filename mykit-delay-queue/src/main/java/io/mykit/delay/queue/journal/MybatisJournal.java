@@ -3,6 +3,7 @@ package io.mykit.delay.queue.journal;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.metrics.QueueMetrics;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
@@ -83,6 +84,7 @@ public class MybatisJournal implements Journal {
     /** Storing rows are keyed by this JVM's random prefix and a counter: unique whatever ids the groups hold. */
     private final String groupPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
     private final AtomicLong groupCounter = new AtomicLong();
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, String host) {
         this.jobs = jobs;
@@ -108,6 +110,11 @@ public class MybatisJournal implements Journal {
     public MybatisJournal deliveryLedger(boolean enabled) {
         this.ledger = enabled;
         return this;
+    }
+
+    @Override
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** {@code false} keeps every transaction on Spring's transaction manager ({@code mykit.delay.journal.one-trip}). */
@@ -207,7 +214,8 @@ public class MybatisJournal implements Journal {
                 rowChanges.add(change);
             }
         }
-        List<MultiRowInsert.Sql> statements = rowStatements(rowChanges, i -> host);
+        KeptEnds kept = new KeptEnds();
+        List<MultiRowInsert.Sql> statements = rowStatements(rowChanges, i -> host, kept);
         if (!ledgered.isEmpty()) {
             LedgerRow row = LedgerRow.pack(ledgered, host);
             statements.add(new MultiRowInsert.Sql(LEDGER_INSERT, List.of(row.changes(), row.threads(), host, row.base())));
@@ -218,31 +226,37 @@ public class MybatisJournal implements Journal {
         if (statements.isEmpty()) {
             return;
         }
-        if (oneTrip()) {
-            guarded(() -> {
-                OneTrip.run(jdbc, statements, 0);
-                return null;
-            });
-            return;
+        int[] changed = oneTrip()
+                ? guarded(() -> OneTrip.run(jdbc, statements, 0))
+                : guarded(() -> tx.execute(status -> runEach(statements)));
+        kept.report(changed, metrics);
+    }
+
+    /** Runs the statements one by one (inside the caller's transaction); returns each one's count of rows changed. */
+    private int[] runEach(List<MultiRowInsert.Sql> statements) {
+        int[] changed = new int[statements.size()];
+        for (int i = 0; i < changed.length; i++) {
+            changed[i] = MultiRowInsert.update(jdbc, statements.get(i).text(), statements.get(i).args());
         }
-        guarded(() -> tx.execute(status -> {
-            statements.forEach(statement -> MultiRowInsert.update(jdbc, statement.text(), statement.args()));
-            return null;
-        }));
+        return changed;
     }
 
     /**
-     * The status UPDATEs (one per target status, the last change per job wins, an ended row is never reopened) and the
-     * log INSERT that journal {@code changes} in their rows; {@code hostOf} names the node of the change at an index.
+     * The status UPDATEs (one per target status, the decisive change per job, an ended row never changed again) and
+     * the log INSERT that journal {@code changes} in their rows; {@code hostOf} names the node of the change at an
+     * index. {@code kept} learns which ends they may leave out (the log keeps a row of each).
      */
-    private List<MultiRowInsert.Sql> rowStatements(List<StateChange> changes, java.util.function.IntFunction<String> hostOf) {
+    private List<MultiRowInsert.Sql> rowStatements(List<StateChange> changes,
+                                                   java.util.function.IntFunction<String> hostOf, KeptEnds kept) {
         List<MultiRowInsert.Sql> statements = new ArrayList<>();
         if (changes.isEmpty()) {
             return statements;
         }
         Map<StateChange, List<String>> idsByKind = new LinkedHashMap<>();
         long latest = 0;
-        for (StateChange change : StateChange.finalPerJob(changes)) {
+        java.util.Collection<StateChange> finals = StateChange.finalPerJob(changes);
+        kept.outrankedIn(changes, finals);
+        for (StateChange change : finals) {
             StateChange kind = new StateChange("", change.status(), change.onlyFromWaitPut(), "", 0);
             idsByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(change.jobId());
             latest = Math.max(latest, change.at());
@@ -253,10 +267,15 @@ public class MybatisJournal implements Journal {
             StateChange c = changes.get(i);
             logRows.add(new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), hostOf.apply(i)));
         }
-        idsByKind.forEach((kind, ids) -> statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
-                kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
-                // an ended job is never reopened by a late non-final change (e.g. a Ready flushed after a Delete)
-                kind.status().isTerminal() ? null : TERMINAL)));
+        idsByKind.forEach((kind, ids) -> {
+            if (kind.status().isTerminal()) {
+                kept.guarded(statements.size(), kind.status(), ids.size());
+            }
+            // an ended job stays as it ended: neither a late Ready (flushed after a Delete) nor a late end (a broker's
+            // Finish after the burial's Dead, a dropped dead letter's send confirmed) changes it; only a respawn does
+            statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
+                    kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null, TERMINAL));
+        });
         statements.add(LOG_INSERT.statement(logRows));
         return statements;
     }
@@ -283,18 +302,22 @@ public class MybatisJournal implements Journal {
         if (seqs.isEmpty()) {
             return 0;
         }
-        Integer folded = guarded(() -> tx.execute(status -> {
+        KeptEnds kept = new KeptEnds();
+        int[] changed = guarded(() -> tx.execute(status -> {
             // rows another node folds meanwhile are locked by its DELETE: ours then deletes fewer and backs off
             int taken = MultiRowInsert.update(jdbc, "DELETE FROM mykit_delay_queue_ledger WHERE seq IN ("
                     + placeholders(seqs.size()) + ")", new ArrayList<>(seqs));
             if (taken != seqs.size()) {
                 status.setRollbackOnly();
-                return 0;
+                return null;
             }
-            rowStatements(changes, hosts::get).forEach(sql -> MultiRowInsert.update(jdbc, sql.text(), sql.args()));
-            return changes.size();
+            return runEach(rowStatements(changes, hosts::get, kept));
         }));
-        return folded == null ? 0 : folded;
+        if (changed == null) {
+            return 0;
+        }
+        kept.report(changed, metrics);
+        return changes.size();
     }
 
     @Override

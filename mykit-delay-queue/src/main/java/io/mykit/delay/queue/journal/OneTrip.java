@@ -56,9 +56,10 @@ final class OneTrip {
 
     /**
      * Runs {@code statements} (not empty) in one transaction, in one round trip; with {@code timeoutMs} > 0 a database
-     * that stops answering fails the call after that long (see {@link #bound}).
+     * that stops answering fails the call after that long (see {@link #bound}). Returns each statement's count of rows
+     * changed, in order (-1 for one the server's answer did not tell).
      */
-    static void run(JdbcTemplate jdbc, List<MultiRowInsert.Sql> statements, int timeoutMs) {
+    static int[] run(JdbcTemplate jdbc, List<MultiRowInsert.Sql> statements, int timeoutMs) {
         StringBuilder text = new StringBuilder("BEGIN");
         List<Object> args = new ArrayList<>();
         for (MultiRowInsert.Sql statement : statements) {
@@ -66,19 +67,25 @@ final class OneTrip {
             args.addAll(statement.args());
         }
         text.append(";\nCOMMIT");
-        jdbc.execute((ConnectionCallback<Void>) connection -> {
+        List<Integer> counts = jdbc.execute((ConnectionCallback<List<Integer>>) connection -> {
             bound(connection, timeoutMs);
             try (PreparedStatement call = connection.prepareStatement(text.toString())) {
                 for (int i = 0; i < args.size(); i++) {
                     MultiRowInsert.bind(call, i + 1, args.get(i));
                 }
-                drain(call, call.execute());
+                return drain(call, call.execute());
             } catch (SQLException e) {
                 rollback(connection, e);
                 throw e;
             }
-            return null;
         });
+        int[] changed = new int[statements.size()];
+        // the answers are BEGIN's, one per statement, then COMMIT's
+        boolean told = counts != null && counts.size() == statements.size() + 2;
+        for (int i = 0; i < changed.length; i++) {
+            changed[i] = told ? counts.get(i + 1) : -1;
+        }
+        return changed;
     }
 
     /**
@@ -97,10 +104,19 @@ final class OneTrip {
         }
     }
 
-    /** Reads every statement's result, so an error in a later statement (or the COMMIT) is raised here. */
-    private static void drain(Statement call, boolean resultSet) throws SQLException {
+    /**
+     * Reads every statement's result, so an error in a later statement (or the COMMIT) is raised here; returns their
+     * counts of rows changed in order (-1 for a result set).
+     */
+    private static List<Integer> drain(Statement call, boolean resultSet) throws SQLException {
+        List<Integer> counts = new ArrayList<>();
         boolean isResultSet = resultSet;
-        while (isResultSet || call.getUpdateCount() != -1) {
+        while (true) {
+            int count = isResultSet ? -1 : call.getUpdateCount();
+            if (!isResultSet && count == -1) {
+                return counts;
+            }
+            counts.add(count);
             isResultSet = call.getMoreResults();
         }
     }

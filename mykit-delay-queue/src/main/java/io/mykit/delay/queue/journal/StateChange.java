@@ -35,10 +35,10 @@ public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPu
     }
 
     /**
-     * The change that decides each job's row, in first-seen order: the last unguarded change wins, except that an
-     * ended state (Finish, Delete, Dead) is never replaced by a later non-ended one (a Ready queued after the
-     * puller's Finish), as the UPDATE's guard does across batches; a guarded "stored" change counts only when no
-     * other change of that job is in the list.
+     * The change that decides each job's row, in first-seen order: the last unguarded change wins, except that a job's
+     * first ended state (Finish, Delete, Dead) is never replaced by a later change, ended or not (a Ready queued after
+     * the puller's Finish, a broker's Finish after a burial's Dead), as the UPDATE's guard does across batches; a
+     * guarded "stored" change counts only when no other change of that job is in the list.
      */
     public static Collection<StateChange> finalPerJob(List<StateChange> changes) {
         Map<String, StateChange> last = new LinkedHashMap<>();
@@ -63,7 +63,7 @@ public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPu
     }
 
     private static boolean replaces(StateChange later, StateChange earlier) {
-        if (earlier.status().isTerminal() && !later.status().isTerminal()) {
+        if (earlier.status().isTerminal()) {
             return false;
         }
         return !later.onlyFromWaitPut() || earlier.onlyFromWaitPut();

@@ -27,6 +27,16 @@
  *   <li>State changes (stored, Ready, Finish, Delay, Restore, ...): {@link io.mykit.delay.queue.journal.StateChangeWriter}
  *       gathers them for {@code state-linger} and applies a batch in one transaction: one status UPDATE per target
  *       status (the last change per job wins; an ended row is never reopened) and one multi-row log INSERT.</li>
+ *   <li>Ended stays ended: a job's first end (Finish, Delete, Dead) is its last. Every road that writes a status
+ *       keeps it: within a batch {@link io.mykit.delay.queue.journal.StateChange#finalPerJob} lets no later change,
+ *       ended or not, replace an end; across batches every status UPDATE carries {@code status NOT IN (3, 4, 7)} (a
+ *       direct {@code apply} such as a burial's synchronous Dead, the state writer's batches, the ledger fold, which
+ *       uses the same statements); reads lay the ledger over a row with the same rule; {@code markDeleted} and
+ *       {@code reschedule} carry the guard too. Only {@code transition}, which moves rows from one named status to
+ *       another, moves an ended row: the operator's dead-letter respawn (Dead to WaitPut) and drop (Dead to Delete).
+ *       An end left out still gets its log row (the log is what happened, in write order) and is counted in
+ *       {@code mykit.delay.journal.ended.kept} ({@link io.mykit.delay.queue.journal.KeptEnds}: an UPDATE that
+ *       changed fewer rows than it named left the others as they were).</li>
  *   <li>With {@code journal.ledger} on, a flush's changes (all but the guarded "stored" ones, which must see the row)
  *       are one packed {@link io.mykit.delay.queue.journal.LedgerRow} instead; {@link io.mykit.delay.queue.journal.LedgerFolder}
  *       folds rows into the job and log rows later, in ledger order, deleting them in the same transaction (two folds

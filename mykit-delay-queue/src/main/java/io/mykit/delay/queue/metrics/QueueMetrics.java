@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.metrics;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
 
 import java.util.List;
 
@@ -41,5 +42,12 @@ public interface QueueMetrics {
 
     /** The job used up its tries or ttl and was buried as a dead letter. */
     default void dead(String target, Job job) {
+    }
+
+    /**
+     * The journal left out {@code jobs} ends in {@code status} (a broker's Finish after a burial's Dead, a repeated
+     * Dead, a send confirmed after a dead letter was dropped): each job had ended already, and its first end stays.
+     */
+    default void endsKept(JobStatus status, int jobs) {
     }
 }

@@ -59,6 +59,12 @@ public class DelayQueueService {
 
     private volatile boolean warmingUp;
     private static final int CANCEL_ALL_PAGE = 1_000;
+    /** Why a finish of a job no puller reserved, held by a broker sender, is refused. */
+    private static final String HANDED_TO_TARGET = "handed to its delivery target, not reserved by a puller: the target"
+            + " delivers it, a finish cannot end it";
+    /** Why a finish of a due job not yet handed over (its target may be a broker) is refused. */
+    private static final String NOT_YET_HANDED_OVER = "due but not yet handed over, not reserved by a puller; delete it"
+            + " instead";
     private static final int CANCEL_ALL_REFUSALS_LISTED = 1_000;
 
     public DelayQueueService(DelayProperties properties, JobIdGenerator ids, PushPipeline pushes, DelayStore store,
@@ -440,7 +446,9 @@ public class DelayQueueService {
                         changes.add(StateChange.of(id, JobStatus.Finish, now));
                     }
                     case NOT_DUE -> refused.put(id, "not due yet; delete it instead");
-                    case ABSENT, IN_FLIGHT -> absent.add(id);
+                    case IN_FLIGHT -> refused.put(id, HANDED_TO_TARGET);
+                    case NOT_HANDED_OVER -> refused.put(id, NOT_YET_HANDED_OVER);
+                    case ABSENT -> absent.add(id);
                 }
             }
             states.submitAll(changes);
@@ -511,7 +519,11 @@ public class DelayQueueService {
     public record FinishReport(List<String> finished, Map<String, String> refused) {
     }
 
-    /** Acknowledges a pulled job: it is done and never delivered again. Finishing it again is not an error. */
+    /**
+     * Acknowledges a pulled job: it is done and never delivered again. Finishing it again is not an error. A job a
+     * puller never had is not the caller's to finish (409): one handed to a broker sender (the broker delivers it) or
+     * one due and not yet handed over.
+     */
     public void finish(String jobId) {
         requireId(jobId);
         long now = clock.millis();
@@ -523,8 +535,11 @@ public class DelayQueueService {
                 return;
             }
         }
-        if (result == DelayStore.RemoveResult.NOT_DUE) {
-            throw new JobStateConflictException(jobId, "job " + jobId + " is not due yet; delete it instead");
+        switch (result) {
+            case NOT_DUE -> throw refusedFinish(jobId, "not due yet; delete it instead");
+            case IN_FLIGHT -> throw refusedFinish(jobId, HANDED_TO_TARGET);
+            case NOT_HANDED_OVER -> throw refusedFinish(jobId, NOT_YET_HANDED_OVER);
+            default -> { }
         }
         JournalEntry entry = journalAfterEnds(List.of(jobId)).get(jobId);
         if (entry == null) {
@@ -534,6 +549,10 @@ public class DelayQueueService {
         if (refusal != null) {
             throw new JobStateConflictException(jobId, "job " + jobId + " is " + refusal);
         }
+    }
+
+    private static JobStateConflictException refusedFinish(String jobId, String why) {
+        return new JobStateConflictException(jobId, "job " + jobId + " is " + why);
     }
 
     /**

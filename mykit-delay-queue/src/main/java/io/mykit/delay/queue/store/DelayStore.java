@@ -102,7 +102,11 @@ public interface DelayStore {
      */
     boolean unreserve(Job job);
 
-    /** Removes a delivered job; refuses one not yet due. */
+    /**
+     * Removes a pulled job: one a puller reserved (in flight, or back in its bucket since) or one in a pull topic's
+     * ready list. Refuses one not yet due, one in flight that no puller reserved ({@code IN_FLIGHT}: a broker sender
+     * has it) and one due that no puller ever had ({@code NOT_HANDED_OVER}).
+     */
     RemoveResult finish(String jobId, long now);
 
     /** {@link #finish} for many jobs in one round trip; results in the order of {@code jobIds}. */
@@ -133,6 +137,14 @@ public interface DelayStore {
     /** Drops delivered or buried jobs of one bucket from Redis, wherever they are; returns how many were there. */
     int forget(int bucket, List<String> ids);
 
+    /**
+     * Parks in-flight jobs of one bucket that are to be buried, before their Dead is journaled: each is stored with
+     * its record as given (which must count its tries used up: attempts at least tries) and stays in flight
+     * {@code parkMs} longer by the Redis clock, so a sweep hands it back only as spent, to be buried, and a retry
+     * leaves it. Returns the ids parked; a job no longer in flight is not. Fenced.
+     */
+    List<String> park(int bucket, List<Job> jobs, long parkMs);
+
     /** Puts in-flight jobs of one bucket back at the given due times with updated records; returns how many moved. Fenced. */
     int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
 
@@ -154,9 +166,16 @@ public interface DelayStore {
     /** Number of buckets. */
     int buckets();
 
-    enum RemoveResult { REMOVED, ABSENT, NOT_DUE, IN_FLIGHT }
+    /**
+     * Outcome of {@link #finish} and {@link #delete}: {@code IN_FLIGHT} handed over (a cancel: to anyone; a finish:
+     * to a broker sender, no puller reserved it), {@code NOT_HANDED_OVER} (a finish) due, never reserved by a puller.
+     */
+    enum RemoveResult { REMOVED, ABSENT, NOT_DUE, IN_FLIGHT, NOT_HANDED_OVER }
 
-    /** What a sweep of one bucket did: ids returned to the bucket, and jobs out of tries or ttl to bury. */
+    /**
+     * What a sweep of one bucket did: ids returned to the bucket, and jobs out of tries or ttl to bury (attempts: the
+     * tries they used, reservations or failed sends).
+     */
     record Swept(List<String> returned, List<Job> spent) {
     }
 

@@ -438,6 +438,7 @@ public class RedisDelayStore implements DelayStore {
             case 1 -> RemoveResult.REMOVED;
             case 0 -> RemoveResult.ABSENT;
             case -1 -> RemoveResult.NOT_DUE;
+            case -3 -> RemoveResult.NOT_HANDED_OVER;
             default -> RemoveResult.IN_FLIGHT;
         };
     }
@@ -469,6 +470,7 @@ public class RedisDelayStore implements DelayStore {
             }
             List<?> reply = (List<?>) replies.get(i);
             List<?> returned = (List<?>) reply.get(0);
+            // each triple's third is the tries used, which decodeReserved reads as a reservation count (attempts + 1)
             List<Job> spent = decodeReserved(reply.get(1));
             spent.forEach(job -> job.setAttempts(job.getAttempts() + 1));
             if (!returned.isEmpty() || !spent.isEmpty()) {
@@ -510,6 +512,23 @@ public class RedisDelayStore implements DelayStore {
         }
         Object dropped = eval(scripts.forget, endKeys(bucket), ids);
         return ((Long) dropped).intValue();
+    }
+
+    @Override
+    public List<String> park(int bucket, List<Job> jobs, long parkMs) {
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        List<String> args = new ArrayList<>(jobs.size() * 2 + 2);
+        args.add(fence.token(bucket));
+        args.add(Long.toString(parkMs));
+        for (Job job : jobs) {
+            args.add(job.getId());
+            args.add(encoder.apply(job));
+        }
+        List<?> parked = (List<?>) evalFenced(bucket, scripts.park,
+                List.of(keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)), args);
+        return parked.stream().map(String.class::cast).toList();
     }
 
     @Override

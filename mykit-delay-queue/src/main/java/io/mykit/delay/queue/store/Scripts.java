@@ -18,6 +18,7 @@ final class Scripts {
     final LuaScript sweep = LuaScript.load("sweep");
     final LuaScript forget = LuaScript.load("forget");
     final LuaScript retry = LuaScript.load("retry");
+    final LuaScript park = LuaScript.load("park");
     final LuaScript release = LuaScript.load("release");
     final LuaScript touch = LuaScript.load("touch");
     final LuaScript put = LuaScript.load("put");
@@ -27,8 +28,8 @@ final class Scripts {
     final LuaScript reschedule = LuaScript.load("reschedule");
     final LuaScript unreserve = LuaScript.load("unreserve");
 
-    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, finishAll, sweep, forget, retry, release,
-            touch, put, markEnded, endRestore, claim, reschedule, unreserve);
+    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, finishAll, sweep, forget, retry,
+            park, release, touch, put, markEnded, endRestore, claim, reschedule, unreserve);
     private final RedisNodes redis;
     /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */
     private final List<String> bucketKeys;

@@ -65,7 +65,9 @@
  * <pre>
  *   push ─▶ w ──pump──▶ f ──ack/finish──▶ (gone)        pull topics: f ──to_ready──▶ r ──reserve──▶ f
  *           ▲           │                                              f ──release/sweep/retry──▶ w
- *           └───retry───┘   cancel: w or r ──▶ (gone)    dead: f ──forget──▶ (gone, counted in the journal)
+ *           └───retry───┘   cancel: w or r ──▶ (gone)    dead: f ──park──▶ f (spent) ──forget──▶ (gone, journaled Dead
+ *                                                                 between the two; a sweep of a spent job buries it)
+ *   finish (a puller's): f or w with a reservation count, or r; refused for f or w (due) without one
  *
  *   a node that routes every topic to the pull queue:   w ──pump (pump_due with the ready-key prefix)──▶ r
  * </pre>

@@ -20,13 +20,12 @@ import java.util.function.Supplier;
 /**
  * Returns in-flight jobs whose deadline passed (a puller that never finished, a dispatcher that crashed) to
  * their bucket, due now, and journals them back to Delay: nothing handed over is lost. A pull job whose
- * reservations used up its tries, or any job whose ttl ran out, is buried as dead instead of going round forever.
+ * reservations used up its tries, a broker job parked for its burial whose burial did not finish, or any job whose
+ * ttl ran out, is buried as dead instead of going round forever.
  */
 public final class InflightSweeper extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(InflightSweeper.class);
     private static final int LIMIT_PER_BUCKET = 1_000;
-    /** A spent job stays in flight this long for its burial; if that fails, the next sweep after it tries again. */
-    private static final long BURIAL_WINDOW_MS = 60_000;
 
     private final DelayStore store;
     private final StateChangeWriter states;
@@ -53,7 +52,8 @@ public final class InflightSweeper extends WakeableLoop {
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        Map<Integer, DelayStore.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries, BURIAL_WINDOW_MS);
+        Map<Integer, DelayStore.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries,
+                DeliveryOutcomes.BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again
@@ -65,7 +65,8 @@ public final class InflightSweeper extends WakeableLoop {
         });
         swept.forEach((bucket, s) -> {
             if (!s.spent().isEmpty()) {
-                s.spent().forEach(job -> log.warn("job {} of topic {} is dead, out of tries or ttl ({} reservations, tries {}, ttl {} ms)",
+                s.spent().forEach(job -> log.warn(
+                        "job {} of topic {} is dead, out of tries or ttl ({} tries used of {}, ttl {} ms)",
                         job.getId(), job.getTopic(), job.getAttempts(), job.getTries(), job.getTtl()));
                 outcomes.bury(bucket, s.spent());
             }

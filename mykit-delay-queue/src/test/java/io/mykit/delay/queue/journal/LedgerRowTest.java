@@ -47,6 +47,8 @@ class LedgerRowTest {
         assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Finish, JobStatus.Ready))).isEqualTo(JobStatus.Finish);
         assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Ready, JobStatus.Delay))).isEqualTo(JobStatus.Delay);
         assertThat(LedgerRow.laidOver(JobStatus.Delete, entries(JobStatus.Ready))).isEqualTo(JobStatus.Delete);
+        assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Dead, JobStatus.Finish)))
+                .isEqualTo(JobStatus.Dead);
         assertThat(LedgerRow.laidOver(JobStatus.Delay, List.of())).isEqualTo(JobStatus.Delay);
     }
 

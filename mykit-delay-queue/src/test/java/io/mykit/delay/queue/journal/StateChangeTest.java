@@ -45,4 +45,38 @@ class StateChangeTest {
             assertThat(result).singleElement().extracting(StateChange::status).isEqualTo(ended);
         }
     }
+
+    @Test
+    void a_first_end_is_not_replaced_by_a_later_end_in_the_same_batch() {
+        var result = StateChange.finalPerJob(List.of(plain("a", JobStatus.Ready), plain("a", JobStatus.Dead),
+                plain("a", JobStatus.Finish), plain("b", JobStatus.Delete), plain("b", JobStatus.Finish)));
+        assertThat(result).extracting(StateChange::status).containsExactly(JobStatus.Dead, JobStatus.Delete);
+    }
+
+    @Test
+    void ends_left_out_are_counted_per_status_from_the_batch_and_from_the_rows_each_update_changed() {
+        List<StateChange> changes = List.of(plain("a", JobStatus.Dead), plain("a", JobStatus.Finish),
+                plain("b", JobStatus.Finish), plain("c", JobStatus.Finish), plain("d", JobStatus.Ready));
+        KeptEnds kept = new KeptEnds();
+        kept.outrankedIn(changes, StateChange.finalPerJob(changes));
+        // statement 0 sets Dead on a, statement 1 Finish on b and c; one of those rows had ended already
+        kept.guarded(0, JobStatus.Dead, 1);
+        kept.guarded(1, JobStatus.Finish, 2);
+        java.util.Map<JobStatus, Integer> reported = new java.util.EnumMap<>(JobStatus.class);
+        kept.report(new int[] {1, 1, 1}, new io.mykit.delay.queue.metrics.QueueMetrics() {
+            @Override
+            public void endsKept(JobStatus status, int jobs) {
+                reported.merge(status, jobs, Integer::sum);
+            }
+        });
+        assertThat(reported).isEqualTo(java.util.Map.of(JobStatus.Finish, 2));
+        java.util.Map<JobStatus, Integer> unknown = new java.util.EnumMap<>(JobStatus.class);
+        kept.report(new int[] {-1, -1}, new io.mykit.delay.queue.metrics.QueueMetrics() {
+            @Override
+            public void endsKept(JobStatus status, int jobs) {
+                unknown.merge(status, jobs, Integer::sum);
+            }
+        });
+        assertThat(unknown).as("row counts the server did not tell").isEqualTo(java.util.Map.of(JobStatus.Finish, 1));
+    }
 }

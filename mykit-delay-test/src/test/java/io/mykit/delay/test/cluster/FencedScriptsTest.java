@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two nodes share one Redis and one bucket; the one with the older ownership term is refused by every step that hands
- * jobs over (pump, ready hand-over, retry, sweep), on a real Redis, and the jobs stay for the newer owner.
+ * jobs over (pump, ready hand-over, retry, park for a burial, sweep), on a real Redis, and the jobs stay for the newer
+ * owner.
  */
 class FencedScriptsTest {
     private static final int BUCKETS = 1;
@@ -86,7 +87,7 @@ class FencedScriptsTest {
     }
 
     @Test
-    void the_older_term_cannot_hand_over_retry_or_sweep_jobs_it_pumped_before_the_newer_claim() {
+    void an_older_term_cannot_hand_over_retry_park_or_sweep_jobs_it_pumped_before_the_newer_claim() {
         long now = System.currentTimeMillis();
         RedisDelayStore sameTermBefore = oldOwner;
         // claim order reversed for this case: the old owner pumps in its term, then the new term claims
@@ -100,8 +101,10 @@ class FencedScriptsTest {
         assertThatThrownBy(() -> oldOwner.toReady(B, "t", List.of("j2"))).isInstanceOf(FencedException.class);
         assertThatThrownBy(() -> oldOwner.retry(B, List.of(job("j3", now)), List.of(now + 1_000)))
                 .isInstanceOf(FencedException.class);
+        assertThatThrownBy(() -> oldOwner.park(B, List.of(job("j3", now)), 60_000)).as("old owner's burial")
+                .isInstanceOf(FencedException.class);
         assertThat(oldOwner.sweep(List.of(B), 100, 16, 60_000)).as("old owner's sweep").isEmpty();
-        assertThat(oldFence.refusals()).isEqualTo(3);
+        assertThat(oldFence.refusals()).isEqualTo(4);
 
         // the hand-over deadline was Redis TIME + 0 ms, so the new owner's sweep returns both at once
         assertThat(newOwner.sweep(List.of(B), 100, 16, 60_000).get(B).returned()).containsExactlyInAnyOrder("j2", "j3");

@@ -1,6 +1,8 @@
 package io.mykit.delay.test.delivery;
 
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.test.brokers.TestActiveMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -28,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Jobs a broker sender holds, against a real ActiveMQ behind a TCP proxy that hangs or slows it: a cancel of such a
- * job is refused (it may be on the broker already) and the job is delivered and journaled Finish; a graceful stop
+ * Jobs a broker sender holds, against a real ActiveMQ behind a TCP proxy that hangs or slows it: a cancel or a finish
+ * of such a job is refused (it may be on the broker already; the broker, not a puller, delivers it), as is a finish of
+ * one due and not yet handed over, and the job is delivered and journaled Finish; a graceful stop
  * while a sender is mid-batch journals the batch's Finish before the journal writer closes.
  */
 class BrokerHandOverTest {
@@ -70,12 +73,43 @@ class BrokerHandOverTest {
                         assertThat(client.lookup(held).data().path("stage").asText()).isEqualTo("IN_FLIGHT"));
                 Reply cancel = client.delete(held);
                 assertThat(cancel.status()).as("cancel of a job a sender holds: " + cancel).isEqualTo(409);
+                // the broker delivers it, not a puller: no spelling of a finish may end it
+                Reply finish = client.finish(held);
+                assertThat(finish.status()).as("finish of a job a sender holds: " + finish).isEqualTo(409);
+                assertThat(finish.json().path("message").asText()).contains("handed to its delivery target");
+                Reply rest = client.raw("POST", "/jobs/" + held + "/finish", null, null);
+                assertThat(rest.status()).as("REST finish of a job a sender holds: " + rest).isEqualTo(409);
+                Reply batch = client.raw("POST", "/finish/batch", "application/json", "[\"" + held + "\"]");
+                assertThat(batch.data().path("finished")).as(batch.toString()).isEmpty();
+                assertThat(batch.data().path("refused").path(held).asText()).as(batch.toString())
+                        .contains("handed to its delivery target");
             } finally {
                 proxy.thaw();
             }
             assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15))).containsKey(held);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(client.lookup(held).data().path("status").asText()).isEqualTo(JobStatus.Finish.name()));
+
+            // due, not yet handed over (its bucket's timer is held): not a puller's to finish either
+            String due = "handover-due-" + UUID.randomUUID();
+            TimerGroup timers = gateway.bean(TimerGroup.class);
+            int bucket = gateway.bean(RedisDelayStore.class).bucketOf(due);
+            timers.stopBucket(bucket);
+            try {
+                Reply pushed = client.push("{\"id\":\"" + due + "\",\"topic\":\"" + topic + "\",\"delay\":0}");
+                assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+                Reply early = client.finish(due);
+                assertThat(early.status()).as("finish of a due job not yet handed over: " + early).isEqualTo(409);
+                assertThat(early.json().path("message").asText()).contains("not yet handed over");
+                Reply batch = client.raw("POST", "/finish/batch", "application/json", "[\"" + due + "\"]");
+                assertThat(batch.data().path("refused").path(due).asText()).as(batch.toString())
+                        .contains("not yet handed over");
+            } finally {
+                timers.startBucket(bucket);
+            }
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15))).containsKey(due);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(client.lookup(due).data().path("status").asText()).isEqualTo(JobStatus.Finish.name()));
 
             String waiting = push(client, topic, 1_000);
             assertThat(client.delete(waiting).status()).as("cancel of a job still waiting").isEqualTo(200);

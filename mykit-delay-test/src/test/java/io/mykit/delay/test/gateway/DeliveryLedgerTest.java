@@ -114,6 +114,44 @@ class DeliveryLedgerTest {
         }
     }
 
+    /**
+     * A late Finish in the ledger leaves a Dead or Delete end as it came first: folded after the end, folded with it
+     * from another ledger row, in the end's own row, and over a Delete written to the row directly.
+     */
+    @Test
+    void a_late_finish_in_the_ledger_does_not_overwrite_dead_or_delete() {
+        Journal journal = gateway.bean(Journal.class);
+        foldAll(journal);
+        String prefix = "ledger-late-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+        List<String> ids = journalPending(journal, prefix, 4);
+        String dead = ids.get(0);
+        String deadFoldedFirst = ids.get(1);
+        String oneRow = ids.get(2);
+        String deleted = ids.get(3);
+        long now = System.currentTimeMillis();
+        journal.apply(List.of(StateChange.of(deadFoldedFirst, JobStatus.Dead, now)));
+        foldAll(journal);
+        assertThat(rowStatus(jdbc, deadFoldedFirst)).as("folded alone").isEqualTo(JobStatus.Dead.code());
+        assertThat(journal.markDeleted(deleted, false, "test", now)).isTrue();
+        journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
+        journal.apply(List.of(StateChange.of(dead, JobStatus.Finish, now + 1),
+                StateChange.of(deadFoldedFirst, JobStatus.Finish, now + 1),
+                StateChange.of(deleted, JobStatus.Finish, now + 1)));
+        journal.apply(List.of(StateChange.of(oneRow, JobStatus.Dead, now),
+                StateChange.of(oneRow, JobStatus.Finish, now + 1)));
+
+        assertThat(journal.findAll(ids)).as("laid over the rows before the fold")
+                .extractingFromEntries(entry -> entry.getValue().status())
+                .containsOnly(JobStatus.Dead, JobStatus.Delete);
+        assertThat(journal.find(dead).orElseThrow().status()).isEqualTo(JobStatus.Dead);
+        assertThat(journal.find(oneRow).orElseThrow().status()).isEqualTo(JobStatus.Dead);
+        foldAll(journal);
+        assertThat(List.of(rowStatus(jdbc, dead), rowStatus(jdbc, deadFoldedFirst), rowStatus(jdbc, oneRow),
+                rowStatus(jdbc, deleted))).as("rows after the fold")
+                .containsExactly(JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Dead.code(),
+                        JobStatus.Delete.code());
+    }
+
     @Test
     void pending_pages_leave_out_jobs_ended_in_the_ledger_and_still_fill_up() {
         Journal journal = gateway.bean(Journal.class);

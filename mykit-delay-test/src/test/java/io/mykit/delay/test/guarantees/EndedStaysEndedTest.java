@@ -9,6 +9,8 @@ import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.RetryPolicy;
+import io.mykit.delay.queue.dispatch.SendFailure;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
@@ -301,6 +303,116 @@ class EndedStaysEndedTest {
         assertThat(client.finish(id).status()).isEqualTo(200);
     }
 
+    /**
+     * A broker job out of tries is journaled Dead, and the forget that follows fails (a Redis error; a node killed
+     * there leaves the same): it must never be handed out again, however long it stays in Redis or whatever restore
+     * runs, and a respawn still moves it back.
+     */
+    @Test
+    void a_buried_broker_job_whose_forget_failed_is_never_handed_out_again() throws Exception {
+        String topic = topic();
+        Job job = handedToBroker(topic);
+        DeliveryOutcomes forgetFails = outcomesOn(failing("forget"), gateway.bean(Journal.class));
+        assertThatThrownBy(() -> forgetFails.settle(bucketOf(job), List.of(), List.of(new SendFailure(job, "refused"))))
+                .as("the forget after the Dead write").isInstanceOf(StoreUnavailableException.class);
+        awaitJournal(job.getId(), JobStatus.Dead);
+        gateway.bean(RecoveryService.class).restore(true);
+        assertThat(gateway.bean(RedisDelayStore.class).peek(job.getId()).orElseThrow().stage())
+                .as("after a restore").isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
+
+        // the time it may stay in flight passes: the sweeper looks at it again
+        expireInFlight(job);
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a dead job handed to a puller").isTrue();
+        awaitGoneFromRedis(job);
+        assertThat(status(job)).isEqualTo(JobStatus.Dead);
+
+        Reply respawned = client.raw("POST", "/dead/" + topic + "/respawn", "application/json",
+                "{\"ids\":[\"" + job.getId() + "\"]}");
+        assertThat(respawned.data().path("respawned").asInt()).as(respawned.toString()).isEqualTo(1);
+        assertThat(reserve(topic).path("id").asText()).as("respawned job delivered").isEqualTo(job.getId());
+        assertThat(client.finish(job.getId()).status()).isEqualTo(200);
+        awaitJournal(job.getId(), JobStatus.Finish);
+    }
+
+    /** The last send of a broker job failed and its Dead write fails too: it is buried later, never sent again. */
+    @Test
+    void a_broker_job_whose_dead_write_failed_is_buried_later_and_never_handed_out_again() throws Exception {
+        String topic = topic();
+        Job job = handedToBroker(topic);
+        Journal real = gateway.bean(Journal.class);
+        Journal deadWriteFails = (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(),
+                new Class<?>[] {Journal.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("apply") && ((List<?>) args[0]).stream()
+                            .anyMatch(change -> ((StateChange) change).status() == JobStatus.Dead)) {
+                        throw new StoreUnavailableException("journal", "test: the Dead write fails", null);
+                    }
+                    return invokeOn(real, method, args);
+                });
+        DeliveryOutcomes outcomes = outcomesOn(gateway.bean(RedisDelayStore.class), deadWriteFails);
+        assertThatThrownBy(() -> outcomes.settle(bucketOf(job), List.of(), List.of(new SendFailure(job, "refused"))))
+                .isInstanceOf(StoreUnavailableException.class);
+        assertThat(status(job)).as("nothing journaled yet").isEqualTo(JobStatus.Delay);
+
+        expireInFlight(job);
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a job out of tries handed out again").isTrue();
+        awaitJournal(job.getId(), JobStatus.Dead);
+        awaitGoneFromRedis(job);
+    }
+
+    /**
+     * A dead letter is dropped (journaled Delete) while Redis still holds it, and a send of it that was under way
+     * confirms afterwards: the drop stands, and nothing hands the job out again.
+     */
+    @Test
+    void a_dead_letter_drop_racing_a_send_stays_dropped() throws Exception {
+        String topic = topic();
+        Job job = handedToBroker(topic);
+        DeliveryOutcomes forgetFails = outcomesOn(failing("forget"), gateway.bean(Journal.class));
+        assertThatThrownBy(() -> forgetFails.settle(bucketOf(job), List.of(), List.of(new SendFailure(job, "refused"))))
+                .isInstanceOf(StoreUnavailableException.class);
+        awaitJournal(job.getId(), JobStatus.Dead);
+        Reply dropped = client.raw("DELETE", "/dead/" + topic, null, null);
+        assertThat(dropped.status()).as(dropped.toString()).isEqualTo(200);
+        assertThat(status(job)).isEqualTo(JobStatus.Delete);
+
+        // the broker confirms a send of it that another hand-over had under way
+        gateway.bean(DeliveryOutcomes.class).settle(bucketOf(job), List.of(job), List.of());
+        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(status(job)).as("a dropped dead letter after a late delivery").isEqualTo(JobStatus.Delete);
+        assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("a dropped job handed to a puller").isTrue();
+    }
+
+    /** Finish, Delete and Dead stay as they came first, whichever road a later end takes to the journal. */
+    @Test
+    void a_late_finish_does_not_overwrite_dead_or_delete() throws Exception {
+        String topic = topic();
+        String dead = push(topic, 3_600_000, "");
+        String deleted = push(topic, 3_600_000, "");
+        String oneBatch = push(topic, 3_600_000, "");
+        Journal journal = gateway.bean(Journal.class);
+        StateChangeWriter states = gateway.bean(StateChangeWriter.class);
+        double keptBefore = endsKept();
+        long now = System.currentTimeMillis();
+        journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
+        assertThat(client.delete(deleted).status()).isEqualTo(200);
+
+        List<StateChange> lateFinishes = List.of(StateChange.of(dead, JobStatus.Finish, now),
+                StateChange.of(deleted, JobStatus.Finish, now));
+        journal.apply(lateFinishes);
+        states.submitAll(lateFinishes);
+        assertThat(states.flush(5_000)).isTrue();
+        journal.apply(List.of(StateChange.of(oneBatch, JobStatus.Dead, now),
+                StateChange.of(oneBatch, JobStatus.Finish, now)));
+
+        assertThat(journal.find(dead).orElseThrow().status()).as("Dead, then Finish").isEqualTo(JobStatus.Dead);
+        assertThat(journal.find(deleted).orElseThrow().status()).as("Delete, then Finish").isEqualTo(JobStatus.Delete);
+        assertThat(journal.find(oneBatch).orElseThrow().status()).as("Dead, then Finish in one batch")
+                .isEqualTo(JobStatus.Dead);
+        assertThat(endsKept() - keptBefore).as("late ends counted").isEqualTo(5);
+        gateway.bean(RedisDelayStore.class).forget(bucketOf(dead), List.of(dead));
+        gateway.bean(RedisDelayStore.class).forget(bucketOf(oneBatch), List.of(oneBatch));
+    }
+
     @Test
     void long_polls_of_topics_nobody_waits_on_any_more_leave_nothing_behind() throws Exception {
         ExecutorService pollers = Executors.newFixedThreadPool(8);
@@ -317,6 +429,78 @@ class EndedStaysEndedTest {
             pollers.shutdownNow();
         }
         assertThat(gateway.bean(PullTarget.class).waitingTopics()).as("topics with a waiting long-poll").isZero();
+    }
+
+    /**
+     * A job pushed due in half an hour (tries 1) and pumped by hand at its due time, as a hand-over to a broker
+     * sender leaves it: in flight with no puller's reservation. The gateway routes every topic to pullers, so a job the
+     * sweeper returns is then handed to the topic's pullers, where a test sees it.
+     */
+    private static Job handedToBroker(String topic) {
+        String id = push(topic, 1_800_000, ",\"tries\":1");
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        long due = store.peek(id).orElseThrow().job().dueTime();
+        Job job = store.pumpDue(store.bucketOf(id), due, 1_000, 60_000).jobs().stream()
+                .filter(pumped -> pumped.getId().equals(id)).findFirst().orElseThrow();
+        assertThat(store.peek(id).orElseThrow().stage())
+                .isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
+        return job;
+    }
+
+    /** The gateway's settling of hand-overs, on {@code store} and {@code journal}. */
+    private static DeliveryOutcomes outcomesOn(DelayStore store, Journal journal) {
+        DelayProperties properties = gateway.bean(DelayProperties.class);
+        RetryPolicy policy = new RetryPolicy(properties.getDispatch().getRetryBase().toMillis(),
+                properties.getDispatch().getRetryCap().toMillis(), properties.getLimits().getDefaultTries());
+        return new DeliveryOutcomes(store, journal, gateway.bean(StateChangeWriter.class), policy, (bucket, at) -> { },
+                Clock.systemUTC());
+    }
+
+    /** The gateway's store, whose {@code verb} fails as it does when Redis does not answer. */
+    private static DelayStore failing(String verb) {
+        RedisDelayStore real = gateway.bean(RedisDelayStore.class);
+        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals(verb)) {
+                        throw new StoreUnavailableException("redis", "test: " + verb + " fails", null);
+                    }
+                    return invokeOn(real, method, args);
+                });
+    }
+
+    /** Moves the job's in-flight deadline to the past: what the time it may stay in flight does when it passes. */
+    private static void expireInFlight(Job job) {
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        try (var jedis = new redis.clients.jedis.Jedis(io.mykit.delay.test.support.TestServers.redis().host(),
+                io.mykit.delay.test.support.TestServers.redis().port())) {
+            assertThat(jedis.zadd(store.keys().inflight(bucketOf(job)), 1, job.getId(),
+                    redis.clients.jedis.params.ZAddParams.zAddParams().xx().ch())).as("in flight").isEqualTo(1);
+        }
+    }
+
+    private static void awaitGoneFromRedis(Job job) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> gateway.bean(RedisDelayStore.class).peek(job.getId()).isEmpty());
+    }
+
+    private static int bucketOf(Job job) {
+        return bucketOf(job.getId());
+    }
+
+    private static int bucketOf(String id) {
+        return gateway.bean(RedisDelayStore.class).bucketOf(id);
+    }
+
+    /** The job's journal status once the state writer wrote what it holds. */
+    private static JobStatus status(Job job) throws InterruptedException {
+        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        return gateway.bean(Journal.class).find(job.getId()).orElseThrow().status();
+    }
+
+    /** Ends the journal left as they were because the job had ended already, so far. */
+    private static double endsKept() {
+        return gateway.bean(io.micrometer.core.instrument.MeterRegistry.class).find("mykit.delay.journal.ended.kept")
+                .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
     static String topic() {

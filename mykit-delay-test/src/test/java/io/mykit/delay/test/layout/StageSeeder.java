@@ -48,9 +48,12 @@ final class StageSeeder {
         reserveSome(store, now, ready / (4 * store.buckets() * PULL_TOPICS.size()));
         store.beginRestore();
         for (Job job : jobs.subList(live, total)) {
-            // a cancel ends a waiting or ready job, a finish one in flight
-            if (store.delete(job.getId()) == DelayStore.RemoveResult.IN_FLIGHT) {
-                store.finish(job.getId(), now);
+            // a puller's finish ends a ready job (leaving a finish mark), a cancel a waiting one, the broker's ack one
+            // a broker sender holds
+            switch (store.finish(job.getId(), now)) {
+                case NOT_DUE -> store.delete(job.getId());
+                case IN_FLIGHT -> store.forget(store.bucketOf(job.getId()), List.of(job.getId()));
+                default -> { }
             }
         }
     }

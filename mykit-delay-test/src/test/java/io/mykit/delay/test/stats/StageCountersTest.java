@@ -174,49 +174,71 @@ class StageCountersTest {
     }
 
     @Test
-    void finish_and_ack_take_in_flight_jobs_off() {
+    void finish_takes_pulled_jobs_off_and_refuses_jobs_no_puller_had() {
         seedThree();
         pumpAll();
-        assertThat(store.finish("a1", System.currentTimeMillis())).isEqualTo(DelayStore.RemoveResult.REMOVED);
+        assertThat(store.finish("a1", System.currentTimeMillis())).as("held by a broker sender")
+                .isEqualTo(DelayStore.RemoveResult.IN_FLIGHT);
+        toReadyAll(B, List.of("b1", "b2"));
+        assertThat(store.reserve(B, 30_000, 2)).hasSize(2);
         assertThat(store.finishAll(List.of("b1", "b2"), System.currentTimeMillis()))
                 .containsOnly(DelayStore.RemoveResult.REMOVED);
         assertThat(store.forget(store.bucketOf("a2"), List.of("a2"))).as("ack of a broker delivery").isEqualTo(1);
         assertThat(store.forget(store.bucketOf("a2"), List.of("a2"))).as("a repeated ack").isZero();
-        assertCounts(counts(A, 1, 0, 0));
+        assertThat(store.add(List.of(job("a5", A, now - 1)))).hasSize(1);
+        assertThat(store.finish("a5", System.currentTimeMillis())).as("due, not yet handed over")
+                .isEqualTo(DelayStore.RemoveResult.NOT_HANDED_OVER);
+        assertCounts(counts(A, 2, 0, 1));
     }
 
     @Test
     void a_batch_finish_answers_each_id_in_order_whatever_its_stage_and_bucket() {
         List<Job> jobs = new ArrayList<>(List.of(job("w-due", A, now - 5), job("w-later", A, now + 3_600_000),
-                job("r1", B, now - 5), job("f1", A, now - 5)));
-        // enough in-flight jobs that one bucket's ids take more than one script call (500 per call)
+                job("r1", B, now - 5), job("f1", A, now - 5), job("h1", A, now - 5), job("w-again", A, now - 5)));
+        // enough reserved jobs that one bucket's ids take more than one script call (500 per call)
+        List<String> many = new ArrayList<>();
         for (int i = 0; i < 1_300; i++) {
             jobs.add(job("many-" + i, B, now - 5));
+            many.add("many-" + i);
         }
         assertThat(store.add(jobs)).hasSize(jobs.size());
-        List<Job> handed = pumpAll();
-        Job ready = handed.stream().filter(j -> j.getId().equals("r1")).findFirst().orElseThrow();
+        assertThat(pumpAll()).hasSize(jobs.size() - 1);
+        // pulled: f1 and w-again from A, the many from B; r1 left ready; w-due and h1 held as by a broker sender
+        toReadyAll(A, List.of("f1", "w-again"));
+        assertThat(store.reserve(A, 30_000, 10)).hasSize(2);
+        toReadyAll(B, many);
+        assertThat(store.reserve(B, 30_000, 2_000)).hasSize(1_300);
         assertThat(store.toReady(store.bucketOf("r1"), B, List.of("r1", "r1", "no-such-job"))).as("r1 once").isEqualTo(1);
-        assertThat(ready.getId()).isEqualTo("r1");
-        // a job due now, put back to wait: finished from its slice
+        // a reservation given back, due now: waiting again, a puller's
+        assertThat(store.release("w-again", now - 1, now, 16).outcome())
+                .isEqualTo(DelayStore.Released.Outcome.RELEASED);
+        // a job due now that no puller had: waiting for its hand-over
         assertThat(store.add(List.of(job("w-due-2", A, now - 1)))).hasSize(1);
 
-        List<String> ids = new ArrayList<>(List.of("f1", "w-later", "nobody", "r1", "w-due-2", "f1"));
-        for (int i = 0; i < 1_300; i++) {
-            ids.add("many-" + i);
-        }
+        List<String> ids = new ArrayList<>(List.of("f1", "w-later", "nobody", "r1", "w-due-2", "f1", "h1", "w-again"));
+        ids.addAll(many);
         List<DelayStore.RemoveResult> results = store.finishAll(ids, System.currentTimeMillis());
 
-        assertThat(results.subList(0, 6)).containsExactly(DelayStore.RemoveResult.REMOVED,
+        assertThat(results.subList(0, 8)).containsExactly(DelayStore.RemoveResult.REMOVED,
                 DelayStore.RemoveResult.NOT_DUE, DelayStore.RemoveResult.ABSENT, DelayStore.RemoveResult.REMOVED,
-                DelayStore.RemoveResult.REMOVED, DelayStore.RemoveResult.ABSENT);
-        assertThat(results.subList(6, results.size())).hasSize(1_300).containsOnly(DelayStore.RemoveResult.REMOVED);
+                DelayStore.RemoveResult.NOT_HANDED_OVER, DelayStore.RemoveResult.ABSENT,
+                DelayStore.RemoveResult.IN_FLIGHT, DelayStore.RemoveResult.REMOVED);
+        assertThat(results.subList(8, results.size())).hasSize(1_300).containsOnly(DelayStore.RemoveResult.REMOVED);
         assertThat(store.finishAll(List.of("f1", "many-7"), System.currentTimeMillis()))
                 .containsOnly(DelayStore.RemoveResult.ABSENT);
-        assertThat(pumpAll()).as("nothing left due: w-due-2 left its slice").isEmpty();
+        assertThat(pumpAll()).as("w-due-2 still waited for its hand-over").extracting(Job::getId)
+                .containsExactly("w-due-2");
         assertThat(store.reserve(B, 30_000, 10)).as("r1's ready entry is stale").isEmpty();
-        // w-later waits, w-due is still in flight
-        assertCounts(counts(A, 1, 0, 1));
+        // w-later waits; w-due, h1 and w-due-2 are in flight
+        assertCounts(counts(A, 1, 0, 3));
+    }
+
+    /** Hands pumped jobs of one topic to its ready lists, bucket by bucket. */
+    private void toReadyAll(String topic, List<String> ids) {
+        Map<Integer, List<String>> byBucket = new TreeMap<>();
+        ids.forEach(id -> byBucket.computeIfAbsent(store.bucketOf(id), b -> new ArrayList<>()).add(id));
+        byBucket.forEach((bucket, inBucket) ->
+                assertThat(store.toReady(bucket, topic, inBucket)).isEqualTo(inBucket.size()));
     }
 
     @Test
