@@ -6,14 +6,7 @@ import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.PullTarget;
-import io.mykit.delay.queue.journal.JobLogMapper;
-import io.mykit.delay.queue.journal.JobMapper;
-import io.mykit.delay.queue.journal.JournalPurger;
-import io.mykit.delay.queue.journal.LedgerFolder;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.queue.journal.Journal;
-import io.mykit.delay.queue.journal.MybatisJournal;
-import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
@@ -29,17 +22,12 @@ import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.InflightSweeper;
 import io.mykit.delay.queue.timer.StrandedJobRepairer;
 import io.mykit.delay.queue.timer.TimerGroup;
-import org.apache.ibatis.annotations.Mapper;
-import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.cluster.StandaloneOwnership;
 import io.mykit.delay.queue.cluster.WakeBus;
@@ -53,8 +41,6 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.core.env.Environment;
 import java.util.function.BiConsumer;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +48,6 @@ import java.util.List;
 /** Wires the engine from the {@code mykit.delay.*} tree; the engine classes themselves know nothing of Spring. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(DelayProperties.class)
-@MapperScan(basePackageClasses = JobMapper.class, annotationClass = Mapper.class)
 public class DelayQueueConfiguration {
 
     /** Statement cache and session-state options for a MySQL/MariaDB journal URL that does not set them. */
@@ -103,27 +88,8 @@ public class DelayQueueConfiguration {
     public NodeIdentity nodeIdentity(DelayProperties properties, Environment environment) {
         String port = environment.getProperty("server.port", "8080");
         String configured = properties.getRegistry().getNodeId();
-        String id = configured != null && !configured.isBlank() ? configured : hostName() + ":" + port;
-        return new NodeIdentity(id, "http://" + hostName() + ":" + port);
-    }
-
-    @Bean
-    public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, PlatformTransactionManager txManager,
-                                DelayProperties properties, NodeIdentity node) {
-        String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? hostName() : node.id();
-        return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager), host)
-                .oneTrip(properties.getJournal().isOneTrip())
-                .deliveryLedger(properties.getJournal().isLedger())
-                .pushCallTimeout(properties.getJournal().getPushTimeout());
-    }
-
-    @Bean
-    public StateChangeWriter stateChangeWriter(Journal journal, RedisDelayStore store, DelayProperties properties) {
-        StateChangeWriter states = new StateChangeWriter(journal, properties.getJournal().getBatchSize(),
-                properties.getJournal().getStateLinger().toMillis());
-        // a pull finish is answered before its Finish is written; its mark keeps restores off it until then
-        states.onWritten(written -> store.forgetFinishMarks(StateChange.finishedIds(written)));
-        return states;
+        String id = configured != null && !configured.isBlank() ? configured : NodeIdentity.hostName() + ":" + port;
+        return new NodeIdentity(id, "http://" + NodeIdentity.hostName() + ":" + port);
     }
 
     @Bean
@@ -174,34 +140,6 @@ public class DelayQueueConfiguration {
         group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
                 properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores(), endings));
         return group;
-    }
-
-    /** The retention purge, run with the due road's helpers on the node that runs the chores (when enabled). */
-    @Bean
-    public JournalPurger journalPurger(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties,
-                                       ObjectProvider<BucketOwnership> ownership, ObjectProvider<MeterRegistry> meters) {
-        DelayProperties.Journal settings = properties.getJournal();
-        JournalPurger purger = new JournalPurger(journal, clock, settings.getRetention().toMillis(),
-                settings.getPurgeBatchSize(), settings.getPurgePause().toMillis(), settings.getPurgeInterval().toMillis(),
-                () -> ownership.getObject().runsChores(), new PurgedRowsCounter(meters));
-        if (settings.isRetentionEnabled()) {
-            timers.addHelper(purger);
-        }
-        return purger;
-    }
-
-    /**
-     * The delivery ledger's fold, on every node and whether or not the ledger is on: rows a node wrote before a restart
-     * with the ledger off are folded all the same.
-     */
-    @Bean
-    public LedgerFolder ledgerFolder(Journal journal, StateChangeWriter states, TimerGroup timers, Clock clock,
-                                     DelayProperties properties) {
-        DelayProperties.Journal settings = properties.getJournal();
-        LedgerFolder folder = new LedgerFolder(journal, clock, settings.getLedgerFoldAfter().toMillis(),
-                settings.getLedgerFoldSize(), states::submitted);
-        timers.addHelper(folder);
-        return folder;
     }
 
     @Bean
@@ -314,13 +252,5 @@ public class DelayQueueConfiguration {
         boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
         return new DueRoadLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
                 properties.getTimer().isEnabled());
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown";
-        }
     }
 }

@@ -18,7 +18,7 @@ public final class JdbcUrlDefaults implements BeanPostProcessor {
      * Option -> value, each checked on MariaDB 10.11 with mysql-connector-j 9.7: the statement cache (with
      * room for the long multi-row INSERT texts), batches as multi-row statements, session state kept on the client
      * (no round trip to read autocommit, isolation or read-only), the server's settings read once per pool, and
-     * several statements per call, so a journal transaction is one round trip (OneTrip).
+     * several statements per call, so a journal transaction is one round trip (SingleRoundTrip).
      */
     static final Map<String, String> OPTIONS = options(
             "cachePrepStmts", "true",

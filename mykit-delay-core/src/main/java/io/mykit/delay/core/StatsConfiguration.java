@@ -1,5 +1,6 @@
 package io.mykit.delay.core;
 
+import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.stats.DeadLetterCounts;
 import io.mykit.delay.queue.stats.LatenessRecorder;
 import io.mykit.delay.queue.stats.StatsService;
@@ -8,7 +9,6 @@ import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -24,9 +24,10 @@ public class StatsConfiguration {
     }
 
     @Bean
-    public StatsService statsService(RedisNodes redis, RedisDelayStore store, JdbcTemplate jdbc, LatenessRecorder lateness,
+    public StatsService statsService(RedisNodes redis, RedisDelayStore store, Journal journal, LatenessRecorder lateness,
                                      Clock clock) {
-        return new StatsService(new StoreCounters(redis, store.keys()), new DeadLetterCounts(jdbc, clock), lateness, clock);
+        return new StatsService(new StoreCounters(redis, store.keys()), new DeadLetterCounts(journal, clock), lateness,
+                clock);
     }
 
     /** /console and /console/ show the page; its scripts and styles are served as they are. */

@@ -155,7 +155,7 @@ final class BenchGateway implements AutoCloseable {
      * confirmed the send. Call it once the journal has caught up ({@link #awaitJournalDrained}).
      */
     List<Finished> finished(String topic) throws SQLException {
-        // the gateway writes update_time as this JVM's local time (MybatisJournal.toTime): read it back the same way
+        // the gateway writes update_time as this JVM's local time (JobTable.toTime): read it back the same way
         ZoneId zone = ZoneId.systemDefault();
         List<Finished> finished = new ArrayList<>();
         try (Connection connection = journal(settings);

@@ -23,7 +23,7 @@ public interface Journal {
 
     /**
      * In one transaction: inserts the jobs (a repeated id is ignored) with their WaitPut log rows, and one storing row
-     * listing them; returns that row's key (null for no jobs). Until {@link #forgetStoring} (or a
+     * listing them; returns that row's key (null for no jobs). Until {@link #confirmGroups} (or a
      * {@link StateChange#groupStored} change) removes that row, the jobs count as WaitPut: left to their push.
      */
     String insertWaitPut(List<Job> jobs, String thread, long at);
@@ -38,11 +38,14 @@ public interface Journal {
         return groupKey;
     }
 
-    /** Up to {@code limit} storing rows written before {@code before}: push groups whose Redis add may have failed. */
-    List<StoringGroup> storingBefore(long before, int limit);
+    /**
+     * Up to {@code limit} push groups journaled before {@code before} whose Redis add is not confirmed (their storing
+     * rows): the add may have failed.
+     */
+    List<UnconfirmedGroup> unconfirmedGroupsBefore(long before, int limit);
 
-    /** Deletes these storing rows: Redis holds their jobs. */
-    void forgetStoring(Collection<String> groupKeys);
+    /** Redis holds these groups' jobs: their storing rows go. */
+    void confirmGroups(Collection<String> groupKeys);
 
     /**
      * In one transaction: applies the changes in order and appends their log rows. The last change per job wins, except
@@ -118,4 +121,10 @@ public interface Journal {
      * keyset-paged by id.
      */
     List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit);
+
+    /** Dead letters per topic, by topic name, among the first {@code limit} dead jobs found (an index read). */
+    Map<String, Long> deadLettersByTopic(int limit);
+
+    /** One topic's dead letters, counted up to {@code limit} (an index read). */
+    long deadLetters(String topic, int limit);
 }

@@ -67,10 +67,10 @@ record LedgerRow(long seq, String changes, String threads, String host, long bas
     }
 
     /**
-     * A job's status once its unfolded entries (in ledger order) are laid over its row's: as the fold's UPDATEs would
+     * A job's status once its unfolded entries (in ledger order) are overlaid on its row's: as the fold's UPDATEs would
      * leave it, the first ended status is never replaced by a later one.
      */
-    static JobStatus laidOver(JobStatus row, List<Entry> entries) {
+    static JobStatus overlay(JobStatus row, List<Entry> entries) {
         JobStatus status = row;
         for (Entry entry : entries) {
             if (!status.isTerminal()) {
@@ -81,7 +81,7 @@ record LedgerRow(long seq, String changes, String threads, String host, long bas
     }
 
     private static String oneLine(String thread) {
-        String name = MybatisJournal.abbreviate(thread);
+        String name = JobTable.abbreviate(thread);
         return name.indexOf('\n') < 0 ? name : name.replace('\n', ' ');
     }
 }

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * Sets one status on many job rows in one plain UPDATE. MyBatis' dynamic {@code <foreach>} re-rendered the SQL per
- * call and was half of the state writer's CPU in the bench profile; this text is built once per shape.
+ * Sets one status on many job rows in one plain UPDATE. MyBatis' dynamic {@code <foreach>} renders its SQL again on
+ * every call, a large share of the state writer's CPU; this text is built once per shape.
  */
 final class StatusUpdate {
     private final ConcurrentHashMap<String, String> sqlByShape = new ConcurrentHashMap<>();

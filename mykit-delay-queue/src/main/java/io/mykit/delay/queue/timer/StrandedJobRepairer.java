@@ -7,7 +7,7 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.journal.StoringGroup;
+import io.mykit.delay.queue.journal.UnconfirmedGroup;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.store.DelayStore;
 import org.slf4j.Logger;
@@ -66,7 +66,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             return next;
         }
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        boolean stranded = !journal.storingBefore(now - repairAfterMs, 1).isEmpty()
+        boolean stranded = !journal.unconfirmedGroupsBefore(now - repairAfterMs, 1).isEmpty()
                 || !journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty();
         boolean oldFinishMarks = oldFinishMarks(now);
         if (!stranded && !oldFinishMarks) {
@@ -156,7 +156,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private int repairGroups(long now) {
         int repaired = 0;
         while (true) {
-            List<StoringGroup> groups = journal.storingBefore(now - repairAfterMs, GROUP_PAGE);
+            List<UnconfirmedGroup> groups = journal.unconfirmedGroupsBefore(now - repairAfterMs, GROUP_PAGE);
             if (groups.isEmpty()) {
                 return repaired;
             }
@@ -167,7 +167,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
                 repaired += store.addUnlessEnded(pending).size();
                 pending.forEach(job -> wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime()));
             }
-            journal.forgetStoring(groups.stream().map(StoringGroup::key).toList());
+            journal.confirmGroups(groups.stream().map(UnconfirmedGroup::key).toList());
         }
     }
 }

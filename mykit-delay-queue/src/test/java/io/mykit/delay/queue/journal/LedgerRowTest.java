@@ -42,14 +42,14 @@ class LedgerRowTest {
     }
 
     @Test
-    void entries_laid_over_a_row_never_reopen_an_ended_job() {
-        assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Ready, JobStatus.Finish))).isEqualTo(JobStatus.Finish);
-        assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Finish, JobStatus.Ready))).isEqualTo(JobStatus.Finish);
-        assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Ready, JobStatus.Delay))).isEqualTo(JobStatus.Delay);
-        assertThat(LedgerRow.laidOver(JobStatus.Delete, entries(JobStatus.Ready))).isEqualTo(JobStatus.Delete);
-        assertThat(LedgerRow.laidOver(JobStatus.Delay, entries(JobStatus.Dead, JobStatus.Finish)))
+    void entries_overlaid_on_a_row_never_reopen_an_ended_job() {
+        assertThat(LedgerRow.overlay(JobStatus.Delay, entries(JobStatus.Ready, JobStatus.Finish))).isEqualTo(JobStatus.Finish);
+        assertThat(LedgerRow.overlay(JobStatus.Delay, entries(JobStatus.Finish, JobStatus.Ready))).isEqualTo(JobStatus.Finish);
+        assertThat(LedgerRow.overlay(JobStatus.Delay, entries(JobStatus.Ready, JobStatus.Delay))).isEqualTo(JobStatus.Delay);
+        assertThat(LedgerRow.overlay(JobStatus.Delete, entries(JobStatus.Ready))).isEqualTo(JobStatus.Delete);
+        assertThat(LedgerRow.overlay(JobStatus.Delay, entries(JobStatus.Dead, JobStatus.Finish)))
                 .isEqualTo(JobStatus.Dead);
-        assertThat(LedgerRow.laidOver(JobStatus.Delay, List.of())).isEqualTo(JobStatus.Delay);
+        assertThat(LedgerRow.overlay(JobStatus.Delay, List.of())).isEqualTo(JobStatus.Delay);
     }
 
     private static List<LedgerRow.Entry> entries(JobStatus... statuses) {

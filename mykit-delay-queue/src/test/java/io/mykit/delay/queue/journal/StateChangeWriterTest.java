@@ -75,12 +75,12 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public List<StoringGroup> storingBefore(long before, int limit) {
+        public List<UnconfirmedGroup> unconfirmedGroupsBefore(long before, int limit) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public void forgetStoring(Collection<String> groupKeys) {
+        public void confirmGroups(Collection<String> groupKeys) {
             throw new UnsupportedOperationException();
         }
 
@@ -153,6 +153,16 @@ class StateChangeWriterTest {
         @Override
         public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId,
                                                int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Map<String, Long> deadLettersByTopic(int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long deadLetters(String topic, int limit) {
             throw new UnsupportedOperationException();
         }
     }

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * With {@code mykit.delay.journal.ledger} on, the state writer appends each flush as one packed ledger row and a fold
  * applies it to the job and log rows later (issue #14: the drain's per-job UPDATE and log rows). Until the fold, every
- * read of the gateway must lay the ledger over the rows: a job finished in the ledger is ended for a lookup, a cancel,
+ * read of the gateway must overlay the ledger on the rows: a job finished in the ledger is ended for a lookup, a cancel,
  * a reschedule, a restore of one job or of all, and a restart on an empty Redis. The folds here are called by hand
  * (fold-after is an hour), so each check runs while the ledger alone knows the end.
  */
@@ -140,7 +140,7 @@ class DeliveryLedgerTest {
         journal.apply(List.of(StateChange.of(oneRow, JobStatus.Dead, now),
                 StateChange.of(oneRow, JobStatus.Finish, now + 1)));
 
-        assertThat(journal.findAll(ids)).as("laid over the rows before the fold")
+        assertThat(journal.findAll(ids)).as("overlaid on the rows before the fold")
                 .extractingFromEntries(entry -> entry.getValue().status())
                 .containsOnly(JobStatus.Dead, JobStatus.Delete);
         assertThat(journal.find(dead).orElseThrow().status()).isEqualTo(JobStatus.Dead);
@@ -239,7 +239,7 @@ class DeliveryLedgerTest {
         for (int i = 0; i < count; i++) {
             jobs.add(new Job(prefix + String.format("%02d", i), "ledger-direct", null, null, 60_000, 0, 0, 0, "x", now));
         }
-        journal.forgetStoring(List.of(journal.insertWaitPut(jobs, "test", now)));
+        journal.confirmGroups(List.of(journal.insertWaitPut(jobs, "test", now)));
         return jobs.stream().map(Job::getId).toList();
     }
 

@@ -150,7 +150,7 @@ class RedisOutageTest {
             JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
             assertThat(jdbc.update("UPDATE mykit_delay_queue_job SET status = 0 WHERE topic = ?", topic))
                     .isEqualTo(STRANDED_JOBS);
-            gateway.bean(Journal.class).forgetStoring(List.of(group));
+            gateway.bean(Journal.class).confirmGroups(List.of(group));
         }
 
         Set<String> pulled = new HashSet<>();

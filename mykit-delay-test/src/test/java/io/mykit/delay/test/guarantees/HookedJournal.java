@@ -63,13 +63,13 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
-    public List<io.mykit.delay.queue.journal.StoringGroup> storingBefore(long before, int limit) {
-        return real.storingBefore(before, limit);
+    public List<io.mykit.delay.queue.journal.UnconfirmedGroup> unconfirmedGroupsBefore(long before, int limit) {
+        return real.unconfirmedGroupsBefore(before, limit);
     }
 
     @Override
-    public void forgetStoring(Collection<String> groupKeys) {
-        real.forgetStoring(groupKeys);
+    public void confirmGroups(Collection<String> groupKeys) {
+        real.confirmGroups(groupKeys);
     }
 
     @Override
@@ -141,5 +141,15 @@ public final class HookedJournal implements Journal {
     @Override
     public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
         return real.findByBizKey(bizKey, topic, pendingOnly, afterId, limit);
+    }
+
+    @Override
+    public Map<String, Long> deadLettersByTopic(int limit) {
+        return real.deadLettersByTopic(limit);
+    }
+
+    @Override
+    public long deadLetters(String topic, int limit) {
+        return real.deadLetters(topic, limit);
     }
 }

@@ -14,9 +14,9 @@ import java.util.Locale;
 
 /**
  * A transaction sent to MySQL/MariaDB as one multi-statement round trip: {@code BEGIN; s1; s2; COMMIT}. Spring's
- * transaction around the same statements takes five round trips (SET autocommit=0, each statement, COMMIT, SET
- * autocommit=1), and each round trip is a thread wake-up on both ends: on the 2-core VM of issue #14 one round trip
- * was 120-150 us and they made up most of a push's latency and 39% of MariaDB's statements.
+ * transaction around the same statements takes a round trip each for SET autocommit=0, every statement, COMMIT and SET
+ * autocommit=1, and each round trip is a thread wake-up on both ends: on a small host they make up most of a push's
+ * latency.
  *
  * <p>MariaDB stops at the first failing statement and leaves the transaction open, so a failure sends ROLLBACK before
  * the connection goes back to the pool (a connection that cannot even roll back is broken, and Hikari drops it). A
@@ -26,11 +26,11 @@ import java.util.Locale;
  * {@link #works} tells whether a journal's connections take it, and other databases (the embedded H2) keep Spring's
  * transactions.
  */
-final class OneTrip {
+final class SingleRoundTrip {
     /** SQLSTATE of a statement the server could not parse. */
     private static final String SYNTAX_ERROR = "42000";
 
-    private OneTrip() {
+    private SingleRoundTrip() {
     }
 
     /** Whether {@code jdbc}'s database is MySQL/MariaDB and its connections run several statements in one call. */

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LedgerFolderTest {
+class LedgerCompactorTest {
     private final AtomicLong millis = new AtomicLong(1_000_000);
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong askedBefore = new AtomicLong();
@@ -20,7 +20,7 @@ class LedgerFolderTest {
 
     @Test
     void folds_rows_older_than_fold_after_and_rests_twice_the_fold_while_changes_keep_coming() {
-        LedgerFolder folder = new LedgerFolder(journal(), clock(), 1_000, 5_000, submitted::get);
+        LedgerCompactor folder = new LedgerCompactor(journal(), clock(), 1_000, 5_000, submitted::get);
 
         submitted.set(10);
         long next = folder.runOnce();
@@ -29,7 +29,7 @@ class LedgerFolderTest {
 
         submitted.set(20);
         foldTakesMs = 5;
-        assertThat(folder.runOnce()).as("busy, quick fold: the least rest").isEqualTo(millis.get() + LedgerFolder.MIN_PAUSE_MS);
+        assertThat(folder.runOnce()).as("busy, quick fold: the least rest").isEqualTo(millis.get() + LedgerCompactor.MIN_PAUSE_MS);
 
         assertThat(folder.runOnce()).as("no new change since: fold on at once").isEqualTo(millis.get());
 

@@ -1,4 +1,4 @@
-package io.mykit.delay.core;
+package io.mykit.delay.core.journal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,13 +6,13 @@ import java.time.Clock;
 import java.util.function.LongSupplier;
 
 /**
- * Folds the delivery ledger into the job and log rows on every node: rows older than {@code foldAfterMs}, about
- * {@code foldSize} changes per transaction. While this node keeps submitting state changes (a burst), it rests twice
- * as long as a fold took, so the fold takes at most a third of the database's time and the deliveries keep the rest;
- * once they stop it folds the backlog at full speed. Nodes folding the same rows exclude each other
+ * Compacts the delivery ledger on every node: folds its rows older than {@code foldAfterMs} into the job and log rows,
+ * about {@code foldSize} changes per transaction. While this node keeps submitting state changes (a burst), it rests
+ * twice as long as a fold took, so the fold takes at most a third of the database's time and the deliveries keep the
+ * rest; once they stop it folds the backlog at full speed. Nodes folding the same rows exclude each other
  * ({@link Journal#foldLedger}).
  */
-public final class LedgerFolder extends WakeableLoop {
+public final class LedgerCompactor extends WakeableLoop {
     static final long MIN_PAUSE_MS = 50;
     private static final long IDLE_MS = 200;
 
@@ -23,7 +23,7 @@ public final class LedgerFolder extends WakeableLoop {
     private long submittedBefore = -1;
 
     /** {@code submitted}: how many state changes this node has submitted so far (it tells a burst from quiet). */
-    public LedgerFolder(Journal journal, Clock clock, long foldAfterMs, int foldSize, LongSupplier submitted) {
+    public LedgerCompactor(Journal journal, Clock clock, long foldAfterMs, int foldSize, LongSupplier submitted) {
         super("mykit-journal-fold", clock);
         this.journal = journal;
         this.foldAfterMs = foldAfterMs;

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A journal transaction sent as one multi-statement round trip, on the real MariaDB: all of it or nothing, and a
  * failure leaves the pooled connection out of any transaction (one connection in the pool, so the next call gets it).
  */
-class OneTripTest {
-    private final String database = "mykit_it_one_trip_" + UUID.randomUUID().toString().substring(0, 8);
+class SingleRoundTripTest {
+    private final String database = "mykit_it_round_trip_" + UUID.randomUUID().toString().substring(0, 8);
     private HikariDataSource pool;
     private JdbcTemplate jdbc;
     private String url;
@@ -47,8 +47,8 @@ class OneTripTest {
 
     @Test
     void the_statements_commit_together() {
-        assertThat(OneTrip.works(jdbc)).isTrue();
-        OneTrip.run(jdbc, List.of(insert("a", 1), insert("b", 2),
+        assertThat(SingleRoundTrip.works(jdbc)).isTrue();
+        SingleRoundTrip.run(jdbc, List.of(insert("a", 1), insert("b", 2),
                 new MultiRowInsert.Sql("UPDATE t SET v = v + ? WHERE id = ?", args(10, "a"))), 0);
 
         assertThat(seenFromAnotherConnection()).containsExactly("a=11", "b=2");
@@ -58,7 +58,8 @@ class OneTripTest {
     void a_failing_statement_takes_back_the_ones_before_it_and_leaves_the_connection_out_of_the_transaction() {
         jdbc.update("INSERT INTO t VALUES ('taken', 0)");
 
-        assertThatThrownBy(() -> OneTrip.run(jdbc, List.of(insert("first", 1), insert("taken", 2), insert("after", 3)), 0))
+        assertThatThrownBy(() -> SingleRoundTrip.run(jdbc,
+                List.of(insert("first", 1), insert("taken", 2), insert("after", 3)), 0))
                 .isInstanceOf(DataAccessException.class).hasMessageContaining("Duplicate");
         // the same (only) connection: were the failed transaction still open, this row would stay in it, unseen
         jdbc.update("INSERT INTO t VALUES ('next', 4)");
@@ -69,7 +70,7 @@ class OneTripTest {
     @Test
     void a_connection_without_multi_statements_is_told_apart() {
         try (HikariDataSource single = pool(url.replace("allowMultiQueries=true", "allowMultiQueries=false"))) {
-            assertThat(OneTrip.works(new JdbcTemplate(single))).isFalse();
+            assertThat(SingleRoundTrip.works(new JdbcTemplate(single))).isFalse();
         }
     }
 
