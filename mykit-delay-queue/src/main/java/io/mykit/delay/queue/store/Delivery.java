@@ -14,8 +14,8 @@ import java.util.Map;
 public interface Delivery {
 
     /**
-     * Moves up to {@code limit} jobs due at {@code now} to in-flight, to be handed over within {@code handOverMs} by the
-     * Redis clock. Fenced.
+     * Moves up to {@code limit} jobs due at {@code now} to in-flight, to be handed over within {@code handOverMs} by
+     * the Redis clock. Fenced.
      */
     PumpResult pumpDue(int bucket, long now, int limit, long handOverMs);
 
@@ -31,7 +31,8 @@ public interface Delivery {
 
     /**
      * Reserves up to {@code max} ready jobs of a pull topic for {@code ttrMs} by the Redis clock, looking at every
-     * bucket once. Each reservation counts; a job's {@code attempts} tells how many reservations it had before this one.
+     * bucket once. Each reservation counts; a job's {@code attempts} tells how many reservations it had before this
+     * one.
      */
     List<Job> reserve(String topic, long ttrMs, int max);
 
@@ -104,6 +105,9 @@ public interface Delivery {
      */
     List<String> park(int bucket, List<Job> jobs, long parkMs);
 
-    /** Puts in-flight jobs of one bucket back at the given due times with updated records; returns how many moved. Fenced. */
+    /**
+     * Puts in-flight jobs of one bucket back at the given due times with updated records; returns how many moved.
+     * Fenced.
+     */
     int retry(int bucket, List<Job> jobs, List<Long> dueTimes);
 }

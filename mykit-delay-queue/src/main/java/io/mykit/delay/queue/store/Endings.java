@@ -24,8 +24,8 @@ final class Endings {
     }
 
     /**
-     * The keys of scripts that end jobs: due index, in-flight, pool, reservations, restore marker, tombstones, counters,
-     * finish marks.
+     * The keys of scripts that end jobs: due index, in-flight, pool, reservations, restore marker, tombstones,
+     * counters, finish marks.
      */
     List<String> keysOf(int bucket) {
         Keys keys = calls.keys();

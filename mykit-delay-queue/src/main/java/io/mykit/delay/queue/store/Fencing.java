@@ -4,8 +4,8 @@ import java.util.Collection;
 import java.util.Set;
 
 /**
- * Ownership terms of buckets in Redis: each bucket keeps the newest fencing token that claimed it ({@link FenceTokens}),
- * and the fenced {@link Delivery} steps refuse a caller holding an older one.
+ * Ownership terms of buckets in Redis: each bucket keeps the newest fencing token that claimed it
+ * ({@link FenceTokens}), and the fenced {@link Delivery} steps refuse a caller holding an older one.
  */
 public interface Fencing {
 
@@ -15,7 +15,7 @@ public interface Fencing {
      */
     void claim(int bucket, String token);
 
-    /** {@link #claim} of this node's current token for many buckets in one round trip; returns those a newer term holds. */
+    /** {@link #claim} of this node's tokens for many buckets in one round trip; returns those newer terms hold. */
     Set<Integer> claimAgain(Collection<Integer> buckets);
 
     /**

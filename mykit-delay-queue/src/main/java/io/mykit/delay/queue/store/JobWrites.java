@@ -9,7 +9,7 @@ import java.util.Optional;
 /** Writes and reads of single jobs as requests make them: push, respawn, reschedule, cancel, lookup. */
 public interface JobWrites extends BucketPlacement {
 
-    /** Adds jobs unless Redis already holds them (waiting, in flight or ready); returns the ids added. One round trip. */
+    /** Adds jobs unless Redis holds them (waiting, in flight or ready); returns the ids added. One round trip. */
     List<String> add(Collection<Job> jobs);
 
     /** Puts jobs due at their due time with fresh records, whatever Redis held of them; returns how many. */

@@ -69,7 +69,8 @@ final class RedisDelivery implements Delivery {
         args.add(fence.token(bucket));
         args.addAll(ids);
         Object moved = calls.evalFenced(bucket, scripts.toReady,
-                List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket), keys.counts(bucket)), args);
+                List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket), keys.counts(bucket)),
+                args);
         return ((Long) moved).intValue();
     }
 

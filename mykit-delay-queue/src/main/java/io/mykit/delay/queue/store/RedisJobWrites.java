@@ -76,7 +76,8 @@ final class RedisJobWrites implements JobWrites {
     public RescheduleResult reschedule(Job job) {
         int b = bucketOf(job.getId());
         Keys keys = calls.keys();
-        long result = (Long) calls.eval(calls.scripts().reschedule, List.of(keys.due(b), keys.inflight(b), keys.pool(b)),
+        long result = (Long) calls.eval(calls.scripts().reschedule,
+                List.of(keys.due(b), keys.inflight(b), keys.pool(b)),
                 List.of(job.getId(), Long.toString(job.dueTime()), calls.encode(job)));
         return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
                 : RescheduleResult.NOT_WAITING;

@@ -55,7 +55,7 @@ final class RedisStoreAdmin implements StoreAdmin {
                 // pattern holds the bucket's hash tag, so on a cluster each SCAN runs on the one node of that slot
                 List<String> doomed = new ArrayList<>(List.of(keys.due(b), keys.legacyDelay(b), keys.inflight(b),
                         keys.pool(b), keys.reserved(b), keys.counts(b)));
-                // every slice the bucket can have: one DEL, so a job added meanwhile cannot be left in a slice unindexed
+                // every slice the bucket can have: one DEL, so a job added meanwhile cannot stay in a slice unindexed
                 doomed.addAll(keys.dueSlices(b));
                 String cursor = ScanParams.SCAN_POINTER_START;
                 ScanParams params = new ScanParams().match(keys.readyPattern(b)).count(500);
