@@ -5,9 +5,10 @@
 local owner = KEYS[1]
 local token = ARGV[1]
 
-local newest = redis.call('GET', owner)
-if newest and newest > token then
-    return redis.error_reply('FENCED a newer ownership term holds this bucket')
+--#include fence
+local refused = refusal(owner, token)
+if refused then
+    return refused
 end
 redis.call('SET', owner, token)
 return 1

@@ -14,6 +14,8 @@ local budget = tonumber(ARGV[3])
 local nowArg = string.format('%.0f', now)
 local horizon = string.format('%.0f', now + minutes * 60000)
 
+--#include waiting
+
 local out = { 0, 0 }
 for m = 1, minutes do
     out[m + 2] = 0
@@ -23,7 +25,7 @@ local withJobs = {}
 local ahead = {}
 local total = 0
 for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', horizon)) do
-    local slice = due .. ':' .. s
+    local slice = sliceKey(due, s)
     out[1] = out[1] + redis.call('ZCOUNT', slice, '-inf', nowArg)
     local n = redis.call('ZCOUNT', slice, '(' .. nowArg, horizon)
     if n > 0 then

@@ -8,9 +8,10 @@ local restoring = KEYS[1]
 local ended = KEYS[2]
 local id = ARGV[1]
 
+--#include clock
+
 if redis.call('EXISTS', restoring) == 0 then
     return 0
 end
-local t = redis.call('TIME')
-redis.call('ZADD', ended, t[1] * 1000 + math.floor(t[2] / 1000), id)
+redis.call('ZADD', ended, nowMs(), id)
 return 1

@@ -1,33 +1,18 @@
 -- Removes jobs that moved to another bucket (a bucket-count change) from this one, after migrate_in.lua wrote them
 -- there. Their ready-list entries stay until prune_ready.lua drops them (reserve.lua skips them meanwhile). No
 -- tombstone: no restore runs while the buckets are migrated.
--- KEYS[1] job pool HASH of the bucket
--- KEYS[2] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
--- KEYS[3] in-flight ZSET of the bucket
+-- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
+-- KEYS[2] in-flight ZSET of the bucket
+-- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] stage counters HASH of the bucket
 -- ARGV    job ids
 -- Returns the number of jobs that were still in the pool.
-local pool = KEYS[1]
-local due = KEYS[2]
-local inflight = KEYS[3]
-local reserved = KEYS[4]
-local counts = KEYS[5]
-
 --#include record
 --#include counters
---#include waiting
-
--- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
-local function stageOf(id)
-    if waitingScore(due, id) then
-        return 'w'
-    end
-    if redis.call('ZSCORE', inflight, id) then
-        return 'f'
-    end
-    return 'r'
-end
+--#include stage
+local reserved = KEYS[4]
+local counts = KEYS[5]
 
 local removed = 0
 for _, id in ipairs(ARGV) do

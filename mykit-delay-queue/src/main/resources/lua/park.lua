@@ -16,13 +16,10 @@ local pool = KEYS[2]
 local owner = KEYS[3]
 local token = ARGV[1]
 
---#include fence
-local refused = fenced(owner, token)
-if refused then
-    return refused
-end
-local clock = redis.call('TIME')
-local parkedUntil = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + tonumber(ARGV[2])
+--#include clock
+
+--#include fence_check
+local parkedUntil = nowMs() + tonumber(ARGV[2])
 
 local parked = {}
 for i = 3, #ARGV, 2 do

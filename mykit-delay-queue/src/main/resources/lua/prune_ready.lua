@@ -6,6 +6,8 @@
 local ready = KEYS[1]
 local pool = KEYS[2]
 
+--#include parts
+
 local ids = redis.call('LRANGE', ready, 0, -1)
 local kept = {}
 for _, id in ipairs(ids) do
@@ -17,8 +19,5 @@ if #kept == #ids then
     return 0
 end
 redis.call('DEL', ready)
--- unpack has a stack limit: push in slices
-for i = 1, #kept, 1000 do
-    redis.call('RPUSH', ready, unpack(kept, i, math.min(i + 999, #kept)))
-end
+callInParts('RPUSH', ready, kept)
 return #ids - #kept

@@ -2,12 +2,12 @@
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] in-flight ZSET of the bucket (score = deadline for handing the job over)
 -- KEYS[3] job pool HASH of the bucket
+-- KEYS[4] owner STRING of the bucket: the newest fencing token
+-- KEYS[5] stage counters HASH of the bucket
 -- ARGV[1] now, ms
 -- ARGV[2] limit
--- KEYS[4] owner STRING of the bucket: the newest fencing token
 -- ARGV[3] hand-over time allowed, ms: the deadline is Redis TIME plus this (one clock for every node)
 -- ARGV[4] the caller's fencing token ('' = not fenced, standalone)
--- KEYS[5] stage counters HASH of the bucket
 -- ARGV[5] (only where every topic goes to the pull queue) the bucket's ready LIST key up to the topic,
 --         '<tag>:ready:': the jobs go straight to their topic's ready list instead of in-flight, which saves the
 --         to_ready call per hand-over (the ready lists share the bucket's hash tag)
@@ -25,15 +25,10 @@ local readyPrefix = ARGV[5]
 --#include record
 --#include counters
 --#include waiting
+--#include clock
 
---#include fence
-local refused = fenced(owner, token)
-if refused then
-    return refused
-end
-local clock = redis.call('TIME')
-local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local deadline = redisNow + tonumber(ARGV[3])
+--#include fence_check
+local deadline = nowMs() + tonumber(ARGV[3])
 
 local out = { '-1' }
 local taken = 0
@@ -47,22 +42,19 @@ while taken < limit do
         break
     end
     local s = firsts[1]
-    local slice = due .. ':' .. s
+    local slice = sliceKey(due, s)
     local ids = redis.call('ZRANGEBYSCORE', slice, '-inf', firsts[4] or now, 'LIMIT', 0, limit - taken)
-    -- unpack takes a few thousand values at most
-    for from = 1, #ids, 1000 do
-        redis.call('ZREM', slice, unpack(ids, from, math.min(from + 999, #ids)))
-    end
+    callInParts('ZREM', slice, ids)
     refreshSlice(due, s)
     taken = taken + #ids
-    -- a thousand ids per HMGET and per ZADD rather than two calls per job: a call from Lua costs ~1.5 us on its own
-    for from = 1, #ids, 1000 do
-        local part = { unpack(ids, from, math.min(from + 999, #ids)) }
+    -- one HMGET and one ZADD per part of the ids rather than two calls per job: each call from Lua costs on its own
+    for from = 1, #ids, PART do
+        local part = partAt(ids, from)
         local records = redis.call('HMGET', pool, unpack(part))
         local flying = {}
         for i, id in ipairs(part) do
             local record = records[i]
-            -- an id without a record was cancelled half-way by an older version; drop it
+            -- a slice entry whose record is gone has no job to hand over: it is dropped
             if record then
                 out[#out + 1] = id
                 out[#out + 1] = record
@@ -89,9 +81,7 @@ while taken < limit do
     end
 end
 for topic, ids in pairs(readying) do
-    for from = 1, #ids, 1000 do
-        redis.call('RPUSH', readyPrefix .. topic, unpack(ids, from, math.min(from + 999, #ids)))
-    end
+    callInParts('RPUSH', readyPrefix .. topic, ids)
 end
 saveCounts(counts)
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')

@@ -9,16 +9,20 @@
 -- ARGV[3] new record
 -- Returns 1 rescheduled, 0 not in Redis, -1 refused because no longer waiting.
 local due = KEYS[1]
+local inflight = KEYS[2]
+local pool = KEYS[3]
 local id = ARGV[1]
+local score = ARGV[2]
+local record = ARGV[3]
 
 --#include waiting
 
-if redis.call('HEXISTS', KEYS[3], id) == 0 then
+if redis.call('HEXISTS', pool, id) == 0 then
     return 0
 end
-if redis.call('ZSCORE', KEYS[2], id) or not waitingScore(due, id) then
+if redis.call('ZSCORE', inflight, id) or not waitingScore(due, id) then
     return -1
 end
-redis.call('HSET', KEYS[3], id, ARGV[3])
-wait(due, id, ARGV[2])
+redis.call('HSET', pool, id, record)
+wait(due, id, score)
 return 1

@@ -13,25 +13,24 @@ local inflight = KEYS[2]
 local pool = KEYS[3]
 local reserved = KEYS[4]
 local counts = KEYS[5]
-local clock = redis.call('TIME')
-local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local deadline = redisNow + tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
 
 --#include record
 --#include counters
 --#include stale
+--#include clock
+--#include ready
 
--- the list's key ends in ':ready:<topic>', and topics hold no ':'
-local topic = string.match(ready, ':ready:([^:]*)$')
+local deadline = nowMs() + tonumber(ARGV[1])
+local topic = topicOfReady(ready)
 local skipped = 0
 
 local out = {}
 local live = 0
 while live < wanted do
     -- the ids a whole pass needs in one LPOP and one HMGET each for records and reservation counts, written back with
-    -- one HSET: a call from Lua costs ~1.5 us on its own
-    local ids = redis.call('LPOP', ready, math.min(wanted - live, 1000))
+    -- one HSET: each call from Lua has a cost of its own
+    local ids = redis.call('LPOP', ready, math.min(wanted - live, PART))
     if not ids then
         break
     end

@@ -20,11 +20,7 @@ local counts = KEYS[5]
 --#include counters
 --#include waiting
 
---#include fence
-local refused = fenced(owner, token)
-if refused then
-    return refused
-end
+--#include fence_check
 
 local moved = 0
 for i = 2, #ARGV, 3 do

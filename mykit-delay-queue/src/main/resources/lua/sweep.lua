@@ -11,8 +11,8 @@
 -- KEYS[6] tombstone ZSET of the bucket (id -> end time, Redis clock)
 -- KEYS[7] owner STRING of the bucket: the newest fencing token
 -- KEYS[8] stage counters HASH of the bucket
--- KEYS[9] the bucket's single delay ZSET of versions before the due slices: jobs a node of such a version still adds
---         there move into the slices here, up to ARGV[1] a sweep
+-- KEYS[9] the bucket's single delay ZSET (the layout without due slices, see Keys): jobs a node writing that layout
+--         adds there move into the slices here, up to ARGV[1] a sweep
 -- ARGV[1] limit
 -- ARGV[2] tries of a job that names none
 -- ARGV[3] how long spent jobs stay parked in flight for their burial, ms
@@ -33,19 +33,14 @@ local counts = KEYS[8]
 --#include record
 --#include counters
 --#include waiting
+--#include clock
 
---#include fence
-local refused = fenced(owner, token)
-if refused then
-    return refused
-end
-local clock = redis.call('TIME')
-local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
--- deadlines are compared with Redis TIME, the clock they were set by: one clock for every node
-local now = redisNow
+--#include fence_check
+-- deadlines are compared with Redis TIME, the clock they were set by
+local now = nowMs()
 local limit = tonumber(ARGV[1])
 local defaultTries = tonumber(ARGV[2])
-local park = redisNow + tonumber(ARGV[3])
+local park = now + tonumber(ARGV[3])
 local retention = tonumber(ARGV[4])
 
 -- the tries a spent job used, or nil while it has tries left: a pull job counts its reservations, a broker job the

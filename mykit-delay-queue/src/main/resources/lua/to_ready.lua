@@ -11,16 +11,14 @@ local ready = KEYS[2]
 local owner = KEYS[3]
 local token = ARGV[1]
 local counts = KEYS[4]
--- the list's key ends in ':ready:<topic>', and topics hold no ':'
-local topic = string.match(ready, ':ready:([^:]*)$')
 
 --#include counters
+--#include parts
+--#include ready
 
---#include fence
-local refused = fenced(owner, token)
-if refused then
-    return refused
-end
+local topic = topicOfReady(ready)
+
+--#include fence_check
 
 local moving = {}
 if #ARGV == 2 then
@@ -29,10 +27,11 @@ if #ARGV == 2 then
         moving[1] = ARGV[2]
     end
 else
-    -- more: which ids are still in flight, in one ZMSCORE, then one ZREM for them (a call from Lua costs ~1.5 us)
+    -- more: which ids are still in flight, in one ZMSCORE per part, then ZREM for them in parts rather than one call
+    -- per job: each call from Lua has a cost of its own
     local seen = {}
-    for from = 2, #ARGV, 1000 do
-        local part = { unpack(ARGV, from, math.min(from + 999, #ARGV)) }
+    for from = 2, #ARGV, PART do
+        local part = partAt(ARGV, from)
         local flying = redis.call('ZMSCORE', inflight, unpack(part))
         for i, id in ipairs(part) do
             if flying[i] and not seen[id] then
@@ -41,13 +40,9 @@ else
             end
         end
     end
-    for from = 1, #moving, 1000 do
-        redis.call('ZREM', inflight, unpack(moving, from, math.min(from + 999, #moving)))
-    end
+    callInParts('ZREM', inflight, moving)
 end
-for from = 1, #moving, 1000 do
-    redis.call('RPUSH', ready, unpack(moving, from, math.min(from + 999, #moving)))
-end
+callInParts('RPUSH', ready, moving)
 bump('f', topic, -#moving)
 bump('r', topic, #moving)
 saveCounts(counts)

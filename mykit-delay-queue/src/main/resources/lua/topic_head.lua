@@ -14,13 +14,14 @@ local window = tonumber(ARGV[2])
 local topic = ARGV[3]
 
 --#include record
+--#include waiting
 
 -- the first `window` entries of the given slices within [from, to], merged in due order; whole = nothing was cut off
 local function merged(slices, from, to)
     local entries = {}
     local whole = true
     for _, s in ipairs(slices) do
-        local part = redis.call('ZRANGEBYSCORE', due .. ':' .. s, from, to, 'WITHSCORES', 'LIMIT', 0, window)
+        local part = redis.call('ZRANGEBYSCORE', sliceKey(due, s), from, to, 'WITHSCORES', 'LIMIT', 0, window)
         if #part / 2 >= window then
             whole = false
         end

@@ -8,10 +8,10 @@ local inflight = KEYS[1]
 local reserved = KEYS[2]
 local id = ARGV[1]
 
+--#include clock
+
 if redis.call('HEXISTS', reserved, id) == 0 or not redis.call('ZSCORE', inflight, id) then
     return 0
 end
-local clock = redis.call('TIME')
-local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-redis.call('ZADD', inflight, 'XX', redisNow + tonumber(ARGV[2]), id)
+redis.call('ZADD', inflight, 'XX', nowMs() + tonumber(ARGV[2]), id)
 return 1

@@ -6,6 +6,8 @@
 local due = KEYS[1]
 local now = ARGV[1]
 
+--#include waiting
+
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
 local nextDue = nil
 local later = redis.call('ZRANGEBYSCORE', due, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
@@ -15,7 +17,7 @@ end
 local overdue = 0
 -- a slice holding overdue jobs may hold the next one due too
 for _, s in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', now)) do
-    local slice = due .. ':' .. s
+    local slice = sliceKey(due, s)
     overdue = overdue + redis.call('ZCOUNT', slice, '-inf', now)
     local after = redis.call('ZRANGEBYSCORE', slice, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if after[2] and (nextDue == nil or tonumber(after[2]) < nextDue) then

@@ -1,6 +1,6 @@
 -- Reads job records (JobCodec); LuaScript puts it where a script says "--#include record". Two formats, by first byte:
 -- compact '~topic\ncreateTime\ndelay\n[tagged lines: p priority, l ttl, t tries, ...]\nbody' (base-36 numbers,
--- an untagged field is 0, the first empty line ends the head), or the older JSON.
+-- an untagged field is 0, the first empty line ends the head), or JSON (written with compact records off).
 local COMPACT_V1 = 126
 
 -- the record's topic; in JSON strings escape every quote, so only the top-level field reads '"topic":"'

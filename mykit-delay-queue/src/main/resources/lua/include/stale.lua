@@ -4,6 +4,7 @@
 -- bucket's counters as 'x:<topic>'. Once they are half of the list, the list is rewritten without them, so a topic
 -- nobody pulls keeps no entry per cancelled job; the rewrite reads the whole list, but only after as many ends as
 -- half of it, so each end costs a constant share of it.
+--#include parts
 
 -- count {@code added} (+: ends, -: entries popped) left entries of the topic's ready list; rewrite it when due
 local function staleEntries(counts, pool, list, topic, added)
@@ -32,7 +33,5 @@ local function staleEntries(counts, pool, list, topic, added)
         return
     end
     redis.call('DEL', list)
-    for from = 1, #kept, 1000 do
-        redis.call('RPUSH', list, unpack(kept, from, math.min(from + 999, #kept)))
-    end
+    callInParts('RPUSH', list, kept)
 end

@@ -106,7 +106,8 @@ public class DelayQueueConfiguration {
         RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
                 properties.getLimits().getDefaultTries());
         // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
-        return new DeliveryOutcomes(store, journal, states, policy, (bucket, at) -> timers.getObject().wake(bucket, at), clock);
+        return new DeliveryOutcomes(store, store, journal, states, policy,
+                (bucket, at) -> timers.getObject().wake(bucket, at), clock);
     }
 
     @Bean(destroyMethod = "close")
@@ -187,8 +188,8 @@ public class DelayQueueConfiguration {
     public WakeBus wakeBus(RedisDelayStore store, DelayProperties properties, NodeIdentity node, TimerGroup timers,
                            BucketOwnership ownership, PullTarget pull, StateChangeWriter states, RecoveryService recovery,
                            Clock clock) {
-        WakeBus bus = new WakeBus(store, properties.getRedis().getKeyPrefix(), node.id(), timers, ownership, pull, states,
-                clock, properties.getTimer().getMaxIdle().toMillis());
+        WakeBus bus = new WakeBus(store.channels(), properties.getRedis().getKeyPrefix(), node.id(), timers, ownership,
+                pull, states, clock, properties.getTimer().getMaxIdle().toMillis());
         if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
             pull.onHandedOver(bus::handedOver);
             // a restore on one node must see every node's ends journaled first
@@ -228,8 +229,8 @@ public class DelayQueueConfiguration {
     public RecoveryService recoveryService(Journal journal, RedisDelayStore store, StateChangeWriter states,
                                            ObjectProvider<BiConsumer<Integer, Long>> bucketWaker, Clock clock,
                                            DelayProperties properties) {
-        return new RecoveryService(journal, store, states, (bucket, at) -> bucketWaker.getObject().accept(bucket, at),
-                clock, properties.getRecovery().getPageSize());
+        return new RecoveryService(journal, store, store, states,
+                (bucket, at) -> bucketWaker.getObject().accept(bucket, at), clock, properties.getRecovery().getPageSize());
     }
 
     @Bean

@@ -62,7 +62,7 @@
  *     journaled) ends with the sweeper burying the job again once the window passed: Dead journaled again (left out:
  *     the first end stays), then forgotten. A job no longer in flight when its last send failed (swept back while it
  *     was sent) is not parked: the hand-over that has it now settles it. A restore never adds a parked job (Redis
- *     holds it) nor a Dead one (not pending); a respawn ({@code put.lua}) writes a fresh record and takes it out of
+ *     holds it) nor a Dead one (not pending); a respawn ({@code respawn.lua}) writes a fresh record and takes it out of
  *     flight, so a respawned job is delivered again.</li>
  * <li>A change of {@code mykit.delay.buckets} moves every job to its new bucket in the stage it had (waiting, ready,
  *     in flight with its deadline, reservation count) before any timer or request runs ({@code store.BucketLayout}).

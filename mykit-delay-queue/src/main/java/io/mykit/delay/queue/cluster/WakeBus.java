@@ -2,7 +2,7 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.RedisChannels;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +41,7 @@ public final class WakeBus implements AutoCloseable {
     private static final long RESUBSCRIBE_PAUSE_MS = 500;
     private static final long FLUSH_ANSWER_MS = 15_000;
 
-    private final RedisDelayStore store;
+    private final RedisChannels channels;
     private final String channel;
     private final String node;
     private final TimerGroup timers;
@@ -64,9 +64,9 @@ public final class WakeBus implements AutoCloseable {
     private Thread publisher;
     private Thread subscriber;
 
-    public WakeBus(RedisDelayStore store, String keyPrefix, String node, TimerGroup timers, BucketOwnership ownership,
+    public WakeBus(RedisChannels channels, String keyPrefix, String node, TimerGroup timers, BucketOwnership ownership,
                    PullTarget pull, StateChangeWriter states, Clock clock, long idleCapMs) {
-        this.store = store;
+        this.channels = channels;
         this.channel = "{" + keyPrefix + "}:wake";
         this.node = node;
         this.timers = timers;
@@ -122,7 +122,7 @@ public final class WakeBus implements AutoCloseable {
             if (others.isEmpty()) {
                 return true;
             }
-            store.publish(channel, List.of("f " + node + " " + request));
+            channels.publish(channel, List.of("f " + node + " " + request));
             while (!answered.containsAll(others) && System.currentTimeMillis() < end) {
                 Thread.sleep(2);
             }
@@ -143,7 +143,7 @@ public final class WakeBus implements AutoCloseable {
         answers.execute(() -> {
             try {
                 if (states.flushEndings(FLUSH_ANSWER_MS)) {
-                    store.publish(channel, List.of("a " + request + " " + node));
+                    channels.publish(channel, List.of("a " + request + " " + node));
                 } else {
                     log.warn("could not journal this node's ends within {} ms for restore {}", FLUSH_ANSWER_MS, request);
                 }
@@ -179,7 +179,7 @@ public final class WakeBus implements AutoCloseable {
                 continue;
             }
             try {
-                store.publish(channel, messages);
+                channels.publish(channel, messages);
             } catch (RuntimeException e) {
                 // kept for the next try: a waiting long-poll elsewhere would otherwise wait for its safety re-check
                 dues.forEach((bucket, due) -> dueByBucket.merge(bucket, due, Math::min));
@@ -197,7 +197,7 @@ public final class WakeBus implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                store.listen(channel, listener);
+                channels.listen(channel, listener);
             } catch (RuntimeException e) {
                 if (running) {
                     log.debug("wake-up channel lost ({}), subscribing again", e.toString());

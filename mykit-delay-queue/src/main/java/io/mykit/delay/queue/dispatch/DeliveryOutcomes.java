@@ -6,7 +6,8 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Delivery;
+import io.mykit.delay.queue.store.Fencing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -29,7 +30,8 @@ public class DeliveryOutcomes {
     public static final long BURIAL_WINDOW_MS = 60_000;
     private static final Logger log = LoggerFactory.getLogger(DeliveryOutcomes.class);
 
-    private final DelayStore store;
+    private final Delivery store;
+    private final Fencing fencing;
     private final Journal journal;
     private final StateChangeWriter states;
     private final RetryPolicy policy;
@@ -37,9 +39,10 @@ public class DeliveryOutcomes {
     private final Clock clock;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public DeliveryOutcomes(DelayStore store, Journal journal, StateChangeWriter states, RetryPolicy policy,
-                            BiConsumer<Integer, Long> wakeBucket, Clock clock) {
+    public DeliveryOutcomes(Delivery store, Fencing fencing, Journal journal, StateChangeWriter states,
+                            RetryPolicy policy, BiConsumer<Integer, Long> wakeBucket, Clock clock) {
         this.store = store;
+        this.fencing = fencing;
         this.journal = journal;
         this.states = states;
         this.policy = policy;
@@ -54,7 +57,7 @@ public class DeliveryOutcomes {
 
     /** Buckets whose jobs this node may no longer hand over: a newer ownership term claimed them (see the store). */
     public java.util.Set<Integer> outranked(java.util.Collection<Integer> buckets) {
-        return store.outranked(buckets);
+        return fencing.outranked(buckets);
     }
 
     /** {@link #settle(String, int, List, List)} for a caller that does not name its target (the topic's route counts). */
@@ -108,7 +111,7 @@ public class DeliveryOutcomes {
     }
 
     /**
-     * Parks failed jobs out of tries or ttl in flight ({@link DelayStore#park}) and buries those parked. A job that is
+     * Parks failed jobs out of tries or ttl in flight ({@link Delivery#park}) and buries those parked. A job that is
      * no longer in flight was swept back meanwhile: the hand-over that has it now settles it.
      */
     private void buryParked(int bucket, List<Job> dead) {
@@ -131,7 +134,7 @@ public class DeliveryOutcomes {
     /**
      * Buries jobs of one bucket that are out of tries or ttl: journaled Dead synchronously, then dropped from Redis.
      * Each must be parked in flight so that nothing hands it out meanwhile: a pull job whose reservations reached its
-     * tries is (release, sweep), a broker job is once {@link DelayStore#park} marked its record spent. A journal
+     * tries is (release, sweep), a broker job is once {@link Delivery#park} marked its record spent. A journal
      * failure, a failed forget or a crash in between leaves them there, and the sweeper buries them again: nothing is
      * dropped unrecorded, and nothing buried is sent again (the journal keeps the first Dead whatever comes later).
      */

@@ -39,7 +39,7 @@ public class Dispatcher {
         this.onlyTarget = onlyTarget;
     }
 
-    /** True when every topic goes to the pull queue: a pump may then use {@link io.mykit.delay.queue.store.DelayStore#pumpDueToReady}. */
+    /** True when every topic goes to the pull queue: a pump may then use {@link io.mykit.delay.queue.store.Delivery#pumpDueToReady}. */
     public boolean readyOnPump() {
         return onlyTarget != null;
     }

@@ -6,7 +6,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Delivery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +49,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PullTarget.class);
     public static final String NAME = "pull";
 
-    private final DelayStore store;
+    private final Delivery store;
     private final StateChangeWriter states;
     private final Clock clock;
     private final long safetyIntervalMs;
@@ -71,7 +71,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
 
-    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
+    public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
         this(store, states, clock, safetyIntervalMs, DEFAULT_POLL_WORKERS, DEFAULT_MAX_POLLS);
     }
 
@@ -79,7 +79,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait; at most
      * {@code maxPolls} polls run at once.
      */
-    public PullTarget(DelayStore store, StateChangeWriter states, Clock clock, long safetyIntervalMs, int pollWorkers,
+    public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs, int pollWorkers,
                       int maxPolls) {
         this.store = store;
         this.states = states;
@@ -149,7 +149,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     /**
      * The rest of a hand-over once the jobs are in their ready lists (by {@link #deliver}, or by a pump that put them
-     * there itself, {@link DelayStore#pumpDueToReady}): journals Ready, wakes the topics' long-polls, reports them.
+     * there itself, {@link Delivery#pumpDueToReady}): journals Ready, wakes the topics' long-polls, reports them.
      */
     public void readied(int bucket, List<Job> jobs) {
         long now = clock.millis();
@@ -417,7 +417,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         if (hot != null) {
             hot.usedAt = clock.millis();
             for (Integer bucket : hot.buckets) {
-                DelayStore.Reservation taken = store.reserveFrom(bucket, topic, ttrMs, max - reserved.size());
+                Delivery.Reservation taken = store.reserveFrom(bucket, topic, ttrMs, max - reserved.size());
                 reserved.addAll(taken.jobs());
                 if (taken.drained() || reserved.size() < max) {
                     // its list is empty now: the next look does not spend a round trip on it

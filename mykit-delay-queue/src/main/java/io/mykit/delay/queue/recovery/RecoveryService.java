@@ -9,7 +9,8 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.RestoreMarks;
+import io.mykit.delay.queue.store.StoreAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,8 @@ public class RecoveryService {
     private static final int SPLIT_AT = 500;
 
     private final Journal journal;
-    private final DelayStore store;
+    private final RestoreMarks store;
+    private final StoreAdmin admin;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private volatile EndingsBarrier endings;
@@ -52,10 +54,11 @@ public class RecoveryService {
     private final Executor journalReader = daemon("mykit-restore-read");
     private final Executor redisAdder = daemon("mykit-restore-add");
 
-    public RecoveryService(Journal journal, DelayStore store, StateChangeWriter states,
+    public RecoveryService(Journal journal, RestoreMarks store, StoreAdmin admin, StateChangeWriter states,
                            BiConsumer<Integer, Long> wakeBucket, Clock clock, int pageSize) {
         this.journal = journal;
         this.store = store;
+        this.admin = admin;
         this.states = states;
         this.wakeBucket = wakeBucket;
         this.clock = clock;
@@ -199,7 +202,7 @@ public class RecoveryService {
 
     /** Removes this gateway's queue data from Redis; the journal is untouched, so restore brings it back. */
     public long clearAll() {
-        long removed = store.clear();
+        long removed = admin.clear();
         log.warn("clearAll removed {} Redis keys; the journal still holds every job (GET /reStore brings them back)", removed);
         return removed;
     }

@@ -1,7 +1,7 @@
 package io.mykit.delay.queue.recovery;
 
 import io.mykit.delay.queue.journal.Journal;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.StoreAdmin;
 import io.mykit.delay.queue.timer.WakeableLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 public final class RedisLossWatch extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(RedisLossWatch.class);
 
-    private final DelayStore store;
+    private final StoreAdmin store;
     private final Journal journal;
     private final RecoveryService recovery;
     private final long intervalMs;
@@ -26,7 +26,7 @@ public final class RedisLossWatch extends WakeableLoop {
     private final AtomicLong restores = new AtomicLong();
 
     /** Watches only while {@code mine} holds: one node of a cluster restores, not every node at once. */
-    public RedisLossWatch(DelayStore store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs,
+    public RedisLossWatch(StoreAdmin store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs,
                           BooleanSupplier mine) {
         super("mykit-redis-loss-watch", clock);
         this.store = store;

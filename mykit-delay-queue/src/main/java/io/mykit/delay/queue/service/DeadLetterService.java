@@ -6,7 +6,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.JobWrites;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,12 +22,12 @@ public class DeadLetterService {
     private static final int PAGE = 500;
 
     private final Journal journal;
-    private final DelayStore store;
+    private final JobWrites store;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
-    public DeadLetterService(Journal journal, DelayStore store, StateChangeWriter states,
+    public DeadLetterService(Journal journal, JobWrites store, StateChangeWriter states,
                              BiConsumer<Integer, Long> wakeBucket, Clock clock) {
         this.journal = journal;
         this.store = store;
@@ -58,8 +58,8 @@ public class DeadLetterService {
                             job.getTtl(), job.getTries(), job.getBody(), now));
                 }
             }
-            // put, not add: a leftover record of the dead job (a forget that failed) must not keep it from running
-            store.put(fresh);
+            // respawn, not add: a leftover record of the dead job (a forget that failed) must not keep it from running
+            store.respawn(fresh);
             fresh.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
                 wakeBucket.accept(store.bucketOf(job.getId()), now);

@@ -6,7 +6,7 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.JobWrites;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +95,7 @@ public class PushPipeline implements AutoCloseable {
     }
 
     private final Journal journal;
-    private final DelayStore store;
+    private final JobWrites store;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
@@ -120,7 +120,7 @@ public class PushPipeline implements AutoCloseable {
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public PushPipeline(Journal journal, DelayStore store, StateChangeWriter states,
+    public PushPipeline(Journal journal, JobWrites store, StateChangeWriter states,
                         BiConsumer<Integer, Long> wakeBucket, Clock clock, int batchSize, int writerCount) {
         this.journal = journal;
         this.store = store;

@@ -19,7 +19,7 @@ import java.util.List;
  * {prefix:bI}:epoch           carried across a migration: set for every bucket I &lt; M when all of 0..N-1 were set
  * </pre>
  * <ul>
- * <li>No record (first start, or data of a version without it): the configured count is recorded and the jobs in
+ * <li>No record (first start, or data written without one): the configured count is recorded and the jobs in
  *     Redis are taken to be placed by it.</li>
  * <li>Recorded N, configured M: target M is recorded, the jobs move (see {@link BucketMover}), then layout M is
  *     recorded and the target deleted.</li>
@@ -74,7 +74,7 @@ public final class BucketLayout {
         return record.get(1) != null || record.get(0) != null && !Integer.toString(keys.buckets()).equals(record.get(0));
     }
 
-    /** True when waiting jobs sit in the single delay ZSET of a version before the due slices (see DelaySlices). */
+    /** True when waiting jobs sit in the single delay ZSET of the layout without due slices (see DelaySlices). */
     public boolean holdsLegacyDelays() {
         return legacyWaiting() > 0;
     }
@@ -125,7 +125,7 @@ public final class BucketLayout {
         return sizes.stream().mapToLong(Response::get).sum();
     }
 
-    /** Moves the waiting jobs of a version before the due slices into them, before any bucket migration reads them. */
+    /** Moves the waiting jobs of the one-ZSET layout into the due slices, before any bucket migration reads them. */
     private void sliceLegacyDelays() {
         int buckets = bucketsInUse();
         long before = legacyWaiting(buckets);

@@ -130,7 +130,7 @@ final class BucketMover {
         hook.written(tally.moved());
         List<String> ids = jobs.stream().map(MovingJob::id).toList();
         scripts.run(List.of(new MigrationScripts.Call(scripts.moveOut,
-                List.of(keys.pool(bucket), keys.due(bucket), keys.inflight(bucket), keys.reserved(bucket),
+                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
                         keys.counts(bucket)), ids)));
     }
 

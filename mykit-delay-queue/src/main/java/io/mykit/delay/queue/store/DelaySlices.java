@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Waiting jobs of a bucket are spread over {@link #COUNT} small ZSETs ({@link Keys#dueSlice}) instead of one large one:
- * a ZSET of up to 128 members (Redis' {@code zset-max-listpack-entries}) is stored as one compact listpack, about 55
- * bytes per job where a large ZSET's skiplist takes 135-140. 1,024 slices keep a bucket compact up to ~130k waiting
- * jobs (2M over the default 16 buckets); past that a slice turns into a skiplist and costs what one ZSET did. An index
+ * a ZSET of up to 128 members (Redis' {@code zset-max-listpack-entries}) is stored as one compact listpack, a fraction
+ * of the memory per job of a large ZSET's skiplist. 1,024 slices keep a bucket compact up to 1,024 x 128 waiting jobs;
+ * past that a slice turns into a skiplist and costs what one large ZSET does. An index
  * ZSET ({@link Keys#due}) holds each non-empty slice's earliest due time, so the pump still finds the due jobs first.
  * The slice is a pure function of the id; {@code lua/include/waiting.lua} computes the same one.
  */

@@ -11,7 +11,7 @@ import java.util.List;
  * {prefix:b<i>}:due          ZSET  slice -> earliest due time of the slice   index of the non-empty due slices
  * {prefix:b<i>}:due:<s>      ZSET  jobId -> due time (createTime+delay+priority, or a retry's)   waiting; the slice
  *                                  s = DelaySlices.of(jobId) keeps each small (listpack) so a job costs less memory
- * {prefix:b<i>}:delay        ZSET  jobId -> due time   versions before the slices; emptied into them at start-up
+ * {prefix:b<i>}:delay        ZSET  jobId -> due time   the one-ZSET layout; emptied into the slices at start-up
  * {prefix:b<i>}:inflight     ZSET  jobId -> deadline (ms)                handed over, not yet acked
  * {prefix:b<i>}:job          HASH  jobId -> job record (JobCodec)        the pool: present = alive (package-info)
  * {prefix:b<i>}:ready:<t>    LIST  jobIds of pull topic t                due, waiting for a puller
@@ -60,7 +60,7 @@ public final class Keys {
         return slices;
     }
 
-    /** The single delay ZSET of versions before the due slices (see DelaySlices). */
+    /** The single delay ZSET of the layout without due slices: start-up and the sweeper move its jobs into them. */
     public String legacyDelay(int bucket) {
         return tag(bucket) + ":delay";
     }

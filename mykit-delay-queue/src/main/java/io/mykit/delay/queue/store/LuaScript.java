@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Set;
 
 /** One Lua script resource ({@code lua/<name>.lua}) and its SHA1, which EVALSHA runs by. */
 public final class LuaScript {
@@ -23,33 +25,41 @@ public final class LuaScript {
 
     public static LuaScript load(String name) {
         String path = "lua/" + name + ".lua";
-        try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing Lua script resource " + path);
-            }
-            return new LuaScript(name, withIncludes(path, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        StringBuilder source = new StringBuilder();
+        placeWithIncludes(path, read(path, null), new HashSet<>(), source);
+        return new LuaScript(name, source.toString());
     }
 
-    /** Scripts cannot call each other in Redis: a "--#include x" line is replaced by lua/include/x.lua before loading. */
-    private static String withIncludes(String path, String source) throws IOException {
-        StringBuilder out = new StringBuilder(source.length());
+    /**
+     * Scripts cannot call each other in Redis: a "--#include x" line is replaced by lua/include/x.lua before loading,
+     * within an included file too. Each file is placed once, where it is first named, so an include can name those it
+     * needs without defining them twice in a script that names them as well.
+     */
+    private static void placeWithIncludes(String path, String source, Set<String> placed, StringBuilder out) {
         for (String line : source.split("\n", -1)) {
             if (line.startsWith(INCLUDE)) {
-                String included = "lua/include/" + line.substring(INCLUDE.length()).trim() + ".lua";
-                try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(included)) {
-                    if (in == null) {
-                        throw new IllegalStateException(path + " includes the missing resource " + included);
-                    }
-                    out.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                String name = line.substring(INCLUDE.length()).trim();
+                if (placed.add(name)) {
+                    String included = "lua/include/" + name + ".lua";
+                    placeWithIncludes(included, read(included, path), placed, out);
                 }
             } else {
                 out.append(line).append('\n');
             }
         }
-        return out.toString();
+    }
+
+    /** A Lua resource's text; {@code includedBy} names the file that includes it, null for a script. */
+    private static String read(String path, String includedBy) {
+        try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException(includedBy == null ? "missing Lua script resource " + path
+                        : includedBy + " includes the missing resource " + path);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public String name() {

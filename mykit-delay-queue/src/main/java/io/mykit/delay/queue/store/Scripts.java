@@ -21,7 +21,7 @@ final class Scripts {
     final LuaScript park = LuaScript.load("park");
     final LuaScript release = LuaScript.load("release");
     final LuaScript touch = LuaScript.load("touch");
-    final LuaScript put = LuaScript.load("put");
+    final LuaScript respawn = LuaScript.load("respawn");
     final LuaScript markEnded = LuaScript.load("mark_ended");
     final LuaScript endRestore = LuaScript.load("end_restore");
     final LuaScript claim = LuaScript.load("claim");
@@ -29,7 +29,7 @@ final class Scripts {
     final LuaScript unreserve = LuaScript.load("unreserve");
 
     private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, finishAll, sweep, forget, retry,
-            park, release, touch, put, markEnded, endRestore, claim, reschedule, unreserve);
+            park, release, touch, respawn, markEnded, endRestore, claim, reschedule, unreserve);
     private final RedisNodes redis;
     /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */
     private final List<String> bucketKeys;

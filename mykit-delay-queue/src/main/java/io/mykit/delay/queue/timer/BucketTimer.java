@@ -1,7 +1,7 @@
 package io.mykit.delay.queue.timer;
 
 import io.mykit.delay.queue.dispatch.Dispatcher;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.PumpResult;
 
@@ -16,14 +16,14 @@ import java.util.function.IntPredicate;
  */
 public final class BucketTimer extends WakeableLoop {
     private final int bucket;
-    private final DelayStore store;
+    private final Delivery store;
     private final Dispatcher dispatcher;
     private final int batchSize;
     private final long maxIdleMs;
     private final long dispatchTimeoutMs;
     private volatile IntPredicate mayPump = bucket -> true;
 
-    public BucketTimer(int bucket, DelayStore store, Dispatcher dispatcher, Clock clock,
+    public BucketTimer(int bucket, Delivery store, Dispatcher dispatcher, Clock clock,
                        int batchSize, long maxIdleMs, long dispatchTimeoutMs) {
         super(String.format("mykit-timer-b%02d", bucket), clock);
         this.bucket = bucket;

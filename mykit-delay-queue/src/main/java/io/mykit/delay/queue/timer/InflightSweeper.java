@@ -4,7 +4,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.Delivery;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,7 @@ public final class InflightSweeper extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(InflightSweeper.class);
     private static final int LIMIT_PER_BUCKET = 1_000;
 
-    private final DelayStore store;
+    private final Delivery store;
     private final StateChangeWriter states;
     private final DeliveryOutcomes outcomes;
     private final BiConsumer<Integer, Long> wakeBucket;
@@ -36,7 +36,7 @@ public final class InflightSweeper extends WakeableLoop {
     private final Supplier<Collection<Integer>> ownedBuckets;
 
     /** Sweeps {@code ownedBuckets} only: a bucket's in-flight jobs are its owner's to give back. */
-    public InflightSweeper(DelayStore store, StateChangeWriter states, DeliveryOutcomes outcomes,
+    public InflightSweeper(Delivery store, StateChangeWriter states, DeliveryOutcomes outcomes,
                            BiConsumer<Integer, Long> wakeBucket, Clock clock, long intervalMs, int defaultTries,
                            Supplier<Collection<Integer>> ownedBuckets) {
         super("mykit-sweeper", clock);
@@ -52,7 +52,7 @@ public final class InflightSweeper extends WakeableLoop {
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        Map<Integer, DelayStore.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries,
+        Map<Integer, Delivery.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries,
                 DeliveryOutcomes.BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));

@@ -9,7 +9,7 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.journal.UnconfirmedGroup;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
-import io.mykit.delay.queue.store.DelayStore;
+import io.mykit.delay.queue.store.RestoreMarks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +37,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private static final int GROUP_PAGE = 100;
 
     private final Journal journal;
-    private final DelayStore store;
+    private final RestoreMarks store;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final long repairAfterMs;
@@ -45,7 +45,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final EndingsBarrier endings;
 
     /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
-    public StrandedJobRepairer(Journal journal, DelayStore store, StateChangeWriter states,
+    public StrandedJobRepairer(Journal journal, RestoreMarks store, StateChangeWriter states,
                                BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs,
                                BooleanSupplier mine, EndingsBarrier endings) {
         super("mykit-stranded-repair", clock);

@@ -90,7 +90,7 @@ class EndedStaysEndedTest {
             assertThat(client.finish(reserved).status()).isEqualTo(200);
         });
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        RecoveryService recovery = new RecoveryService(racing, store, gateway.bean(StateChangeWriter.class),
+        RecoveryService recovery = new RecoveryService(racing, store, store, gateway.bean(StateChangeWriter.class),
                 (bucket, at) -> { }, Clock.systemUTC(), 5_000);
         recovery.restore(true);
 
@@ -221,7 +221,7 @@ class EndedStaysEndedTest {
                     }
                     return invokeOn(real, method, args);
                 });
-        RecoveryService recovery = new RecoveryService(gateway.bean(Journal.class), failingHalf,
+        RecoveryService recovery = new RecoveryService(gateway.bean(Journal.class), failingHalf, failingHalf,
                 gateway.bean(StateChangeWriter.class), (bucket, at) -> { }, Clock.systemUTC(), 5_000);
 
         assertThatThrownBy(() -> recovery.restore(true)).isInstanceOf(StoreUnavailableException.class);
@@ -452,8 +452,8 @@ class EndedStaysEndedTest {
         DelayProperties properties = gateway.bean(DelayProperties.class);
         RetryPolicy policy = new RetryPolicy(properties.getDispatch().getRetryBase().toMillis(),
                 properties.getDispatch().getRetryCap().toMillis(), properties.getLimits().getDefaultTries());
-        return new DeliveryOutcomes(store, journal, gateway.bean(StateChangeWriter.class), policy, (bucket, at) -> { },
-                Clock.systemUTC());
+        return new DeliveryOutcomes(store, store, journal, gateway.bean(StateChangeWriter.class), policy,
+                (bucket, at) -> { }, Clock.systemUTC());
     }
 
     /** The gateway's store, whose {@code verb} fails as it does when Redis does not answer. */

@@ -142,7 +142,7 @@ class RedisClusterRecoveryTest {
             assertThat(client.finish(reserved).status()).isEqualTo(200);
         });
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        new RecoveryService(racing, store, gateway.bean(StateChangeWriter.class), (bucket, at) -> { },
+        new RecoveryService(racing, store, store, gateway.bean(StateChangeWriter.class), (bucket, at) -> { },
                 Clock.systemUTC(), 5_000).restore(true);
 
         assertThat(store.peek(waiting)).as("cancelled job in Redis after the restore").isEmpty();

@@ -307,10 +307,10 @@ class StageCountersTest {
         assertThat(store.forget(store.bucketOf("b1"), List.of("b1"))).isEqualTo(1);
         assertCounts(counts(A, 1, 0, 2, B, 0, 0, 1));
 
-        assertThat(store.put(List.of(job("b1", B, System.currentTimeMillis())))).isEqualTo(1);
+        assertThat(store.respawn(List.of(job("b1", B, System.currentTimeMillis())))).isEqualTo(1);
         assertCounts(counts(A, 1, 0, 2, B, 1, 0, 1));
         // a respawn of a job whose record was left behind in flight (a forget that failed) moves it, not adds it
-        assertThat(store.put(List.of(job("b2", B, System.currentTimeMillis())))).isEqualTo(1);
+        assertThat(store.respawn(List.of(job("b2", B, System.currentTimeMillis())))).isEqualTo(1);
         assertCounts(counts(A, 1, 0, 2, B, 2, 0, 0));
     }
 

@@ -6,29 +6,14 @@
 -- KEYS[4] pull reservation counts HASH of the bucket
 -- KEYS[5] stage counters HASH of the bucket
 -- ARGV    id1, score1, record1, id2, score2, record2, ...
--- Returns the number of jobs put.
-local due = KEYS[1]
-local inflight = KEYS[2]
-local pool = KEYS[3]
+-- Returns the number of jobs respawned.
+--#include record
+--#include counters
+--#include stage
 local reserved = KEYS[4]
 local counts = KEYS[5]
 
---#include record
---#include counters
---#include waiting
-
--- w waiting in a due slice, f in flight, r ready (in the pool, in neither set)
-local function stageOf(id)
-    if waitingScore(due, id) then
-        return 'w'
-    end
-    if redis.call('ZSCORE', inflight, id) then
-        return 'f'
-    end
-    return 'r'
-end
-
-local put = 0
+local respawned = 0
 for i = 1, #ARGV, 3 do
     local id, score, record = ARGV[i], ARGV[i + 1], ARGV[i + 2]
     local old = redis.call('HGET', pool, id)
@@ -40,7 +25,7 @@ for i = 1, #ARGV, 3 do
     redis.call('ZREM', inflight, id)
     redis.call('HDEL', reserved, id)
     wait(due, id, score)
-    put = put + 1
+    respawned = respawned + 1
 end
 saveCounts(counts)
-return put
+return respawned
