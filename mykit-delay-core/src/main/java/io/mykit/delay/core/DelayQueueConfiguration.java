@@ -2,6 +2,11 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.DispatchProperties;
+import io.mykit.delay.config.JournalProperties;
+import io.mykit.delay.config.PullProperties;
+import io.mykit.delay.config.RegistryProperties;
+import io.mykit.delay.config.TimerProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
@@ -20,6 +25,7 @@ import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.stats.LatenessRecorder;
 import io.mykit.delay.queue.store.Keys;
@@ -128,7 +134,7 @@ public class DelayQueueConfiguration {
 
     @Bean
     public PullTarget pullTarget(RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
-        DelayProperties.Pull pull = properties.getPull();
+        PullProperties pull = properties.getPull();
         return new PullTarget(store, states, clock, pull.getPollInterval().toMillis(), PullTarget.DEFAULT_POLL_WORKERS,
                 pull.getMaxWaitingPolls());
     }
@@ -136,7 +142,7 @@ public class DelayQueueConfiguration {
     @Bean
     public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, Journal journal, StateChangeWriter states, Clock clock,
                                              DelayProperties properties, ObjectProvider<TimerGroup> timers) {
-        DelayProperties.Dispatch dispatch = properties.getDispatch();
+        DispatchProperties dispatch = properties.getDispatch();
         RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
                 properties.getLimits().getDefaultTries());
         // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
@@ -158,7 +164,7 @@ public class DelayQueueConfiguration {
     public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
                                  DeliveryOutcomes outcomes, Clock clock, DelayProperties properties,
                                  ObjectProvider<BucketOwnership> ownership, ObjectProvider<WakeBus> wakes) {
-        DelayProperties.Timer timer = properties.getTimer();
+        TimerProperties timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
             timers.add(new BucketTimer(b, store, dispatcher, clock, timer.getBatchSize(),
@@ -180,7 +186,7 @@ public class DelayQueueConfiguration {
     @Bean
     public JournalPurger journalPurger(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties,
                                        ObjectProvider<BucketOwnership> ownership, ObjectProvider<MeterRegistry> meters) {
-        DelayProperties.Journal settings = properties.getJournal();
+        JournalProperties settings = properties.getJournal();
         JournalPurger purger = new JournalPurger(journal, clock, settings.getRetention().toMillis(),
                 settings.getPurgeBatchSize(), settings.getPurgePause().toMillis(), settings.getPurgeInterval().toMillis(),
                 () -> ownership.getObject().runsChores(), new PurgedRowsCounter(meters));
@@ -197,7 +203,7 @@ public class DelayQueueConfiguration {
     @Bean
     public LedgerFolder ledgerFolder(Journal journal, StateChangeWriter states, TimerGroup timers, Clock clock,
                                      DelayProperties properties) {
-        DelayProperties.Journal settings = properties.getJournal();
+        JournalProperties settings = properties.getJournal();
         LedgerFolder folder = new LedgerFolder(journal, clock, settings.getLedgerFoldAfter().toMillis(),
                 settings.getLedgerFoldSize(), states::submitted);
         timers.addHelper(folder);
@@ -218,7 +224,7 @@ public class DelayQueueConfiguration {
             return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores,
                     properties.getTimer().isEnabled());
         }
-        DelayProperties.Registry registry = properties.getRegistry();
+        RegistryProperties registry = properties.getRegistry();
         ZooKeeperOwnership.Timing timing = new ZooKeeperOwnership.Timing(registry.getConnectionTimeout(),
                 registry.getSessionTimeout(), registry.getSuspendGrace());
         CuratorFramework client = CuratorFrameworkFactory.builder()
@@ -271,13 +277,20 @@ public class DelayQueueConfiguration {
                 properties.getJournal().getBatchSize(), properties.getJournal().getWriters());
     }
 
+    /** The request checks, against mykit.delay.limits.* and mykit.delay.pull.*. */
     @Bean
-    public DelayQueueService delayQueueService(DelayProperties properties, PushPipeline pushes, RedisDelayStore store,
-                                               Journal journal, StateChangeWriter states, PullTarget pull,
-                                               DeliveryOutcomes outcomes, BiConsumer<Integer, Long> bucketWaker,
-                                               Clock clock) {
-        return new DelayQueueService(properties, new JobIdGenerator(clock::millis), pushes, store, journal, states,
-                pull, outcomes, bucketWaker, clock);
+    public JobValidator jobValidator(DelayProperties properties) {
+        return new JobValidator(EngineSettings.jobLimits(properties.getLimits()),
+                EngineSettings.pullLimits(properties.getPull()));
+    }
+
+    @Bean
+    public DelayQueueService delayQueueService(JobValidator validator, DelayProperties properties, PushPipeline pushes,
+                                               RedisDelayStore store, Journal journal, StateChangeWriter states,
+                                               PullTarget pull, DeliveryOutcomes outcomes,
+                                               BiConsumer<Integer, Long> bucketWaker, Clock clock) {
+        return new DelayQueueService(validator, properties.getJournal().getPushTimeout(),
+                new JobIdGenerator(clock::millis), pushes, store, journal, states, pull, outcomes, bucketWaker, clock);
     }
 
     @Bean
