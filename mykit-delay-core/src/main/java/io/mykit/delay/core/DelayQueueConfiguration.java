@@ -182,7 +182,7 @@ public class DelayQueueConfiguration {
         return group;
     }
 
-    /** The retention purge, run with the due road's helpers on the node that runs the chores (when enabled). */
+    /** The retention purge, run with the timers' helpers on the node that runs the chores (when enabled). */
     @Bean
     public JournalPurger journalPurger(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties,
                                        ObjectProvider<BucketOwnership> ownership, ObjectProvider<MeterRegistry> meters) {
@@ -314,18 +314,18 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DueRoadLifecycle dueRoad,
+    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DeliveryLifecycle delivery,
                                 DelayQueueService queue) {
         return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start,
+                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), delivery::start,
                 queue, properties.getLimits().getMaxBatchSize());
     }
 
     @Bean
-    public DueRoadLifecycle dueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
+    public DeliveryLifecycle deliveryLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
                                              WakeBus wakes, PullTarget pull, DelayProperties properties) {
         boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
-        return new DueRoadLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
+        return new DeliveryLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
                 properties.getTimer().isEnabled());
     }
 
