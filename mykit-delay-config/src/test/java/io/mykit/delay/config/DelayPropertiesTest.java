@@ -21,7 +21,7 @@ class DelayPropertiesTest {
     @Test
     void the_defaults_are_valid() {
         assertThatCode(() -> valid().validate()).doesNotThrowAnyException();
-        DelayProperties.Dispatch dispatch = new DelayProperties().getDispatch();
+        DispatchProperties dispatch = new DelayProperties().getDispatch();
         assertThat(dispatch.getBacklog()).isEqualTo(10_000);
         assertThat(dispatch.getBacklogWait()).isEqualTo(Duration.ofSeconds(2));
         assertThat(dispatch.getStopWait()).isEqualTo(Duration.ofSeconds(10));

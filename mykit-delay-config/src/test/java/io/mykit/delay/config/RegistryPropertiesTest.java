@@ -58,7 +58,7 @@ class RegistryPropertiesTest {
 
     @Test
     void a_suspend_grace_the_session_could_expire_in_is_refused_and_the_default_bound_is_4_15_of_the_session() {
-        assertThat(DelayProperties.Registry.maxSuspendGrace(Duration.ofSeconds(6))).isEqualTo(Duration.ofMillis(1_600));
+        assertThat(RegistryProperties.maxSuspendGrace(Duration.ofSeconds(6))).isEqualTo(Duration.ofMillis(1_600));
         DelayProperties tooLong = bind(Map.of(
                 "mykit.delay.redis.host", "127.0.0.1",
                 "mykit.delay.mode", "cluster",

@@ -5,6 +5,7 @@ import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.cluster.ClusterView;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RestoreReport;
+import io.mykit.delay.queue.service.CancelAllReport;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobValidator;
 import io.swagger.v3.oas.annotations.Operation;
@@ -98,7 +99,7 @@ public class AdminController {
         Long cancelled = null;
         Map<String, String> refused = null;
         if (cancel) {
-            DelayQueueService.CancelAllReport report = queue.cancelAllPending();
+            CancelAllReport report = queue.cancelAllPending();
             cancelled = report.cancelled();
             refused = report.refused();
         }

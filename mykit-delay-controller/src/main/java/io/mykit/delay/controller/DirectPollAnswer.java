@@ -19,9 +19,8 @@ import java.util.List;
 /**
  * The answer to one long-poll (a single job, or a batch: {@link #batch}), written by whichever thread has it. A poll
  * answered while its request is still in the handler is written there, synchronously; a later one goes to the
- * servlet's async response and completes it. DeferredResult's road instead hands the answer to another Tomcat thread
- * and runs the whole filter chain and handler lookup a second time: on the 2-core VM of issue #14 that second pass was
- * a third of a GET's cost.
+ * servlet's async response and completes it. A DeferredResult would instead hand the answer to another Tomcat thread
+ * and run the whole filter chain and handler lookup a second time, a large part of a GET's cost.
  *
  * <p>States: OPEN (handler running) -> ANSWERED (answer kept for the handler) or WAITING (async) -> DONE. An answer
  * that finds the poll DONE (timed out, client gone) is refused, so the poll gives its jobs back.

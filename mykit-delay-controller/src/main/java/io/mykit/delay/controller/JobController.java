@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.service.CancelReport;
+import io.mykit.delay.queue.service.Cancellation;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobValidator;
 import io.swagger.v3.oas.annotations.Operation;
@@ -46,8 +48,8 @@ public class JobController {
     }
 
     // POST /push  body: one job -> its id, once journaled and stored.
-    // Read and answered with the application's ObjectMapper directly: Spring's message-converter road
-    // (content negotiation, header copies, validation lookups) was 40% of a push's HTTP CPU in the bench profile.
+    // Read and answered with the application's ObjectMapper directly: Spring's message converters (content
+    // negotiation, header copies, validation lookups) would be a large share of a push's HTTP CPU.
     @Operation(summary = "Push one job", description = "Answers the job's id once it is journaled and stored: from "
             + "then on it is delivered at least once, at createTime + delay + priority.")
     @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
@@ -166,15 +168,15 @@ public class JobController {
             + "does; a job that can no longer be cancelled (handed over, or being stored) is listed under refused. At "
             + "most limit jobs per call, by id: when more is true, call again with after=next.")
     @DeleteMapping("/jobs")
-    public ApiResponse<DelayQueueService.CancelReport> cancelByBizKey(
+    public ApiResponse<CancelReport> cancelByBizKey(
             @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
             @RequestParam("topic") @Parameter(example = "order-close") String topic,
             @RequestParam(value = "after", required = false) @Parameter(description = "next of the previous page")
             String after,
-            @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_CANCEL_PAGE)
+            @RequestParam(value = "limit", defaultValue = "" + Cancellation.MAX_CANCEL_PAGE)
             @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
-                    maximum = "" + DelayQueueService.MAX_CANCEL_PAGE,
-                    defaultValue = "" + DelayQueueService.MAX_CANCEL_PAGE)) int limit) {
+                    maximum = "" + Cancellation.MAX_CANCEL_PAGE,
+                    defaultValue = "" + Cancellation.MAX_CANCEL_PAGE)) int limit) {
         return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
     }
 }

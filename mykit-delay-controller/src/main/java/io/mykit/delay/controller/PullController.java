@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.FinishReport;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -81,7 +82,7 @@ public class PullController {
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
     @Operation(summary = "Acknowledge many pulled jobs")
     @PostMapping("/finish/batch")
-    public ApiResponse<DelayQueueService.FinishReport> finishBatch(@RequestBody List<String> jobIds) {
+    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds) {
         return ApiResponse.ok(queue.finishAll(jobIds));
     }
 

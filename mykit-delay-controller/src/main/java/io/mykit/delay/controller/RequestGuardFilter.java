@@ -63,8 +63,7 @@ public class RequestGuardFilter extends OncePerRequestFilter {
 
     /**
      * A declared length (checked against the limit already) sizes the one array read into; without one (chunked), at
-     * most {@code limit} bytes. Reading up to the limit for every request cost an 8 KB buffer and a copy per push: a
-     * fifth of the push road's allocations (issue #14).
+     * most {@code limit} bytes: reading up to the limit for every request would cost a buffer and a copy per push.
      */
     private static byte[] readAtMost(InputStream in, long declared, long limit) throws IOException {
         return in.readNBytes((int) Math.min(declared >= 0 ? declared : limit, Integer.MAX_VALUE - 8));

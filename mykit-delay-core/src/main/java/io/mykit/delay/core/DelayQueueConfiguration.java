@@ -2,6 +2,11 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.DispatchProperties;
+import io.mykit.delay.config.JournalProperties;
+import io.mykit.delay.config.PullProperties;
+import io.mykit.delay.config.RegistryProperties;
+import io.mykit.delay.config.TimerProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
@@ -13,6 +18,7 @@ import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.stats.LatenessRecorder;
 import io.mykit.delay.queue.store.Keys;
@@ -94,7 +100,7 @@ public class DelayQueueConfiguration {
 
     @Bean
     public PullTarget pullTarget(RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
-        DelayProperties.Pull pull = properties.getPull();
+        PullProperties pull = properties.getPull();
         return new PullTarget(store, states, clock, pull.getPollInterval().toMillis(), PullTarget.DEFAULT_POLL_WORKERS,
                 pull.getMaxWaitingPolls());
     }
@@ -102,7 +108,7 @@ public class DelayQueueConfiguration {
     @Bean
     public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, Journal journal, StateChangeWriter states, Clock clock,
                                              DelayProperties properties, ObjectProvider<TimerGroup> timers) {
-        DelayProperties.Dispatch dispatch = properties.getDispatch();
+        DispatchProperties dispatch = properties.getDispatch();
         RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
                 properties.getLimits().getDefaultTries());
         // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
@@ -125,7 +131,7 @@ public class DelayQueueConfiguration {
     public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
                                  DeliveryOutcomes outcomes, Clock clock, DelayProperties properties,
                                  ObjectProvider<BucketOwnership> ownership, ObjectProvider<WakeBus> wakes) {
-        DelayProperties.Timer timer = properties.getTimer();
+        TimerProperties timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
             timers.add(new BucketTimer(b, store, dispatcher, clock, timer.getBatchSize(),
@@ -157,7 +163,7 @@ public class DelayQueueConfiguration {
             return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores,
                     properties.getTimer().isEnabled());
         }
-        DelayProperties.Registry registry = properties.getRegistry();
+        RegistryProperties registry = properties.getRegistry();
         ZooKeeperOwnership.Timing timing = new ZooKeeperOwnership.Timing(registry.getConnectionTimeout(),
                 registry.getSessionTimeout(), registry.getSuspendGrace());
         CuratorFramework client = CuratorFrameworkFactory.builder()
@@ -210,13 +216,20 @@ public class DelayQueueConfiguration {
                 properties.getJournal().getBatchSize(), properties.getJournal().getWriters());
     }
 
+    /** The request checks, against mykit.delay.limits.* and mykit.delay.pull.*. */
     @Bean
-    public DelayQueueService delayQueueService(DelayProperties properties, PushPipeline pushes, RedisDelayStore store,
-                                               Journal journal, StateChangeWriter states, PullTarget pull,
-                                               DeliveryOutcomes outcomes, BiConsumer<Integer, Long> bucketWaker,
-                                               Clock clock) {
-        return new DelayQueueService(properties, new JobIdGenerator(clock::millis), pushes, store, journal, states,
-                pull, outcomes, bucketWaker, clock);
+    public JobValidator jobValidator(DelayProperties properties) {
+        return new JobValidator(EngineSettings.jobLimits(properties.getLimits()),
+                EngineSettings.pullLimits(properties.getPull()));
+    }
+
+    @Bean
+    public DelayQueueService delayQueueService(JobValidator validator, DelayProperties properties, PushPipeline pushes,
+                                               RedisDelayStore store, Journal journal, StateChangeWriter states,
+                                               PullTarget pull, DeliveryOutcomes outcomes,
+                                               BiConsumer<Integer, Long> bucketWaker, Clock clock) {
+        return new DelayQueueService(validator, properties.getJournal().getPushTimeout(),
+                new JobIdGenerator(clock::millis), pushes, store, journal, states, pull, outcomes, bucketWaker, clock);
     }
 
     @Bean
@@ -240,18 +253,18 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DueRoadLifecycle dueRoad,
+    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DeliveryLifecycle delivery,
                                 DelayQueueService queue) {
         return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), dueRoad::start,
+                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), delivery::start,
                 queue, properties.getLimits().getMaxBatchSize());
     }
 
     @Bean
-    public DueRoadLifecycle dueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
+    public DeliveryLifecycle deliveryLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
                                              WakeBus wakes, PullTarget pull, DelayProperties properties) {
         boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
-        return new DueRoadLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
+        return new DeliveryLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
                 properties.getTimer().isEnabled());
     }
 }

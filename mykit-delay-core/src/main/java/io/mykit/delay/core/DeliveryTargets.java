@@ -1,6 +1,7 @@
 package io.mykit.delay.core;
 
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.DispatchProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.LogTarget;
@@ -9,13 +10,12 @@ import io.mykit.delay.queue.dispatch.TargetRouter;
 import io.mykit.delay.queue.dispatch.broker.ActiveMqTarget;
 import io.mykit.delay.queue.dispatch.broker.BrokerTarget;
 import io.mykit.delay.queue.dispatch.broker.RocketMqTarget;
+import io.mykit.delay.queue.dispatch.broker.SenderSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -30,20 +30,18 @@ public class DeliveryTargets implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public DeliveryTargets(DelayProperties properties, PullTarget pull, DeliveryOutcomes outcomes) {
-        DelayProperties.Dispatch dispatch = properties.getDispatch();
+        DispatchProperties dispatch = properties.getDispatch();
         this.stopWaitMs = dispatch.getStopWait().toMillis();
-        Set<String> used = new LinkedHashSet<>();
-        used.add(dispatch.getDefaultTarget());
-        used.addAll(dispatch.getRoutes().values());
+        SenderSettings senders = EngineSettings.senders(dispatch);
         targets.put(PullTarget.NAME, pull);
-        for (String name : used) {
+        for (String name : dispatch.usedTargets()) {
             switch (name) {
                 case PullTarget.NAME -> { }
                 case LogTarget.NAME -> targets.put(name, new LogTarget(outcomes));
                 case ActiveMqTarget.NAME -> targets.put(name,
-                        new ActiveMqTarget(properties.getActivemq(), dispatch, outcomes));
+                        new ActiveMqTarget(EngineSettings.activeMq(properties.getActivemq()), senders, outcomes));
                 case RocketMqTarget.NAME -> targets.put(name,
-                        new RocketMqTarget(properties.getRocketmq(), dispatch, outcomes));
+                        new RocketMqTarget(EngineSettings.rocketMq(properties.getRocketmq()), senders, outcomes));
                 default -> throw new IllegalStateException("mykit.delay.dispatch: unknown target '" + name + "'");
             }
         }

@@ -15,7 +15,7 @@ import org.springframework.context.SmartLifecycle;
  * deliveries of a graceful stop are journaled. Stop order: broker senders finish within the dispatch stop wait (a
  * sender still inside a broker client then is left behind, its jobs in flight), push writers drain, the journal
  * writer flushes last; no step waits on a broker beyond {@link DeliveryTargets#closeBoundMs()}, so the writers are
- * flushed whatever a broker does. The due road stops earlier, in {@link DueRoadLifecycle}. On a
+ * flushed whatever a broker does. Delivery stops earlier, in {@link DeliveryLifecycle}. On a
  * first start it also writes the Redis epoch ({@link RedisLossWatch#markFirstStart}) before anything can be pushed.
  */
 public class GatewayLifecycle implements SmartLifecycle {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.AdminPrincipalFilter;
-import io.mykit.delay.controller.HotRouteFilter;
+import io.mykit.delay.controller.DirectRouteFilter;
 import io.mykit.delay.controller.JobController;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
@@ -61,10 +61,10 @@ public class HttpBoundaryConfiguration {
     /** After the request guard, so the bodies it takes are already checked; before Spring MVC's dispatch. */
     @Bean
     @ConditionalOnProperty(name = "mykit.delay.http.direct-routes", havingValue = "true", matchIfMissing = true)
-    public FilterRegistrationBean<HotRouteFilter> hotRouteFilter(JobController jobs, PullController pulls,
-                                                                 ObjectMapper mapper) {
-        FilterRegistrationBean<HotRouteFilter> registration =
-                new FilterRegistrationBean<>(new HotRouteFilter(jobs, pulls, mapper));
+    public FilterRegistrationBean<DirectRouteFilter> directRouteFilter(JobController jobs, PullController pulls,
+                                                                    ObjectMapper mapper) {
+        FilterRegistrationBean<DirectRouteFilter> registration =
+                new FilterRegistrationBean<>(new DirectRouteFilter(jobs, pulls, mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }

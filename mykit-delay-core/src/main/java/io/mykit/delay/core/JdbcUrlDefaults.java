@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * mysql-connector-j options the push road needs, added to a {@code jdbc:mysql:} URL that does not name them already
+ * mysql-connector-j options the push path needs, added to a {@code jdbc:mysql:} URL that does not name them already
  * (a user's own value, in the URL or in {@code spring.datasource.hikari.data-source-properties}, always wins). Without
  * the statement cache the driver parses each group commit's multi-row INSERT (up to 14,000 placeholders) again.
  */

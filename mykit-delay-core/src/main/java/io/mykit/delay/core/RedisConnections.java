@@ -1,6 +1,6 @@
 package io.mykit.delay.core;
 
-import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.ClusterRedis;
 import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.SingleRedis;
@@ -22,7 +22,7 @@ final class RedisConnections {
     private RedisConnections() {
     }
 
-    static RedisNodes open(DelayProperties.Redis redis) {
+    static RedisNodes open(RedisProperties redis) {
         return open(redis, redis.getTimeout());
     }
 
@@ -30,7 +30,7 @@ final class RedisConnections {
      * The same Redis or Redis Cluster for start-up work whose calls may take {@code socketTimeout} (a migration step);
      * a cluster's slot map is read at first use, so that use throws while no seed answers.
      */
-    static RedisNodes open(DelayProperties.Redis redis, Duration socketTimeout) {
+    static RedisNodes open(RedisProperties redis, Duration socketTimeout) {
         // ConnectionPoolConfig tests idle connections, as JedisPoolConfig did
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(redis.getPoolSize());
@@ -49,12 +49,12 @@ final class RedisConnections {
     }
 
     /** Where the Redis is, for messages. */
-    static String describe(DelayProperties.Redis redis) {
+    static String describe(RedisProperties redis) {
         return redis.isCluster() ? "Redis Cluster " + String.join(",", redis.getClusterNodes())
                 : "Redis " + redis.getHost() + ":" + redis.getPort();
     }
 
-    private static DefaultJedisClientConfig.Builder clientConfig(DelayProperties.Redis redis, Duration socketTimeout) {
+    private static DefaultJedisClientConfig.Builder clientConfig(RedisProperties redis, Duration socketTimeout) {
         String password = redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword();
         return DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) redis.getTimeout().toMillis())
@@ -62,11 +62,11 @@ final class RedisConnections {
                 .password(password);
     }
 
-    private static HostAndPort address(DelayProperties.Redis redis) {
+    private static HostAndPort address(RedisProperties redis) {
         return new HostAndPort(redis.getHost(), redis.getPort());
     }
 
-    private static Set<HostAndPort> seeds(DelayProperties.Redis redis) {
+    private static Set<HostAndPort> seeds(RedisProperties redis) {
         Set<HostAndPort> seeds = new LinkedHashSet<>();
         redis.getClusterNodes().forEach(node -> seeds.add(HostAndPort.from(node.trim())));
         return seeds;

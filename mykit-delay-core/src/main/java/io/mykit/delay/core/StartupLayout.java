@@ -1,6 +1,6 @@
 package io.mykit.delay.core;
 
-import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisNodes;
@@ -27,12 +27,12 @@ final class StartupLayout {
     private StartupLayout() {
     }
 
-    static void ensure(DelayProperties.Redis redis, Keys keys) {
+    static void ensure(RedisProperties redis, Keys keys) {
         ensure(redis, keys, false);
     }
 
     /** {@code othersLive}: nodes on the old layout run; moving jobs under their timers could deliver a job twice. */
-    static void ensure(DelayProperties.Redis redis, Keys keys, boolean othersLive) {
+    static void ensure(RedisProperties redis, Keys keys, boolean othersLive) {
         try (RedisNodes nodes = awaitRedis(redis)) {
             BucketLayout layout = new BucketLayout(nodes, keys);
             if (othersLive && layout.needsMigration()) {
@@ -48,7 +48,7 @@ final class StartupLayout {
     }
 
     /** One Redis or a Redis Cluster that answered PING. */
-    private static RedisNodes awaitRedis(DelayProperties.Redis redis) {
+    private static RedisNodes awaitRedis(RedisProperties redis) {
         long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
         while (true) {
             RedisNodes nodes = RedisConnections.open(redis, SOCKET_TIMEOUT);

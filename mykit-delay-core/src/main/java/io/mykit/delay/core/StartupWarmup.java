@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * {@code mykit.delay.http.warmup}: a freshly started JVM runs its first thousands of requests interpreted and compiles
  * them on the cores the requests need, so the first clients fall seconds behind. Before the web server opens its port
  * (its start phase is {@code DEFAULT_PHASE - 2048}) and after the journal writers run ({@link GatewayLifecycle}), this
- * starts the due road early and sends the gateway's own requests through a loopback connector added to the same
- * Tomcat service, the whole road of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and
+ * starts delivery early and sends the gateway's own requests through a loopback connector added to the same
+ * Tomcat service, the whole path of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and
  * finished, and a push due in an hour, looked up and cancelled; now and then a burst of a batch puller's size. The
  * topic always delivers to pull consumers ({@link DeliveryTargets}), whatever the routes say, so no warm-up job
  * reaches a broker. At the end every warm-up job still waiting is cancelled by this start's own bizKey and every one
@@ -65,12 +65,12 @@ final class StartupWarmup implements SmartLifecycle {
     private static final int FIRST_BURST = 4;
     /** Jobs per burst, and per batch GET of it: a batch puller's size (less where the batch limit is lower). */
     private static final int BURST_JOBS = 100;
-    private static final String BODY = "warm-up of a freshly started gateway: the road of a job, push to finish, once"
+    private static final String BODY = "warm-up of a freshly started gateway: the path of a job, push to finish, once"
             + " over";
 
     private final Supplier<WebServer> webServer;
     private final Duration duration;
-    private final Runnable startDueRoad;
+    private final Runnable startDelivery;
     private final DelayQueueService queue;
     private final int burstJobs;
     /** This start's own: nodes starting side by side cancel only their own warm-up jobs. */
@@ -78,14 +78,15 @@ final class StartupWarmup implements SmartLifecycle {
     private volatile boolean running;
 
     /**
-     * {@code startDueRoad} starts the timers ahead of the web server, so the warm-up's own jobs fall due; {@code queue}
-     * takes pushes into {@link #TOPIC} only while the warm-up runs; {@code maxBatchSize} is the gateway's batch limit.
+     * {@code startDelivery} starts the timers ahead of the web server, so the warm-up's own jobs fall due;
+     * {@code queue} takes pushes into {@link #TOPIC} only while the warm-up runs; {@code maxBatchSize} is the
+     * gateway's batch limit.
      */
-    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDueRoad, DelayQueueService queue,
+    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDelivery, DelayQueueService queue,
                   int maxBatchSize) {
         this.webServer = webServer;
         this.duration = duration;
-        this.startDueRoad = startDueRoad;
+        this.startDelivery = startDelivery;
         this.queue = queue;
         this.burstJobs = Math.min(BURST_JOBS, maxBatchSize);
     }
@@ -110,7 +111,7 @@ final class StartupWarmup implements SmartLifecycle {
             return;
         }
         Service service = tomcat.getTomcat().getService();
-        startDueRoad.run();
+        startDelivery.run();
         queue.warmingUp(true);
         long started = System.nanoTime();
         try {
@@ -236,7 +237,7 @@ final class StartupWarmup implements SmartLifecycle {
     }
 
     /**
-     * The road of two jobs: one due at once, taken by a waiting GET (this round's or another's) and finished; one due
+     * The path of two jobs: one due at once, taken by a waiting GET (this round's or another's) and finished; one due
      * in an hour, looked up and cancelled. The rounds vary what a user's calls vary (with and without a bizKey, the
      * legacy and the REST routes, batches, an empty poll): the JIT compiles only the branches it saw, and a branch first
      * seen after the port opened would throw compiled code away under the real load.

@@ -1,6 +1,6 @@
 package io.mykit.delay.core;
 
-import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +36,7 @@ class StartupLayoutLegacyTest {
     void a_node_starting_beside_live_nodes_refuses_old_delay_zsets_and_one_starting_alone_moves_them() {
         redis.set(keys.layout(), "2");
         redis.zadd(keys.legacyDelay(1), 1_000, "old-job");
-        DelayProperties.Redis settings = new DelayProperties.Redis();
+        RedisProperties settings = new RedisProperties();
         settings.setHost(endpoint.host());
         settings.setPort(endpoint.port());
         settings.setKeyPrefix(prefix);

@@ -2,6 +2,7 @@ package io.mykit.delay.core.journal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.JournalProperties;
 import io.mykit.delay.core.NodeIdentity;
 import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.journal.JobLogMapper;
@@ -38,7 +39,7 @@ public class JournalConfiguration {
     @Bean
     public Journal delayJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc,
                                 PlatformTransactionManager txManager, DelayProperties properties, NodeIdentity node) {
-        DelayProperties.Journal journal = properties.getJournal();
+        JournalProperties journal = properties.getJournal();
         String host = properties.getMode() == DelayProperties.Mode.STANDALONE ? NodeIdentity.hostName() : node.id();
         return new MybatisJournal(jobs, logs, jdbc, new TransactionTemplate(txManager),
                 new JournalSettings(host, journal.isOneTrip(), journal.isLedger(), journal.getPushTimeout()));
@@ -57,7 +58,7 @@ public class JournalConfiguration {
     @Bean
     public JournalPurger journalPurger(Journal journal, TimerGroup timers, Clock clock, DelayProperties properties,
                                        ObjectProvider<BucketOwnership> ownership, ObjectProvider<MeterRegistry> meters) {
-        DelayProperties.Journal settings = properties.getJournal();
+        JournalProperties settings = properties.getJournal();
         JournalPurger purger = new JournalPurger(journal, clock, settings.getRetention().toMillis(),
                 settings.getPurgeBatchSize(), settings.getPurgePause().toMillis(), settings.getPurgeInterval().toMillis(),
                 () -> ownership.getObject().runsChores(), new PurgedRowsCounter(meters));
@@ -74,7 +75,7 @@ public class JournalConfiguration {
     @Bean
     public LedgerCompactor ledgerCompactor(Journal journal, StateChangeWriter states, TimerGroup timers, Clock clock,
                                            DelayProperties properties) {
-        DelayProperties.Journal settings = properties.getJournal();
+        JournalProperties settings = properties.getJournal();
         LedgerCompactor compactor = new LedgerCompactor(journal, clock, settings.getLedgerFoldAfter().toMillis(),
                 settings.getLedgerFoldSize(), states::submitted);
         timers.addHelper(compactor);

@@ -1,6 +1,7 @@
 package io.mykit.delay.core.observability;
 
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.core.NodeIdentity;
 import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
 import org.springframework.boot.actuate.info.Info;
@@ -33,7 +34,7 @@ final class GatewayInfoContributor implements InfoContributor {
         info.put("node", node.id());
         info.put("buckets", properties.getBuckets());
         Map<String, Object> stores = new LinkedHashMap<>();
-        DelayProperties.Redis redis = properties.getRedis();
+        RedisProperties redis = properties.getRedis();
         stores.put("redis", Map.of(
                 "address", AddressesOnly.of(redis.isCluster() ? String.join(",", redis.getClusterNodes())
                         : redis.getHost() + ":" + redis.getPort()),

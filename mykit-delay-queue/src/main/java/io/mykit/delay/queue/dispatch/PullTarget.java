@@ -33,7 +33,7 @@ import java.util.function.BiConsumer;
  * waits per topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on
  * another node through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look
  * per topic, not per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread
- * ({@link #reserve}) or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP road
+ * ({@link #reserve}) or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP routes
  * uses: a waiting poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is
  * refused ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most one deadline task
  * and one look queued.

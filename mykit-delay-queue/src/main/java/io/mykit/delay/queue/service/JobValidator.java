@@ -3,21 +3,28 @@ package io.mykit.delay.queue.service;
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.util.PlainNames;
-import io.mykit.delay.config.DelayProperties;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
-/** Checks a job at the boundary, before anything is stored; each failure names the field. */
+/** Checks a job and each request's input at the boundary, before anything is stored; each failure names the field. */
 public final class JobValidator {
     /** Topics become Redis key parts, RocketMQ topics and JMS queue names: keep them to a portable alphabet. */
     private static final int MAX_NAME = 128;
     private static final int MAX_PRIORITY_MS = 86_400_000;
     private static final int MAX_BIZ_KEY = 128;
 
-    private final DelayProperties.Limits limits;
+    private final JobLimits limits;
+    private final PullLimits pull;
 
-    public JobValidator(DelayProperties.Limits limits) {
+    public JobValidator(JobLimits limits, PullLimits pull) {
         this.limits = limits;
+        this.pull = pull;
+    }
+
+    /** The limits jobs are checked against. */
+    public JobLimits limits() {
+        return limits;
     }
 
     public void validate(Job job, long now) {
@@ -30,7 +37,7 @@ public final class JobValidator {
         }
         checkText("subtopic", job.getSubtopic(), 250);
         checkText("bizKey", job.getBizKey(), MAX_BIZ_KEY);
-        long maxDelay = limits.getMaxDelay().toMillis();
+        long maxDelay = limits.maxDelay().toMillis();
         if (job.getDelay() < 0 || job.getDelay() > maxDelay) {
             throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + job.getDelay());
         }
@@ -51,9 +58,87 @@ public final class JobValidator {
         }
         if (job.getBody() != null) {
             requireWellFormed("body", job.getBody());
-            if (job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.getMaxBodyBytes()) {
-                throw new InvalidJobException("body", "is larger than " + limits.getMaxBodyBytes() + " bytes");
+            if (job.getBody().getBytes(StandardCharsets.UTF_8).length > limits.maxBodyBytes()) {
+                throw new InvalidJobException("body", "is larger than " + limits.maxBodyBytes() + " bytes");
             }
+        }
+    }
+
+    /** The jobs of one push: at least one, at most the batch limit. */
+    public void requireBatch(List<Job> jobs) {
+        if (jobs == null || jobs.isEmpty()) {
+            throw new InvalidJobException("jobs", "must be a non-empty array");
+        }
+        int max = limits.maxBatchSize();
+        if (jobs.size() > max) {
+            throw new InvalidJobException("jobs", "at most " + max + " jobs per batch, got " + jobs.size());
+        }
+    }
+
+    /** A pull's reservation time and long-poll timeout, both in ms. */
+    public record PullRequest(long ttr, long timeout) {
+    }
+
+    /** Checks a pull's input in the order the fields were always checked: topic, ttr, timeout, count. */
+    public PullRequest checkPull(String topic, int count, Long ttrMs, Long timeoutMs) {
+        requireTopic(topic);
+        long ttr = ttr(ttrMs);
+        long timeout = timeoutMs == null ? 0 : timeoutMs;
+        if (timeout < 0 || timeout > pull.maxTimeout().toMillis()) {
+            throw new InvalidJobException("timeout", "must be 0.." + pull.maxTimeout().toMillis() + " ms");
+        }
+        int maxCount = limits.maxBatchSize();
+        if (count < 1 || count > maxCount) {
+            throw new InvalidJobException("count", "must be 1.." + maxCount);
+        }
+        return new PullRequest(ttr, timeout);
+    }
+
+    /** A reservation time in ms: the default when none is given, else within the longest allowed. */
+    public long ttr(Long ttrMs) {
+        long ttr = ttrMs == null ? pull.defaultTtr().toMillis() : ttrMs;
+        if (ttr < 1 || ttr > pull.maxTtr().toMillis()) {
+            throw new InvalidJobException("ttr", "must be 1.." + pull.maxTtr().toMillis() + " ms");
+        }
+        return ttr;
+    }
+
+    /** The ids of a batch finish: at least one, at most the batch limit, each a job id. */
+    public void requireJobIds(List<String> jobIds) {
+        int maxCount = limits.maxBatchSize();
+        if (jobIds == null || jobIds.isEmpty() || jobIds.size() > maxCount) {
+            throw new InvalidJobException("jobIds", "must hold 1.." + maxCount + " job ids");
+        }
+        for (int i = 0; i < jobIds.size(); i++) {
+            requireId("jobIds[" + i + "]", jobIds.get(i));
+        }
+    }
+
+    /** How long a released job waits before it is due again, in ms (none given: 0). */
+    public long releaseDelay(Long delayMs) {
+        long delay = delayMs == null ? 0 : delayMs;
+        long maxDelay = limits.maxDelay().toMillis();
+        if (delay < 0 || delay > maxDelay) {
+            throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + delay);
+        }
+        return delay;
+    }
+
+    /** A new delay, which a reschedule must name. */
+    public static long requireDelay(Long delayMs) {
+        if (delayMs == null) {
+            throw new InvalidJobException("delay", "is required");
+        }
+        return delayMs;
+    }
+
+    /** A page by id: after a job id, when given, and at most {@code maxLimit} jobs. */
+    public static void requirePage(String afterId, int limit, int maxLimit) {
+        if (afterId != null) {
+            requireId("after", afterId);
+        }
+        if (limit < 1 || limit > maxLimit) {
+            throw new InvalidJobException("limit", "must be 1.." + maxLimit + ", was " + limit);
         }
     }
 

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
 /**
- * Group commit for the push road. Pushes queue up while a writer commits the previous group, so concurrent
+ * Group commit for the push path. Pushes queue up while a writer commits the previous group, so concurrent
  * pushes share one multi-row INSERT, one commit and one pipelined Redis round trip:
  *
  * <pre>
@@ -110,11 +110,10 @@ public class PushPipeline implements AutoCloseable {
      */
     private final Semaphore groups;
     /**
-     * Held while a small group's journal call runs (not its Redis add). Single pushes from many clients made groups
-     * of 2-4 jobs, four commits side by side, and a commit's fixed cost per job was most of MariaDB's CPU per push;
-     * one small commit at a time lets the next group gather meanwhile (issue #14, with the storing rows: MariaDB 130-170 -> 64-87 us per push at 16
-     * clients, 267-296 -> 129-141 us at 4).
-     * Large groups (batch calls) still commit side by side: their rows, not the commit, are the cost.
+     * Held while a small group's journal call runs (not its Redis add). Single pushes from many clients make groups
+     * of a few jobs; committed side by side, a commit's fixed cost per job would be most of the database's CPU per
+     * push, so one small commit at a time lets the next group gather meanwhile. Large groups (batch calls) still
+     * commit side by side: their rows, not the commit, are the cost.
      */
     private final Semaphore smallTurn = new Semaphore(1);
     private volatile boolean running = true;

@@ -2,9 +2,9 @@ package io.mykit.delay.queue.service;
 
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.config.DelayProperties;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -12,7 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JobValidatorTest {
     private static final long NOW = 1_800_000_000_000L;
-    private final JobValidator validator = new JobValidator(new DelayProperties().getLimits());
+    /** The limits mykit.delay.limits.* and mykit.delay.pull.* default to. */
+    private final JobValidator validator = new JobValidator(new JobLimits(64 * 1024, 1000, Duration.ofDays(366), 16),
+            new PullLimits(Duration.ofSeconds(30), Duration.ofHours(1), Duration.ofSeconds(30)));
 
     private static Job job(Consumer<Job> change) {
         Job job = new Job(null, "orders", null, null, 1000, 0, 0, 0, "b", 0);

@@ -1,7 +1,7 @@
 package io.mykit.delay.test.gateway;
 
 import io.mykit.delay.core.DeliveryTargets;
-import io.mykit.delay.core.DueRoadLifecycle;
+import io.mykit.delay.core.DeliveryLifecycle;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code mykit.delay.http.warmup}: before its port opens the gateway starts its due road and sends itself the whole
- * road of jobs through a loopback connector: pushes due at once, pulled and finished, and pushes due later, looked up
+ * {@code mykit.delay.http.warmup}: before its port opens the gateway starts delivery and sends itself the whole
+ * path of jobs through a loopback connector: pushes due at once, pulled and finished, and pushes due later, looked up
  * and cancelled. Afterwards every warm-up job is journaled ended (Finish or Delete), none waits, is ready or in flight,
  * the topic delivers to pull whatever the default target, the loopback connector is gone and the gateway serves on
  * its own port.
@@ -45,7 +45,7 @@ class StartupWarmupTest {
             throws InterruptedException {
         // a default target other than pull: the warm-up's own topic must still be pulled, never sent elsewhere
         gateway = TestGateway.start("mykit.delay.http.warmup=2s", "mykit.delay.dispatch.default-target=log");
-        assertThat(gateway.bean(DueRoadLifecycle.class).isRunning()).as("due road running").isTrue();
+        assertThat(gateway.bean(DeliveryLifecycle.class).isRunning()).as("delivery running").isTrue();
         assertThat(gateway.bean(DeliveryTargets.class).router().route(TOPIC).name()).isEqualTo("pull");
         assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));

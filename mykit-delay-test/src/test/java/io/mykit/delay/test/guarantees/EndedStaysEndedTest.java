@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.common.model.JobStatus;
@@ -15,7 +14,10 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
-import io.mykit.delay.queue.service.DelayQueueService;
+import io.mykit.delay.queue.service.Cancellation;
+import io.mykit.delay.queue.service.FinishReport;
+import io.mykit.delay.queue.service.Finishing;
+import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.timer.TimerGroup;
@@ -159,14 +161,14 @@ class EndedStaysEndedTest {
         ExecutorService canceller = Executors.newSingleThreadExecutor();
         try {
             AtomicReference<Future<String>> cancel = new AtomicReference<>();
-            AtomicReference<DelayQueueService> service = new AtomicReference<>();
+            AtomicReference<Cancellation> cancellation = new AtomicReference<>();
             RedisDelayStore real = gateway.bean(RedisDelayStore.class);
             // the store's finishAll, then, still inside the finish, a cancel given a second to run
             DelayStore racing = (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(),
                     new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
                         Object result = invokeOn(real, method, args);
                         if (method.getName().equals("finishAll")) {
-                            cancel.set(canceller.submit(() -> cancelOutcome(service.get(), id)));
+                            cancel.set(canceller.submit(() -> cancelOutcome(cancellation.get(), id)));
                             try {
                                 cancel.get().get(1, TimeUnit.SECONDS);
                             } catch (TimeoutException waitingForTheFinish) {
@@ -175,12 +177,12 @@ class EndedStaysEndedTest {
                         }
                         return result;
                     });
-            service.set(new DelayQueueService(gateway.bean(DelayProperties.class),
-                    new JobIdGenerator(System::currentTimeMillis), gateway.bean(PushPipeline.class), racing,
-                    gateway.bean(Journal.class), gateway.bean(StateChangeWriter.class), gateway.bean(PullTarget.class),
-                    gateway.bean(DeliveryOutcomes.class), (bucket, at) -> { }, Clock.systemUTC()));
+            cancellation.set(new Cancellation(racing, gateway.bean(Journal.class),
+                    gateway.bean(StateChangeWriter.class), Clock.systemUTC()));
+            Finishing finishing = new Finishing(gateway.bean(JobValidator.class), racing, gateway.bean(Journal.class),
+                    gateway.bean(StateChangeWriter.class), Clock.systemUTC());
 
-            DelayQueueService.FinishReport finish = service.get().finishAll(List.of(id));
+            FinishReport finish = finishing.finishAll(List.of(id));
             assertThat(finish.finished()).as("finish report %s", finish).containsExactly(id);
             assertThat(cancel.get().get(10, TimeUnit.SECONDS)).as("the cancel's outcome").startsWith("409");
         } finally {
@@ -237,9 +239,9 @@ class EndedStaysEndedTest {
     }
 
     /** "200" when the cancel was taken, "409 ..." when it was refused as a conflict. */
-    private static String cancelOutcome(DelayQueueService service, String id) {
+    private static String cancelOutcome(Cancellation cancellation, String id) {
         try {
-            service.delete(id);
+            cancellation.cancel(id);
             return "200";
         } catch (JobStateConflictException e) {
             return "409 " + e.getMessage();

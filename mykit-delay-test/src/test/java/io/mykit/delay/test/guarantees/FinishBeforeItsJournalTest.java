@@ -1,15 +1,11 @@
 package io.mykit.delay.test.guarantees;
 
 import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.common.util.JobIdGenerator;
-import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
-import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
-import io.mykit.delay.queue.service.DelayQueueService;
-import io.mykit.delay.queue.service.PushPipeline;
+import io.mykit.delay.queue.service.Finishing;
+import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -52,7 +48,7 @@ class FinishBeforeItsJournalTest {
         String single = reservedJob(topic);
         String batched = reservedJob(topic);
         StateChangeWriter killed = new StateChangeWriter(gateway.bean(Journal.class), 1000, 50);
-        DelayQueueService dying = serviceWriting(killed);
+        Finishing dying = finishingWriting(killed);
 
         dying.finish(single);
         assertThat(dying.finishAll(List.of(batched)).finished()).containsExactly(batched);
@@ -86,7 +82,7 @@ class FinishBeforeItsJournalTest {
         store.forgetFinishMarks(List.of(id));
         StateChangeWriter killed = new StateChangeWriter(gateway.bean(Journal.class), 1000, 50);
 
-        serviceWriting(killed).finish(id);
+        finishingWriting(killed).finish(id);
         assertThat(killed.backlog()).as("Finish changes the killed node never wrote").isEqualTo(1);
 
         gateway.bean(RecoveryService.class).restore(true);
@@ -112,11 +108,9 @@ class FinishBeforeItsJournalTest {
         return id;
     }
 
-    /** The gateway's own service road on the same stores, its state changes going to {@code states}. */
-    private static DelayQueueService serviceWriting(StateChangeWriter states) {
-        return new DelayQueueService(gateway.bean(DelayProperties.class), new JobIdGenerator(System::currentTimeMillis),
-                gateway.bean(PushPipeline.class), gateway.bean(RedisDelayStore.class), gateway.bean(Journal.class), states,
-                gateway.bean(PullTarget.class), gateway.bean(DeliveryOutcomes.class), (bucket, at) -> { },
-                Clock.systemUTC());
+    /** The gateway's own finishes on the same stores, their state changes going to {@code states}. */
+    private static Finishing finishingWriting(StateChangeWriter states) {
+        return new Finishing(gateway.bean(JobValidator.class), gateway.bean(RedisDelayStore.class),
+                gateway.bean(Journal.class), states, Clock.systemUTC());
     }
 }

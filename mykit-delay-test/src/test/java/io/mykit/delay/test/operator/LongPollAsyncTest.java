@@ -75,7 +75,7 @@ class LongPollAsyncTest {
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> pull.waitingPolls() == POLLERS);
 
-        // one more is refused at once, on the hot route and through Spring MVC (an extra parameter) alike
+        // one more is refused at once, on the direct route and through Spring MVC (an extra parameter) alike
         for (String path : List.of("/get/" + topic + "?timeout=1000", "/get/" + topic + "/batch?count=3&timeout=1000",
                 "/get/" + topic + "/batch?count=3&timeout=1000&ttr=5000&x=1")) {
             Reply refused = client.get(path);

@@ -1,6 +1,7 @@
 package io.mykit.delay.test.recovery;
 
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.JournalProperties;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.test.gateway.FailureLog;
 import io.mykit.delay.test.gateway.GatewayClient;
@@ -119,7 +120,7 @@ class JournalOutageTest {
     void pushes_dropped_from_the_queue_with_503_are_never_committed_later() {
         String topic = "jo-drop-" + UUID.randomUUID().toString().substring(0, 8);
         PushPipeline pushes = gateway.bean(PushPipeline.class);
-        DelayProperties.Journal settings = gateway.bean(DelayProperties.class).getJournal();
+        JournalProperties settings = gateway.bean(DelayProperties.class).getJournal();
         List<String> dropped = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             dropped.add("dropped-" + i + "-" + UUID.randomUUID());

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.dispatch.broker;
 
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.SendFailure;
 import jakarta.jms.Connection;
@@ -40,8 +39,7 @@ public class ActiveMqTarget extends BrokerTarget {
     private static final long CLOSE_ANSWER_WAIT_MS = 1_000;
     private static final String CLOSED = "the ActiveMQ target is closed";
 
-    private final DelayProperties.ActiveMq config;
-    private final boolean jobJson;
+    private final ActiveMqSettings settings;
     private final long sendTimeoutMs;
     private final ActiveMQConnectionFactory factory;
     private final ThreadLocal<SenderSession> sessions = new ThreadLocal<>();
@@ -67,18 +65,17 @@ public class ActiveMqTarget extends BrokerTarget {
     private record SenderSession(long generation, Session session, MessageProducer producer) {
     }
 
-    public ActiveMqTarget(DelayProperties.ActiveMq config, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
-        super(NAME, dispatch, outcomes);
-        this.config = config;
-        this.jobJson = "job-json".equals(config.getPayload());
-        this.sendTimeoutMs = config.getSendTimeout().toMillis();
-        this.factory = new ActiveMQConnectionFactory(config.getBrokerUrl());
-        if (config.getUsername() != null) {
-            factory.setUserName(config.getUsername());
-            factory.setPassword(config.getPassword());
+    public ActiveMqTarget(ActiveMqSettings settings, SenderSettings senders, DeliveryOutcomes outcomes) {
+        super(NAME, senders, outcomes);
+        this.settings = settings;
+        this.sendTimeoutMs = settings.sendTimeout().toMillis();
+        this.factory = new ActiveMQConnectionFactory(settings.brokerUrl());
+        if (settings.username() != null) {
+            factory.setUserName(settings.username());
+            factory.setPassword(settings.password());
         }
         factory.setUseAsyncSend(false);
-        if (config.isConfirmEachSend()) {
+        if (settings.confirmEachSend()) {
             factory.setAlwaysSyncSend(true);
             factory.setSendTimeout((int) sendTimeoutMs);
         } else {
@@ -123,7 +120,7 @@ public class ActiveMqTarget extends BrokerTarget {
     }
 
     private TextMessage message(Session session, Job job) throws JMSException {
-        TextMessage message = session.createTextMessage(jobJson ? OriginalJobJson.of(job) : job.getBody());
+        TextMessage message = session.createTextMessage(settings.jobJson() ? OriginalJobJson.of(job) : job.getBody());
         message.setStringProperty("jobId", job.getId());
         message.setStringProperty("topic", job.getTopic());
         if (job.getSubtopic() != null) {
@@ -138,8 +135,8 @@ public class ActiveMqTarget extends BrokerTarget {
     }
 
     private Destination destination(Session session, String topic) throws JMSException {
-        String name = config.getDestinationPrefix() + topic;
-        return "topic".equals(config.getDestinationType()) ? session.createTopic(name) : session.createQueue(name);
+        String name = settings.destinationPrefix() + topic;
+        return settings.topics() ? session.createTopic(name) : session.createQueue(name);
     }
 
     private SenderSession senderSession() throws JMSException {
@@ -227,7 +224,7 @@ public class ActiveMqTarget extends BrokerTarget {
         ScheduledFuture<?> giveUp = startWatch.schedule(() -> {
             if (over.compareAndSet(false, true)) {
                 log.warn("no answer from ActiveMQ at {} within {} ms: the connection's start gives up",
-                        config.getBrokerUrl(), timeoutMs);
+                        settings.brokerUrl(), timeoutMs);
                 closeQuietly(conn);
             }
         }, timeoutMs, TimeUnit.MILLISECONDS);

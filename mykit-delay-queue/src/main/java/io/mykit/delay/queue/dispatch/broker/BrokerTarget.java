@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.dispatch.broker;
 
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.SendFailure;
@@ -63,14 +62,14 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     private record Handover(int bucket, List<Job> jobs, int permits) {
     }
 
-    protected BrokerTarget(String name, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
+    protected BrokerTarget(String name, SenderSettings settings, DeliveryOutcomes outcomes) {
         this.name = name;
-        this.maxPending = dispatch.getBacklog();
+        this.maxPending = settings.backlog();
         this.pending = new Semaphore(maxPending);
-        this.backlogWaitMs = dispatch.getBacklogWait().toMillis();
-        this.stopWaitNanos = dispatch.getStopWait().toNanos();
+        this.backlogWaitMs = settings.backlogWait().toMillis();
+        this.stopWaitNanos = settings.stopWait().toNanos();
         this.outcomes = outcomes;
-        for (int i = 0; i < dispatch.getSenders(); i++) {
+        for (int i = 0; i < settings.senders(); i++) {
             Thread sender = new Thread(this::sendLoop, "mykit-send-" + name + "-" + i);
             sender.setDaemon(true);
             senders.add(sender);

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.dispatch.broker;
 
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.SendFailure;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -28,24 +27,24 @@ import java.util.concurrent.TimeUnit;
 public class RocketMqTarget extends BrokerTarget {
     public static final String NAME = "rocketmq";
 
-    private final DelayProperties.RocketMq config;
+    private final RocketMqSettings settings;
     private final DefaultMQProducer producer;
 
-    public RocketMqTarget(DelayProperties.RocketMq config, DelayProperties.Dispatch dispatch, DeliveryOutcomes outcomes) {
-        super(NAME, dispatch, outcomes);
-        this.config = config;
-        this.producer = new DefaultMQProducer(config.getProducerGroup());
-        producer.setNamesrvAddr(config.getNamesrvAddr());
-        producer.setSendMsgTimeout((int) config.getSendTimeout().toMillis());
+    public RocketMqTarget(RocketMqSettings settings, SenderSettings senders, DeliveryOutcomes outcomes) {
+        super(NAME, senders, outcomes);
+        this.settings = settings;
+        this.producer = new DefaultMQProducer(settings.producerGroup());
+        producer.setNamesrvAddr(settings.namesrvAddr());
+        producer.setSendMsgTimeout((int) settings.sendTimeout().toMillis());
         // a send asks the name server for the topic's route first: a silent one must not hold it longer than a send
-        producer.setMqClientApiTimeout((int) config.getSendTimeout().toMillis());
+        producer.setMqClientApiTimeout((int) settings.sendTimeout().toMillis());
         // the gateway retries with backoff itself; the client's own retries would only stretch a send
         producer.setRetryTimesWhenSendAsyncFailed(0);
         producer.setRetryTimesWhenSendFailed(0);
         try {
             producer.start();
         } catch (MQClientException e) {
-            throw new IllegalStateException("cannot start RocketMQ producer for " + config.getNamesrvAddr(), e);
+            throw new IllegalStateException("cannot start RocketMQ producer for " + settings.namesrvAddr(), e);
         }
     }
 
@@ -56,8 +55,8 @@ public class RocketMqTarget extends BrokerTarget {
 
     /** The RocketMQ topic a gateway topic is sent to. */
     public String rocketTopic(String topic) {
-        String mapped = config.getTopicMapping().get(topic);
-        return mapped != null ? mapped : (config.getTopicPrefix() + topic).replace('.', '_');
+        String mapped = settings.topicMapping().get(topic);
+        return mapped != null ? mapped : (settings.topicPrefix() + topic).replace('.', '_');
     }
 
     @Override
@@ -71,7 +70,7 @@ public class RocketMqTarget extends BrokerTarget {
 
     private void sendOne(Job job, List<Job> delivered, List<SendFailure> failed) {
         try {
-            SendResult result = producer.send(toMessage(job), config.getSendTimeout().toMillis());
+            SendResult result = producer.send(toMessage(job), settings.sendTimeout().toMillis());
             if (result.getSendStatus() == SendStatus.SEND_OK) {
                 delivered.add(job);
             } else {
@@ -108,14 +107,14 @@ public class RocketMqTarget extends BrokerTarget {
                         errors.put(job, e.toString());
                         done.countDown();
                     }
-                }, config.getSendTimeout().toMillis());
+                }, settings.sendTimeout().toMillis());
             } catch (Exception e) {
                 errors.put(job, e.toString());
                 done.countDown();
             }
         }
         try {
-            done.await(config.getSendTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            done.await(settings.sendTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -147,7 +146,7 @@ public class RocketMqTarget extends BrokerTarget {
         ClusterInfo cluster = producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
                 .getBrokerClusterInfo(timeoutMs);
         if (cluster.getBrokerAddrTable() == null || cluster.getBrokerAddrTable().isEmpty()) {
-            throw new IllegalStateException("no broker registered at " + config.getNamesrvAddr());
+            throw new IllegalStateException("no broker registered at " + settings.namesrvAddr());
         }
     }
 

@@ -23,13 +23,12 @@ import java.util.List;
  * The three calls a producer and a pull consumer make per job, {@code POST /push}, {@code GET /get/{topic}} and
  * {@code GET /finish?jobId=}, and the two a batch consumer makes per batch, {@code GET /get/{topic}/batch?count=} and
  * {@code POST /finish/batch}, answered here instead of through Spring MVC's dispatch (handler lookup, argument
- * resolvers, interceptors, return-value handlers), which was the largest share of the gateway's CPU per job on the
- * 2-core VM of issue #14. Only a plainly spelled call is taken: any other spelling, an odd parameter or another method
- * goes on to Spring MVC and its controllers, which stay the reference and answer exactly as before. None of these
- * routes is an admin route. The controllers' own methods do the work here too, so the answers are theirs, errors
- * included.
+ * resolvers, interceptors, return-value handlers), the largest share of the gateway's CPU per job otherwise. Only a
+ * plainly spelled call is taken: any other spelling, an odd parameter or another method goes on to Spring MVC and its
+ * controllers, which stay the reference and answer it the same way. None of these routes is an admin route. The
+ * controllers' own methods do the work here too, so the answers are theirs, errors included.
  */
-public class HotRouteFilter extends OncePerRequestFilter {
+public class DirectRouteFilter extends OncePerRequestFilter {
     private static final int MAX_TOPIC_IN_PATH = 200;
     private static final String GET_PREFIX = "/get/";
     private static final String BATCH_SUFFIX = "/batch";
@@ -41,7 +40,7 @@ public class HotRouteFilter extends OncePerRequestFilter {
     private final ApiExceptionHandler errors = new ApiExceptionHandler();
 
     /** The controllers answer; this filter only routes to them and renders their errors as their advice would. */
-    public HotRouteFilter(JobController jobs, PullController pulls, ObjectMapper mapper) {
+    public DirectRouteFilter(JobController jobs, PullController pulls, ObjectMapper mapper) {
         this.jobs = jobs;
         this.pulls = pulls;
         this.responseWriter = mapper.writerFor(ApiResponse.class);

@@ -10,13 +10,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The due road: the bucket timers this node owns, the sweeper, the repairer, the Redis-loss watch and the cross-node
- * wake-ups. It stops first, before the web server drains, so a stopping gateway hands nothing new over and lets its
- * buckets go to another node at once; waiting long-polls answer at once instead of holding the drain. It starts after
- * the web server, unless the start-up warm-up ({@link StartupWarmup}) starts it earlier so its own jobs fall due.
+ * Delivery of due jobs: the bucket timers this node owns, the sweeper, the repairer, the Redis-loss watch and the
+ * cross-node wake-ups. It stops first, before the web server drains, so a stopping gateway hands nothing new over and
+ * lets its buckets go to another node at once; waiting long-polls answer at once instead of holding the drain. It
+ * starts after the web server, unless the start-up warm-up ({@link StartupWarmup}) starts it earlier so its own jobs
+ * fall due.
  */
-public class DueRoadLifecycle implements SmartLifecycle {
-    private static final Logger log = LoggerFactory.getLogger(DueRoadLifecycle.class);
+public class DeliveryLifecycle implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(DeliveryLifecycle.class);
     private final TimerGroup timers;
     private final RedisLossWatch lossWatch;
     private final BucketOwnership ownership;
@@ -26,7 +27,7 @@ public class DueRoadLifecycle implements SmartLifecycle {
     private volatile boolean running;
 
     /** {@code wakes} may be null: a standalone node has nobody to wake. */
-    public DueRoadLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership, WakeBus wakes,
+    public DeliveryLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership, WakeBus wakes,
                             PullTarget pull, boolean timersEnabled) {
         this.timers = timers;
         this.lossWatch = lossWatch;
@@ -58,7 +59,7 @@ public class DueRoadLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        log.info("stopping the due road: no job is handed over from here on; in ZooKeeper modes the buckets go to"
+        log.info("stopping delivery: no job is handed over from here on; in ZooKeeper modes the buckets go to"
                 + " the others");
         ownership.stop();
         timers.stop();

@@ -2,7 +2,7 @@ package io.mykit.delay.test.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mykit.delay.controller.HotRouteFilter;
+import io.mykit.delay.controller.DirectRouteFilter;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link HotRouteFilter} answers push, get and finish exactly as the Spring MVC controllers do: the same calls, good and
- * bad, go to a gateway with the filter and to one without it (mykit.delay.http.direct-routes=false), and every answer
- * (status and JSON, the ids a push made aside) must match.
+ * {@link DirectRouteFilter} answers push, get and finish exactly as the Spring MVC controllers do: the same calls, good
+ * and bad, go to a gateway with the filter and to one without it (mykit.delay.http.direct-routes=false), and every
+ * answer (status and JSON, the ids a push made aside) must match.
  */
-class HotRouteFilterTest {
+class DirectRouteFilterTest {
     private static final String JSON = "application/json";
     private static TestGateway direct;
     private static TestGateway throughMvc;
@@ -45,9 +45,9 @@ class HotRouteFilterTest {
     @Test
     void the_filter_is_there_in_one_gateway_and_not_in_the_other() {
         assertThat(direct.beans(FilterRegistrationBean.class).values().stream()
-                .anyMatch(r -> r.getFilter() instanceof HotRouteFilter)).isTrue();
+                .anyMatch(r -> r.getFilter() instanceof DirectRouteFilter)).isTrue();
         assertThat(throughMvc.beans(FilterRegistrationBean.class).values().stream()
-                .noneMatch(r -> r.getFilter() instanceof HotRouteFilter)).isTrue();
+                .noneMatch(r -> r.getFilter() instanceof DirectRouteFilter)).isTrue();
     }
 
     @Test
