@@ -32,7 +32,7 @@ local deadline = nowMs() + tonumber(ARGV[3])
 
 local out = { '-1' }
 local taken = 0
--- topic -> ids, in due order, for the straight road to the ready lists
+-- topic -> ids, in due order, for the direct hand-over to the ready lists
 local readying = {}
 -- due order across the bucket: the slice holding the earliest due job gives up its jobs due no later than the next
 -- slice's earliest (jobs due at one instant go out a whole slice at a time), until none is due or the limit is reached

@@ -25,7 +25,7 @@
  *     Redis answers: a 200 is never lost, a 503 journaled nothing.</li>
  * <li>Ended stays ended: a job's first end (Finish, Delete, Dead) is never replaced, by a non-ended state or by a
  *     later end (a broker's Finish after the burial's Dead, a send confirmed after a dead letter was dropped): across
- *     batches by every status UPDATE's guard ({@code status NOT IN} the ended ones, on every road: a direct apply, the
+ *     batches by every status UPDATE's guard ({@code status NOT IN} the ended ones, on every path: a direct apply, the
  *     state writer, the ledger fold), within one batch by {@code StateChange.finalPerJob}, in reads by the ledger's
  *     overlay. Only the operator's dead-letter respawn and drop move an ended row ({@code Journal.transition}). A late
  *     end left out is counted ({@code mykit.delay.journal.ended.kept}); the log keeps its row.</li>

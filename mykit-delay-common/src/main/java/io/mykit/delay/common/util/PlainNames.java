@@ -1,8 +1,8 @@
 package io.mykit.delay.common.util;
 
 /**
- * The portable alphabet of topics and job ids, checked by hand: a regex match per id was 13% of the gateway's CPU in a
- * drain's batch finishes (issue #14 profile).
+ * The portable alphabet of topics and job ids, checked by hand: a batch finish checks every id it is given, and a
+ * regex match per id showed in the drain's profile.
  */
 public final class PlainNames {
 

@@ -100,7 +100,7 @@
  *
  *   a node that routes every topic to the pull queue:   w ──pump (pump_due with the ready-key prefix)──▶ r
  * </pre>
- * The last road is {@code Delivery.pumpDueToReady}: one atomic call instead of pump_due then to_ready, so a job is
+ * The last path is {@code Delivery.pumpDueToReady}: one atomic call instead of pump_due then to_ready, so a job is
  * never in flight between the two, a cancel has no gap to fall in, and a hand-over takes one script call fewer. The
  * ready list's key is built in the script from the record's topic, which the validator keeps to a plain alphabet, so
  * it names the same list as {@code Keys.ready} does.
