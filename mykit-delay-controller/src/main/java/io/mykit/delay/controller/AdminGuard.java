@@ -60,7 +60,7 @@ public class AdminGuard implements HandlerInterceptor {
 
     /** Whether the guard checks callers of this handler (the API document marks the same ones). */
     public static boolean isAdmin(HandlerMethod method) {
-        // the annotation scan was 6% of a push's HTTP CPU (twice per request): handlers are few, their verdicts kept
+        // an annotation scan per request (twice) costs every push; handlers are few, so their verdicts are kept
         return ADMIN_HANDLERS.computeIfAbsent(new Handler(method.getBeanType(), method.getMethod()),
                 handler -> method.hasMethodAnnotation(AdminOnly.class)
                         || AnnotatedElementUtils.hasAnnotation(handler.beanType(), AdminOnly.class));

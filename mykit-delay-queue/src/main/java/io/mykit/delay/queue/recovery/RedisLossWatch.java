@@ -44,8 +44,8 @@ public final class RedisLossWatch extends WakeableLoop {
     /**
      * On a first start (Redis holds no epoch, the journal no pending job) writes the epoch before the gateway takes a
      * push; true when it did. Left to the first pass, which runs on its own thread once delivery starts (after the
-     * port opened, or with the start-up warm-up's pushes), the first jobs pushed looked like data Redis had lost and
-     * set off a restore of everything pending: seen in a drain bench, 1M jobs restored while they were being pushed.
+     * port opened, or with the start-up warm-up's pushes), the first jobs pushed would look like data Redis had lost
+     * and set off a restore of everything pending while they were being pushed.
      */
     public boolean markFirstStart() {
         return !store.hasEpoch() && newEpochIfNothingPending();
