@@ -47,11 +47,12 @@ final class GatewayJvm implements AutoCloseable {
     private final String baseUrl;
     private final String javaHome;
     private final List<String> options;
+    private final long launchedNanos;
     private final long startToServingMs;
     private JMXConnector jmx;
 
     private GatewayJvm(BenchSettings settings, Process process, String keyPrefix, Path log, int port,
-                       String javaHome, List<String> options, long startToServingMs) {
+                       String javaHome, List<String> options, long launchedNanos, long startToServingMs) {
         this.settings = settings;
         this.process = process;
         this.keyPrefix = keyPrefix;
@@ -59,11 +60,17 @@ final class GatewayJvm implements AutoCloseable {
         this.baseUrl = "http://127.0.0.1:" + port;
         this.javaHome = javaHome;
         this.options = options;
+        this.launchedNanos = launchedNanos;
         this.startToServingMs = startToServingMs;
     }
 
     /** The JDK and options the settings ask for: {@code bench.java} and {@code bench.gateway.jvm-options}. */
     static GatewayJvm start(BenchSettings settings, Path logDir) throws Exception {
+        return start(settings, logDir, settings.text("bench.gateway.jar", ""));
+    }
+
+    /** The same, from runnable {@code jar} (the A/B mode's older and current jars); empty: this class path. */
+    static GatewayJvm start(BenchSettings settings, Path logDir, String jar) throws Exception {
         String javaHome = settings.text("bench.java", System.getProperty("java.home"));
         String optionText = settings.text("bench.gateway.jvm-options", String.join(" ", BenchJvm.GATEWAY_OPTIONS));
         List<String> options = Arrays.stream(optionText.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
@@ -78,7 +85,6 @@ final class GatewayJvm implements AutoCloseable {
                 .filter(key -> key.startsWith("mykit.") || key.startsWith("spring.") || key.startsWith("logging."))
                 .sorted()
                 .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-        String jar = settings.text("bench.gateway.jar", "");
         int jarPort = jar.isEmpty() ? 0 : freePort();
         if (jar.isEmpty()) {
             command.add("-cp");
@@ -101,7 +107,7 @@ final class GatewayJvm implements AutoCloseable {
         try {
             int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log) : awaitListening(process, jarPort, log);
             long servingMs = (System.nanoTime() - launched) / 1_000_000;
-            return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, servingMs);
+            return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, launched, servingMs);
         } catch (Exception | Error e) {
             process.destroyForcibly();
             BenchGateway.deleteKeys(settings, prefix);
@@ -142,6 +148,11 @@ final class GatewayJvm implements AutoCloseable {
 
     Path log() {
         return log;
+    }
+
+    /** When the JVM was launched ({@link System#nanoTime()}). */
+    long launchedNanos() {
+        return launchedNanos;
     }
 
     /** From launching the JVM to the gateway serving HTTP. */
