@@ -174,6 +174,12 @@ public final class Bench {
                 + "load driver's; jit = the JIT compilers; gc/other = the rest of this JVM's CPU outside live Java threads (GC, threads that ended); all share the machine's cores.");
         System.out.println("Lateness = time the puller got the job - (createTime + delay + priority). 'When a puller "
                 + "was waiting' keeps jobs whose GET was sent before they fell due: the gateway's own delay.");
+        if (s.runs(15) || s.runs(16) || s.runs(17) || s.runs(18) || s.runs(BenchSettings.AB_SCENARIO)) {
+            System.out.println("Peer and A/B scenarios (15-19): CPU per job of each named process (gateway JVM, its"
+                    + " Redis, MariaDB; beanstalkd) = its utime + stime in /proc over the window, per job; MariaDB's"
+                    + " includes whatever else it served meanwhile. beanstalkd's lateness counts from its INSERTED"
+                    + " answer + the delay in whole seconds (its deadline is set on receipt, before the fsync).");
+        }
         notes.forEach(note -> System.out.println("Note: " + note));
         return arrivals;
     }

@@ -105,7 +105,8 @@ final class GatewayJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE).start();
         try {
-            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log) : awaitListening(process, jarPort, log);
+            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log)
+                    : awaitListening(process, jarPort, log, settings.number("bench.gateway.start-timeout", 300));
             long servingMs = (System.nanoTime() - launched) / 1_000_000;
             return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, launched, servingMs);
         } catch (Exception | Error e) {
@@ -121,9 +122,14 @@ final class GatewayJvm implements AutoCloseable {
         }
     }
 
-    /** A jar-started gateway writes no port file: it serves once its port accepts a connection. */
-    private static int awaitListening(Process process, int port, Path log) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    /**
+     * A jar-started gateway writes no port file: it serves once its port accepts a connection. A runnable jar starts
+     * slower than the class path, minutes on a machine as busy as a shared CI box: {@code bench.gateway.start-timeout}
+     * (seconds).
+     */
+    private static int awaitListening(Process process, int port, Path log, int timeoutSeconds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("gateway exited with " + process.exitValue() + " while starting; see "
@@ -135,7 +141,8 @@ final class GatewayJvm implements AutoCloseable {
                 Thread.sleep(20);
             }
         }
-        throw new IllegalStateException("gateway not serving on " + port + " within 2 minutes; see " + log);
+        throw new IllegalStateException("gateway not serving on " + port + " within " + timeoutSeconds + " s (-Dbench"
+                + ".gateway.start-timeout); see " + log);
     }
 
     String baseUrl() {

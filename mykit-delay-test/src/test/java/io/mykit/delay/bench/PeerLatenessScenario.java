@@ -181,8 +181,8 @@ final class PeerLatenessScenario {
             table.row("", "gateway + stores / " + reference.label(), PeerTargets.ratio(
                     g.cpu().serversMicrosPerJob(g.received()), r.cpu().serversMicrosPerJob(r.received())), "", "");
             table.row("", "gateway CPU (cores)", g.cpu().cores(), "", "");
-            table.row("", "errors", "gateway " + PeerTargets.errors(g) + "; " + peers.stream()
-                    .map(p -> p.label() + " " + PeerTargets.errors(p.byStyle().get(style))).toList(), "0",
+            table.row("", "errors", "gateway " + PeerTargets.errors(g) + "; " + String.join("; ", peers.stream()
+                    .map(p -> p.label() + " " + PeerTargets.errors(p.byStyle().get(style))).toList()), "0",
                     ReportTable.verdict(g.pushErrors() + g.pullErrors() + g.finishErrors() == 0));
             firstError("gateway", g.firstError());
             peers.forEach(p -> firstError(p.label(), p.byStyle().get(style).firstError()));
