@@ -189,7 +189,8 @@ final class AbScenario {
             parts.add(String.format(Locale.ROOT, "%s %.0f us", server,
                     median(side, r -> warm ? r.warmMicros(server) : r.coldMicros(server))));
         }
-        return String.join(" + ", parts) + String.format(Locale.ROOT, "; the rounds' totals' median %.0f us (%d rounds)",
+        return String.join(" + ", parts) + String.format(Locale.ROOT,
+                "; the rounds' totals' median %.0f us (%d rounds)",
                 median(side, r -> warm ? r.warmMicros(null) : r.coldMicros(null)), side.size());
     }
 

@@ -41,6 +41,7 @@ record ConsumerStyle(String name, int batch, long timeoutMs) {
     String beanstalkdCalls() {
         int seconds = BeanstalkDriver.reserveTimeoutSeconds(timeoutMs);
         return batch > 1 ? "reserve-with-timeout " + seconds + " + up to " + (batch - 1)
-                + " reserve-with-timeout 0, their deletes in one write" : "reserve-with-timeout " + seconds + " + delete";
+                + " reserve-with-timeout 0, their deletes in one write"
+                : "reserve-with-timeout " + seconds + " + delete";
     }
 }

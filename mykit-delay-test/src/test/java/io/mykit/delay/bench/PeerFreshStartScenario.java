@@ -117,8 +117,9 @@ final class PeerFreshStartScenario {
                 load.rate(), seconds, style.name());
         Run reference = peers.get(0);
         boolean counts = PeerTargets.keptUp(reference.load(), load.rate());
-        table.row(scenario, "gateway launch to first answer", String.format(Locale.ROOT, "%.1f s (serving after %.1f s)",
-                        gateway.firstAnswerMs() / 1000.0, gateway.servingMs() / 1000.0),
+        table.row(scenario, "gateway launch to first answer", String.format(Locale.ROOT,
+                        "%.1f s (serving after %.1f s)", gateway.firstAnswerMs() / 1000.0,
+                        gateway.servingMs() / 1000.0),
                 "<= " + PeerTargets.LAUNCH_TO_SERVING_MS / 1000 + " s",
                 ReportTable.verdict(gateway.firstAnswerMs() <= PeerTargets.LAUNCH_TO_SERVING_MS));
         peers.forEach(p -> table.row("", p.label() + " launch to first answer",
@@ -128,7 +129,8 @@ final class PeerFreshStartScenario {
         table.row("", "gateway send lag p50 / p99 / p99.9 / max", PeerTargets.sendLag(lag),
                 String.format(Locale.ROOT, "max <= %.0fx %s's: <= %d ms", PeerTargets.SEND_LAG_RATIO,
                         reference.label(), Math.round(PeerTargets.SEND_LAG_RATIO * peerLag)),
-                PeerTargets.verdictBeside(counts, lag.count() > 0 && lag.max() <= PeerTargets.SEND_LAG_RATIO * peerLag));
+                PeerTargets.verdictBeside(counts, lag.count() > 0
+                        && lag.max() <= PeerTargets.SEND_LAG_RATIO * peerLag));
         peers.forEach(p -> table.row("", p.label() + " send lag", PeerTargets.sendLag(p.load().sendLagMs()), "", ""));
         table.row("", "gateway lateness p50 / p99 / p99.9 / max", IssueTargets.lateness(gateway.load().latenessMs()),
                 PeerTargets.latenessTarget(reference.load().latenessMs(), reference.label()),
