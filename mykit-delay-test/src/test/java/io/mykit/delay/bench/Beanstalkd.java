@@ -184,9 +184,9 @@ final class Beanstalkd implements AutoCloseable {
     }
 
     /**
-     * A fresh beanstalkd filled by {@code prefill} without fsync (-F: a million puts with an fsync each would take
-     * an hour here), then stopped and started again on the same binlog with {@code mode}: it replays the prefill and
-     * serves the measured load as the scenario asks.
+     * A fresh beanstalkd filled by {@code prefill} without fsync (-F: beanstalkd fsyncs one put at a time, so a
+     * large prefill in -f0 would last as many fsyncs), then stopped and started again on the same binlog with
+     * {@code mode}: it replays the prefill and serves the measured load as the scenario asks.
      */
     static Beanstalkd startPrefilled(BenchSettings settings, Mode mode, Prefill prefill) throws Exception {
         Beanstalkd filling = start(settings, Mode.NEVER);
