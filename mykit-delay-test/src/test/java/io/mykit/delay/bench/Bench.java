@@ -21,6 +21,9 @@ import java.util.Locale;
  *  5 ActiveMQ lateness  6 RocketMQ lateness   7 ActiveMQ drain          8 cluster of gateway JVMs
  *  9 long-polls         10 pull drain         11 Redis bytes per job    12 fresh gateway JVM
  *  13 soak              14 floors: the same clients against no stores, and the journal's rows alone
+ *  beside beanstalkd (a fresh gateway JVM on a private Redis, then beanstalkd with its binlog):
+ *  15 lateness and memory  16 drain              17 durable single push    18 fresh start
+ *  19 A/B: an older jar and the current one in alternating rounds, CPU per job (-Dbench.ab.jar)
  * </pre>
  */
 public final class Bench {
@@ -76,7 +79,8 @@ public final class Bench {
                 + "/" + s.database() + "; " + s.mode().name().toLowerCase(Locale.ROOT) + " sizes, scenarios "
                 + s.scenarios() + " (1,2,3 by default, about six minutes; 4 restore, 5 and 6 ActiveMQ and RocketMQ"
                 + " lateness, 7 ActiveMQ drain, 8 cluster, 9 long-polls, 10 pull drain, 11 Redis memory, 12 fresh"
-                + " gateway JVM, 13 soak, 14 floors when named in -Dbench.scenarios; all = every one at full size)");
+                + " gateway JVM, 13 soak, 14 floors, 15-18 beside beanstalkd (lateness, drain, push, fresh start),"
+                + " 19 A/B (-Dbench.ab.jar) when named in -Dbench.scenarios; all = every one at full size)");
         // while the machine is quiet: what a round trip costs here, the scale every figure below moves with
         String roundTrips = MachineCalibration.measure(s).describe();
         if (s.runs(1)) {
@@ -124,6 +128,21 @@ public final class Bench {
         if (s.runs(14)) {
             new FloorScenario(s, cpu, table, notes::add, arrivals).run(this::startGateway);
         }
+        if (s.runs(15)) {
+            new PeerLatenessScenario(s, table, notes::add, arrivals).run();
+        }
+        if (s.runs(16)) {
+            new PeerDrainScenario(s, table, notes::add, arrivals).run();
+        }
+        if (s.runs(17)) {
+            new PeerPushScenario(s, table, notes::add).run();
+        }
+        if (s.runs(18)) {
+            new PeerFreshStartScenario(s, table, notes::add, arrivals).run();
+        }
+        if (s.runs(BenchSettings.AB_SCENARIO)) {
+            new AbScenario(s, table, notes::add, arrivals).run();
+        }
         double loadAfter = loadAverage();
 
         System.out.println();
@@ -136,6 +155,9 @@ public final class Bench {
                 + s.redisPort() + "; MariaDB " + BenchGateway.mariaDbDescription(s) + " at " + s.mysqlHost() + ":"
                 + s.mysqlPort() + "/" + s.database());
         System.out.println("round trips: " + roundTrips);
+        if (s.runs(15) || s.runs(16) || s.runs(17) || s.runs(18)) {
+            System.out.println("peer: " + peerDescription(s));
+        }
         String jvmOptions = String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(arg -> arg.startsWith("-X")).toList());
         String clusterJvms = "; scenario 8: gateway JVMs (" + String.join(" ", BenchJvm.GATEWAY_OPTIONS)
@@ -152,6 +174,12 @@ public final class Bench {
                 + "load driver's; jit = the JIT compilers; gc/other = the rest of this JVM's CPU outside live Java threads (GC, threads that ended); all share the machine's cores.");
         System.out.println("Lateness = time the puller got the job - (createTime + delay + priority). 'When a puller "
                 + "was waiting' keeps jobs whose GET was sent before they fell due: the gateway's own delay.");
+        if (s.runs(15) || s.runs(16) || s.runs(17) || s.runs(18) || s.runs(BenchSettings.AB_SCENARIO)) {
+            System.out.println("Peer and A/B scenarios (15-19): CPU per job of each named process (gateway JVM, its"
+                    + " Redis, MariaDB; beanstalkd) = its utime + stime in /proc over the window, per job; MariaDB's"
+                    + " includes whatever else it served meanwhile. beanstalkd's lateness counts from its INSERTED"
+                    + " answer + the delay in whole seconds (its deadline is set on receipt, before the fsync).");
+        }
         notes.forEach(note -> System.out.println("Note: " + note));
         return arrivals;
     }
@@ -240,6 +268,23 @@ public final class Bench {
             table.row("", "CPU per delivered job", l.cpu().perJob(l.received()), "", "");
             journalRow(gateway);
         }
+    }
+
+    /**
+     * "beanstalkd 1.12 (/usr/bin/beanstalkd), binlog in the temp dir, -f0: ...; gateway JVMs from this class path":
+     * what the peer scenarios compared.
+     */
+    private static String peerDescription(BenchSettings s) throws Exception {
+        java.nio.file.Path beanstalkd = Beanstalkd.executable(s);
+        PeerLoad load = PeerLoad.from(s);
+        return Beanstalkd.version(beanstalkd) + " (" + beanstalkd + "), binlog under "
+                + s.text("bench.beanstalkd.dir", System.getProperty("java.io.tmpdir")) + ", "
+                + String.join("; ", load.modes().stream().map(Beanstalkd.Mode::describe).toList())
+                + (load.modes().size() > 1 ? " (verdicts beside the first)" : "")
+                + "; gateway: a fresh JVM per scenario (" + s.text("bench.gateway.jvm-options",
+                String.join(" ", BenchJvm.GATEWAY_OPTIONS)) + ", " + (s.text("bench.gateway.jar", "").isEmpty()
+                ? "this class path" : s.text("bench.gateway.jar", "")) + ") on a private redis-server without"
+                + " persistence, default settings";
     }
 
     private BenchGateway startGateway(String... properties) throws Exception {

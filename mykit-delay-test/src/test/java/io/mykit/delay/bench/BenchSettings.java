@@ -17,6 +17,7 @@ import java.util.stream.IntStream;
  *  full      -Dbench.scenarios=all                 every scenario at the issue's sizes (1M pending, 1M drains)
  *  quick     -Dbench.quick=true                    every scenario shrunk; the default list runs in under a minute
  * </pre>
+ * {@code -Dbench.ab.jar=<older jar>} alone runs the A/B mode (scenario 19); "all" includes it only then.
  * The client counts follow the issue's outside harness: 16 single pushers, 4 producers and 4 single-pull consumers
  * at a steady rate.
  */
@@ -30,8 +31,10 @@ record BenchSettings(
         int latePending, int lateRate, int lateSeconds, int latePushers, int latePullers, int latePullBatch,
         int lateMinDelayMs, int lateMaxDelayMs, int pollTimeoutMs) {
 
-    /** The highest scenario number: "all" means 1 to this. */
-    static final int LAST_SCENARIO = 14;
+    /** The highest scenario number. */
+    static final int LAST_SCENARIO = 19;
+    /** The A/B mode's scenario: it runs only with an older jar to compare ({@code bench.ab.jar}). */
+    static final int AB_SCENARIO = 19;
     /** The scenarios the quick mode runs unless told: the ones that together fit in a minute. */
     static final String QUICK_SCENARIOS = "1,2,3,7,10,11,12";
 
@@ -45,9 +48,13 @@ record BenchSettings(
     /** The settings {@code properties} ({@code bench.*} keys) ask for; a test hands its own instead of -D options. */
     static BenchSettings fromProperties(Properties properties) {
         boolean quick = Boolean.parseBoolean(properties.getProperty("bench.quick", "false"));
-        String named = properties.getProperty("bench.scenarios", quick ? QUICK_SCENARIOS : "1,2,3").trim();
+        boolean abJar = !properties.getProperty("bench.ab.jar", "").isBlank();
+        // an older jar given alone asks for the A/B mode
+        String unnamed = abJar ? Integer.toString(AB_SCENARIO) : quick ? QUICK_SCENARIOS : "1,2,3";
+        String named = properties.getProperty("bench.scenarios", unnamed).trim();
         Mode mode = quick ? Mode.QUICK : "all".equals(named) ? Mode.FULL : Mode.DEFAULT;
-        String scenarios = "all".equals(named) ? IntStream.rangeClosed(1, LAST_SCENARIO).mapToObj(Integer::toString)
+        String scenarios = "all".equals(named) ? IntStream.rangeClosed(1, LAST_SCENARIO)
+                .filter(n -> n != AB_SCENARIO || abJar).mapToObj(Integer::toString)
                 .collect(Collectors.joining(",")) : named;
         Sizer z = new Sizer(mode, properties);
         BenchSettings s = new BenchSettings(mode, properties,
@@ -112,6 +119,9 @@ record BenchSettings(
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("bench.scenarios takes numbers 1-" + LAST_SCENARIO + " or all, not "
                     + unknown);
+        }
+        if (runs(AB_SCENARIO)) {
+            AbScenario.sides(this);
         }
         if (pushClients < 1 || batchClients < 1 || latePushers < 1 || latePullers < 1 || lateRate < 1
                 || latePullBatch < 1) {

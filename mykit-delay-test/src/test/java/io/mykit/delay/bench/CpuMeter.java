@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,6 +33,8 @@ import java.util.stream.Collectors;
  *             processes (RocketMQ's name server and broker); a broker consumer's threads count as the driver's
  *  nodes    = in the cluster scenario: each gateway JVM's whole process; "gateway" is then this JVM's own
  *             threads besides the driver's (the ZooKeeper server)
+ *  servers  = in the peer and A/B scenarios ({@link #ofServers}): named whole processes (a gateway JVM, its private
+ *             Redis, MariaDB; beanstalkd), each from /proc; "bench JVM" is then this whole JVM, the load driver
  *  machine  = from /proc/stat (Linux): the share of all cores idle, and the kernel's context switches, per second
  *             and per job. A box with little idle time queues every request behind others: read a tail with it.
  * </pre>
@@ -50,13 +54,15 @@ final class CpuMeter {
     private final Optional<ProcessHandle> mariaDb;
     private final BenchBroker broker;
     private final List<ProcessHandle> nodes;
+    private final Map<String, ProcessHandle> servers;
 
     /**
      * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the
      * child processes' (-1 without a broker); nodeNs each gateway JVM's (empty outside the cluster scenario).
      */
     record Sample(long wallNs, long jvmNs, long jitMs, Map<Long, Long> threadNs, Set<Long> driverIds,
-                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs, MachineTicks machine) {
+                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs,
+                  Map<String, Long> serverNs, MachineTicks machine) {
     }
 
     /** /proc/stat's counters at one moment: all cores' ticks, their idle ticks (idle + iowait), context switches. */
@@ -88,10 +94,19 @@ final class CpuMeter {
         }
     }
 
-    /** Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). */
+    /**
+     * Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). {@code servers}: the
+     * named processes' cores, in the order they were named (empty unless {@link #ofServers}).
+     */
     record Usage(double seconds, double gateway, double driver, double jit, double gcOther, double redis,
-                 double mariaDb, double broker, double[] nodes, double machineIdle, double switchesPerSecond) {
+                 double mariaDb, double broker, double[] nodes, Map<String, Double> servers, double benchJvm,
+                 double machineIdle, double switchesPerSecond) {
         String cores() {
+            if (!servers.isEmpty()) {
+                return servers.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %s", e.getKey(),
+                        known(e.getValue(), 1))).collect(Collectors.joining(", "))
+                        + String.format(Locale.ROOT, "; bench JVM (load driver) %.2f", benchJvm) + machine();
+            }
             if (nodes.length > 0) {
                 return String.format(Locale.ROOT, "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
                         + " JVM (jit, gc; ZooKeeper in scenario 8) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
@@ -111,6 +126,14 @@ final class CpuMeter {
         /** CPU microseconds per job: less disturbed by other load on the machine than the rates are. */
         String perJob(long jobs) {
             double us = jobs == 0 ? 0 : seconds * 1e6 / jobs;
+            if (!servers.isEmpty()) {
+                String each = servers.entrySet().stream().map(e -> e.getKey() + " " + known(e.getValue(), us)
+                        + " us").collect(Collectors.joining(" + "));
+                return (servers.size() > 1 ? each + String.format(Locale.ROOT, " = %.0f us",
+                        serversMicrosPerJob(jobs)) : each)
+                        + (switchesPerSecond < 0 || jobs == 0 ? ""
+                        : String.format(Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
+            }
             if (nodes.length > 0) {
                 return String.format(Locale.ROOT, "nodes %.0f us, redis %s us, mariadb %s us",
                         Arrays.stream(nodes).sum() * us, known(redis, us), known(mariaDb, us));
@@ -120,6 +143,18 @@ final class CpuMeter {
                     + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us))
                     + (switchesPerSecond < 0 || jobs == 0 ? ""
                     : String.format(Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
+        }
+
+        /** CPU microseconds per job of one named server; negative when unknown. */
+        double serverMicrosPerJob(String name, long jobs) {
+            double cores = servers.getOrDefault(name, -1.0);
+            return cores < 0 || jobs == 0 ? -1 : cores * seconds * 1e6 / jobs;
+        }
+
+        /** CPU microseconds per job of all named servers together (the unknown ones left out). */
+        double serversMicrosPerJob(long jobs) {
+            return jobs == 0 ? 0 : servers.values().stream().mapToDouble(c -> Math.max(0, c)).sum() * seconds * 1e6
+                    / jobs;
         }
 
         /** Each gateway JVM's cores, "0.41 + 0.38". */
@@ -134,15 +169,16 @@ final class CpuMeter {
     }
 
     CpuMeter(int redisPort, int mariaDbPort) {
-        this(redisServer(redisPort), mariaDbServer(mariaDbPort), null, List.of());
+        this(redisServer(redisPort), mariaDbServer(mariaDbPort), null, List.of(), Map.of());
     }
 
     private CpuMeter(Optional<ProcessHandle> redis, Optional<ProcessHandle> mariaDb, BenchBroker broker,
-                     List<ProcessHandle> nodes) {
+                     List<ProcessHandle> nodes, Map<String, ProcessHandle> servers) {
         this.redis = redis;
         this.mariaDb = mariaDb;
         this.broker = broker;
         this.nodes = nodes;
+        this.servers = servers;
         if (threads.isThreadCpuTimeSupported() && !threads.isThreadCpuTimeEnabled()) {
             threads.setThreadCpuTimeEnabled(true);
         }
@@ -150,12 +186,27 @@ final class CpuMeter {
 
     /** This meter, also telling {@code broker}'s CPU apart from the gateway's. */
     CpuMeter with(BenchBroker broker) {
-        return new CpuMeter(redis, mariaDb, broker, nodes);
+        return new CpuMeter(redis, mariaDb, broker, nodes, servers);
     }
 
     /** This meter, also measuring each of these gateway processes. */
     CpuMeter withNodes(List<ProcessHandle> gateways) {
-        return new CpuMeter(redis, mariaDb, broker, List.copyOf(gateways));
+        return new CpuMeter(redis, mariaDb, broker, List.copyOf(gateways), servers);
+    }
+
+    /**
+     * A meter of whole server processes only, each named ("gateway", "redis", "mariadb"; "beanstalkd"), in this
+     * order. A name missing from the window's first sample counts from 0: a process started inside the window spent
+     * all its CPU in it.
+     */
+    static CpuMeter ofServers(Map<String, ProcessHandle> servers) {
+        return new CpuMeter(Optional.empty(), Optional.empty(), null, List.of(),
+                Collections.unmodifiableMap(new LinkedHashMap<>(servers)));
+    }
+
+    /** The process of the MariaDB listening on {@code port}, when this user may read it. */
+    static Optional<ProcessHandle> mariaDbProcess(int port) {
+        return mariaDbServer(port);
     }
 
     Sample sample() {
@@ -177,9 +228,11 @@ final class CpuMeter {
         long childrenNs = broker == null ? -1
                 : ProcessHandle.current().descendants().mapToLong(CpuMeter::cpuNs).filter(ns -> ns > 0).sum();
         long jitMs = compiler == null ? 0 : compiler.getTotalCompilationTime();
+        Map<String, Long> serverNs = new LinkedHashMap<>();
+        servers.forEach((name, process) -> serverNs.put(name, cpuNs(process)));
         return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), jitMs, cpu, driver, brokerThreads,
                 redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs,
-                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray(), MachineTicks.read());
+                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray(), serverNs, MachineTicks.read());
     }
 
     static Usage between(Sample from, Sample to) {
@@ -204,6 +257,9 @@ final class CpuMeter {
         for (int n = 0; n < nodes.length; n++) {
             nodes[n] = cores(from.nodeNs()[n], to.nodeNs()[n], wall);
         }
+        Map<String, Double> servers = new LinkedHashMap<>();
+        to.serverNs().forEach((name, ns) -> servers.put(name, cores(from.serverNs().getOrDefault(name, 0L), ns,
+                wall)));
         MachineTicks a = from.machine();
         MachineTicks b = to.machine();
         boolean machineKnown = a.ticks() >= 0 && b.ticks() > a.ticks();
@@ -211,7 +267,7 @@ final class CpuMeter {
         double switches = machineKnown ? (b.switches() - a.switches()) / (wall / 1e9) : -1;
         return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
                 jitNs / wall, Math.max(0, jvmNs - javaNs - jitNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
-                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes, idle, switches);
+                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes, servers, jvmNs / wall, idle, switches);
     }
 
     private static double cores(long from, long to, double wall) {

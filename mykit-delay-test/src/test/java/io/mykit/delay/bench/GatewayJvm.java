@@ -47,11 +47,12 @@ final class GatewayJvm implements AutoCloseable {
     private final String baseUrl;
     private final String javaHome;
     private final List<String> options;
+    private final long launchedNanos;
     private final long startToServingMs;
     private JMXConnector jmx;
 
     private GatewayJvm(BenchSettings settings, Process process, String keyPrefix, Path log, int port,
-                       String javaHome, List<String> options, long startToServingMs) {
+                       String javaHome, List<String> options, long launchedNanos, long startToServingMs) {
         this.settings = settings;
         this.process = process;
         this.keyPrefix = keyPrefix;
@@ -59,11 +60,17 @@ final class GatewayJvm implements AutoCloseable {
         this.baseUrl = "http://127.0.0.1:" + port;
         this.javaHome = javaHome;
         this.options = options;
+        this.launchedNanos = launchedNanos;
         this.startToServingMs = startToServingMs;
     }
 
     /** The JDK and options the settings ask for: {@code bench.java} and {@code bench.gateway.jvm-options}. */
     static GatewayJvm start(BenchSettings settings, Path logDir) throws Exception {
+        return start(settings, logDir, settings.text("bench.gateway.jar", ""));
+    }
+
+    /** The same, from runnable {@code jar} (the A/B mode's older and current jars); empty: this class path. */
+    static GatewayJvm start(BenchSettings settings, Path logDir, String jar) throws Exception {
         String javaHome = settings.text("bench.java", System.getProperty("java.home"));
         String optionText = settings.text("bench.gateway.jvm-options", String.join(" ", BenchJvm.GATEWAY_OPTIONS));
         List<String> options = Arrays.stream(optionText.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
@@ -78,7 +85,6 @@ final class GatewayJvm implements AutoCloseable {
                 .filter(key -> key.startsWith("mykit.") || key.startsWith("spring.") || key.startsWith("logging."))
                 .sorted()
                 .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-        String jar = settings.text("bench.gateway.jar", "");
         int jarPort = jar.isEmpty() ? 0 : freePort();
         if (jar.isEmpty()) {
             command.add("-cp");
@@ -99,9 +105,10 @@ final class GatewayJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE).start();
         try {
-            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log) : awaitListening(process, jarPort, log);
+            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log)
+                    : awaitListening(process, jarPort, log, settings.number("bench.gateway.start-timeout", 300));
             long servingMs = (System.nanoTime() - launched) / 1_000_000;
-            return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, servingMs);
+            return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, launched, servingMs);
         } catch (Exception | Error e) {
             process.destroyForcibly();
             BenchGateway.deleteKeys(settings, prefix);
@@ -115,9 +122,14 @@ final class GatewayJvm implements AutoCloseable {
         }
     }
 
-    /** A jar-started gateway writes no port file: it serves once its port accepts a connection. */
-    private static int awaitListening(Process process, int port, Path log) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    /**
+     * A jar-started gateway writes no port file: it serves once its port accepts a connection. A runnable jar starts
+     * slower than the class path, minutes on a machine as busy as a shared CI box: {@code bench.gateway.start-timeout}
+     * (seconds).
+     */
+    private static int awaitListening(Process process, int port, Path log, int timeoutSeconds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("gateway exited with " + process.exitValue() + " while starting; see "
@@ -129,7 +141,8 @@ final class GatewayJvm implements AutoCloseable {
                 Thread.sleep(20);
             }
         }
-        throw new IllegalStateException("gateway not serving on " + port + " within 2 minutes; see " + log);
+        throw new IllegalStateException("gateway not serving on " + port + " within " + timeoutSeconds + " s (-Dbench"
+                + ".gateway.start-timeout); see " + log);
     }
 
     String baseUrl() {
@@ -142,6 +155,11 @@ final class GatewayJvm implements AutoCloseable {
 
     Path log() {
         return log;
+    }
+
+    /** When the JVM was launched ({@link System#nanoTime()}). */
+    long launchedNanos() {
+        return launchedNanos;
     }
 
     /** From launching the JVM to the gateway serving HTTP. */
