@@ -20,7 +20,7 @@ record PeerLoad(int rate, int pushers, int pullers, int minDelayMs, int maxDelay
         PeerLoad load = new PeerLoad(s.size("bench.peer.rate", 1000, 1000, 200), s.number("bench.peer.pushers", 4),
                 s.number("bench.peer.pullers", 4), s.number("bench.peer.min-delay", 1000),
                 s.number("bench.peer.max-delay", 2000), ConsumerStyle.from(s, "bench.peer.styles"),
-                Beanstalkd.Mode.parseList(s.text("bench.beanstalkd.fsync", "always")));
+                Beanstalkd.Mode.parseList(s.text("bench.beanstalkd.fsync", "50")));
         if (load.rate < 1 || load.pushers < 1 || load.pullers < 1) {
             throw new IllegalArgumentException("bench.peer.rate, .pushers and .pullers must be >= 1");
         }
