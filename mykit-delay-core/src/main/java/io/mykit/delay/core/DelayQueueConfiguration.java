@@ -35,6 +35,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import io.mykit.delay.queue.cluster.BucketOwnership;
+import io.mykit.delay.queue.cluster.OwnershipSettings;
 import io.mykit.delay.queue.cluster.StandaloneOwnership;
 import io.mykit.delay.queue.cluster.WakeBus;
 import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
@@ -164,7 +165,7 @@ public class DelayQueueConfiguration {
                     properties.getTimer().isEnabled());
         }
         RegistryProperties registry = properties.getRegistry();
-        ZooKeeperOwnership.Timing timing = new ZooKeeperOwnership.Timing(registry.getConnectionTimeout(),
+        OwnershipSettings.Timing timing = new OwnershipSettings.Timing(registry.getConnectionTimeout(),
                 registry.getSessionTimeout(), registry.getSuspendGrace());
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(registry.getServerList())
@@ -178,12 +179,12 @@ public class DelayQueueConfiguration {
                 .connectionStateErrorPolicy(timing.stopsAtOnce() ? new StandardConnectionStateErrorPolicy()
                         : new SessionConnectionStateErrorPolicy())
                 .build();
-        ZooKeeperOwnership.Kind kind = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
-                ? ZooKeeperOwnership.Kind.MASTER_SLAVE : ZooKeeperOwnership.Kind.CLUSTER;
-        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, kind, node.id(), node.url(),
-                properties.getTimer().isEnabled(), properties.getBuckets(),
-                properties.getRedis().getKeyPrefix(), store, fence, timers, timing,
-                lossWatch::restores, othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive));
+        OwnershipSettings.Mode mode = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
+                ? OwnershipSettings.Mode.MASTER_SLAVE : OwnershipSettings.Mode.CLUSTER;
+        OwnershipSettings settings = new OwnershipSettings(mode, node.id(), node.url(),
+                properties.getTimer().isEnabled(), properties.getBuckets(), properties.getRedis().getKeyPrefix(), timing);
+        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, settings, timers, fence, store::claimAgain,
+                othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive), lossWatch::restores);
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();
         return ownership;
