@@ -54,7 +54,8 @@ public class Train {
     }
 
     private static void oneRound(HttpClient http, String base, int round) throws Exception {
-        String pushed = send(http, post(base + "/push", "{\"topic\":\"" + TOPIC + "\",\"delay\":0,\"body\":\"" + BODY + "\"}"));
+        String pushed = send(http, post(base + "/push",
+                "{\"topic\":\"" + TOPIC + "\",\"delay\":0,\"body\":\"" + BODY + "\"}"));
         String pulled = send(http, get(base + "/get/" + TOPIC + "?ttr=30000&timeout=1000"));
         String id = idOf(pulled);
         if (id != null) {
@@ -62,7 +63,8 @@ public class Train {
         }
         if (round % 10 == 0) {
             String later = idOf(send(http, post(base + "/push",
-                    "{\"topic\":\"" + TOPIC + "\",\"delay\":600000,\"bizKey\":\"b" + round + "\",\"body\":\"" + BODY + "\"}")));
+                    "{\"topic\":\"" + TOPIC + "\",\"delay\":600000,"
+                            + "\"bizKey\":\"b" + round + "\",\"body\":\"" + BODY + "\"}")));
             if (later != null) {
                 send(http, get(base + "/jobs/" + later));
                 send(http, HttpRequest.newBuilder(URI.create(base + "/jobs/" + later)).DELETE().build());
@@ -71,7 +73,8 @@ public class Train {
         if (round % 50 == 0) {
             StringBuilder batch = new StringBuilder("[");
             for (int i = 0; i < 20; i++) {
-                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(TOPIC).append("\",\"delay\":0,\"body\":\"")
+                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(TOPIC)
+                        .append("\",\"delay\":0,\"body\":\"")
                         .append(BODY).append("\"}");
             }
             send(http, post(base + "/push/batch", batch.append(']').toString()));

@@ -10,8 +10,19 @@ public class AdminProperties {
      */
     private boolean open = false;
 
-    public String getToken() { return token; }
-    public void setToken(String token) { this.token = token; }
-    public boolean isOpen() { return open; }
-    public void setOpen(boolean open) { this.open = open; }
+    public String getToken() {
+        return token;
+    }
+
+    public void setToken(String token) {
+        this.token = token;
+    }
+
+    public boolean isOpen() {
+        return open;
+    }
+
+    public void setOpen(boolean open) {
+        this.open = open;
+    }
 }

@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Steps the start-up checks share: a failed check adds its message, so one error names every bad key. */
 final class Checks {
-    private Checks() {
-    }
+    private Checks() {}
 
     static boolean positive(Duration d) {
         return d != null && !d.isNegative() && !d.isZero();

@@ -1,15 +1,14 @@
 package io.mykit.delay.config;
 
-import org.springframework.beans.factory.InitializingBean;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import static io.mykit.delay.config.Checks.check;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
-import static io.mykit.delay.config.Checks.check;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The whole {@code mykit.delay.*} configuration tree: one class per setting group, each checking its own keys;
@@ -63,23 +62,73 @@ public class DelayProperties implements InitializingBean {
     @NestedConfigurationProperty
     private final MetricsProperties metrics = new MetricsProperties();
 
-    public int getBuckets() { return buckets; }
-    public void setBuckets(int buckets) { this.buckets = buckets; }
-    public Mode getMode() { return mode; }
-    public void setMode(Mode mode) { this.mode = mode; }
-    public RegistryProperties getRegistry() { return registry; }
-    public RedisProperties getRedis() { return redis; }
-    public TimerProperties getTimer() { return timer; }
-    public PullProperties getPull() { return pull; }
-    public LimitsProperties getLimits() { return limits; }
-    public JournalProperties getJournal() { return journal; }
-    public DispatchProperties getDispatch() { return dispatch; }
-    public ActiveMqProperties getActivemq() { return activemq; }
-    public RocketMqProperties getRocketmq() { return rocketmq; }
-    public RecoveryProperties getRecovery() { return recovery; }
-    public AdminProperties getAdmin() { return admin; }
-    public HttpProperties getHttp() { return http; }
-    public MetricsProperties getMetrics() { return metrics; }
+    public int getBuckets() {
+        return buckets;
+    }
+
+    public void setBuckets(int buckets) {
+        this.buckets = buckets;
+    }
+
+    public Mode getMode() {
+        return mode;
+    }
+
+    public void setMode(Mode mode) {
+        this.mode = mode;
+    }
+
+    public RegistryProperties getRegistry() {
+        return registry;
+    }
+
+    public RedisProperties getRedis() {
+        return redis;
+    }
+
+    public TimerProperties getTimer() {
+        return timer;
+    }
+
+    public PullProperties getPull() {
+        return pull;
+    }
+
+    public LimitsProperties getLimits() {
+        return limits;
+    }
+
+    public JournalProperties getJournal() {
+        return journal;
+    }
+
+    public DispatchProperties getDispatch() {
+        return dispatch;
+    }
+
+    public ActiveMqProperties getActivemq() {
+        return activemq;
+    }
+
+    public RocketMqProperties getRocketmq() {
+        return rocketmq;
+    }
+
+    public RecoveryProperties getRecovery() {
+        return recovery;
+    }
+
+    public AdminProperties getAdmin() {
+        return admin;
+    }
+
+    public HttpProperties getHttp() {
+        return http;
+    }
+
+    public MetricsProperties getMetrics() {
+        return metrics;
+    }
 
     @Override
     public void afterPropertiesSet() {
@@ -115,5 +164,9 @@ public class DelayProperties implements InitializingBean {
         }
     }
 
-    public enum Mode { STANDALONE, MASTER_SLAVE, CLUSTER }
+    public enum Mode {
+        STANDALONE,
+        MASTER_SLAVE,
+        CLUSTER
+    }
 }

@@ -1,15 +1,15 @@
 package io.mykit.delay.config;
 
+import static io.mykit.delay.config.Checks.check;
+
 import java.time.Duration;
 import java.util.List;
-
-import static io.mykit.delay.config.Checks.check;
 
 /** {@code mykit.delay.http.*}: how the HTTP boundary answers. */
 public class HttpProperties {
     /**
-     * For clients written against the original mykit-delay: every answer is HTTP 200 and the real status is in
-     * the envelope's {@code code} ({@code success:false} for errors).
+     * For clients written against the original mykit-delay: every answer is HTTP 200 and the real status is in the
+     * envelope's {@code code} ({@code success:false} for errors).
      */
     private boolean legacyStatus = false;
     /**
@@ -19,21 +19,40 @@ public class HttpProperties {
     private boolean directRoutes = true;
     /**
      * Before the port opens, at most this long of the gateway's own jobs in topic {@code mykit-delay-warmup}, pushed,
-     * pulled, finished and cancelled through a loopback port of the same web server, so the first clients meet
-     * compiled code; it ends sooner once the JIT has settled (0 = none). Unset: 15 s on external stores, none on
-     * the embedded ones.
+     * pulled, finished and cancelled through a loopback port of the same web server, so the first clients meet compiled
+     * code; it ends sooner once the JIT has settled (0 = none). Unset: 15 s on external stores, none on the embedded
+     * ones.
      */
     private Duration warmup;
 
-    public Duration getWarmup() { return warmup; }
-    public void setWarmup(Duration warmup) { this.warmup = warmup; }
-    public boolean isDirectRoutes() { return directRoutes; }
-    public void setDirectRoutes(boolean directRoutes) { this.directRoutes = directRoutes; }
-    public boolean isLegacyStatus() { return legacyStatus; }
-    public void setLegacyStatus(boolean legacyStatus) { this.legacyStatus = legacyStatus; }
+    public Duration getWarmup() {
+        return warmup;
+    }
+
+    public void setWarmup(Duration warmup) {
+        this.warmup = warmup;
+    }
+
+    public boolean isDirectRoutes() {
+        return directRoutes;
+    }
+
+    public void setDirectRoutes(boolean directRoutes) {
+        this.directRoutes = directRoutes;
+    }
+
+    public boolean isLegacyStatus() {
+        return legacyStatus;
+    }
+
+    public void setLegacyStatus(boolean legacyStatus) {
+        this.legacyStatus = legacyStatus;
+    }
 
     void validate(List<String> errors) {
-        check(errors, warmup == null || !warmup.isNegative() && warmup.compareTo(Duration.ofMinutes(5)) <= 0,
+        check(
+                errors,
+                warmup == null || !warmup.isNegative() && warmup.compareTo(Duration.ofMinutes(5)) <= 0,
                 "mykit.delay.http.warmup must be 0..5m");
     }
 }

@@ -1,10 +1,10 @@
 package io.mykit.delay.config;
 
-import java.time.Duration;
-import java.util.List;
-
 import static io.mykit.delay.config.Checks.check;
 import static io.mykit.delay.config.Checks.positive;
+
+import java.time.Duration;
+import java.util.List;
 
 /** {@code mykit.delay.limits.*}: input limits checked before anything is stored. */
 public class LimitsProperties {
@@ -19,16 +19,45 @@ public class LimitsProperties {
     /** Largest HTTP request body, in bytes. */
     private long maxRequestBytes = 32L * 1024 * 1024;
 
-    public int getMaxBodyBytes() { return maxBodyBytes; }
-    public void setMaxBodyBytes(int maxBodyBytes) { this.maxBodyBytes = maxBodyBytes; }
-    public int getMaxBatchSize() { return maxBatchSize; }
-    public void setMaxBatchSize(int maxBatchSize) { this.maxBatchSize = maxBatchSize; }
-    public Duration getMaxDelay() { return maxDelay; }
-    public void setMaxDelay(Duration maxDelay) { this.maxDelay = maxDelay; }
-    public int getDefaultTries() { return defaultTries; }
-    public void setDefaultTries(int defaultTries) { this.defaultTries = defaultTries; }
-    public long getMaxRequestBytes() { return maxRequestBytes; }
-    public void setMaxRequestBytes(long maxRequestBytes) { this.maxRequestBytes = maxRequestBytes; }
+    public int getMaxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    public void setMaxBodyBytes(int maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public int getMaxBatchSize() {
+        return maxBatchSize;
+    }
+
+    public void setMaxBatchSize(int maxBatchSize) {
+        this.maxBatchSize = maxBatchSize;
+    }
+
+    public Duration getMaxDelay() {
+        return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+        this.maxDelay = maxDelay;
+    }
+
+    public int getDefaultTries() {
+        return defaultTries;
+    }
+
+    public void setDefaultTries(int defaultTries) {
+        this.defaultTries = defaultTries;
+    }
+
+    public long getMaxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    public void setMaxRequestBytes(long maxRequestBytes) {
+        this.maxRequestBytes = maxRequestBytes;
+    }
 
     void validate(List<String> errors) {
         check(errors, maxBodyBytes >= 1, "mykit.delay.limits.max-body-bytes must be >= 1");

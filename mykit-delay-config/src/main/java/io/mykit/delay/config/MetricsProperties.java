@@ -1,11 +1,11 @@
 package io.mykit.delay.config;
 
+import static io.mykit.delay.config.Checks.check;
+import static io.mykit.delay.config.Checks.positive;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static io.mykit.delay.config.Checks.check;
-import static io.mykit.delay.config.Checks.positive;
 
 /** {@code mykit.delay.metrics.*}: metrics at /actuator/prometheus. */
 public class MetricsProperties {
@@ -14,10 +14,21 @@ public class MetricsProperties {
     /** How often the gauges that need Redis (pending, in flight, ready) are sampled; scrapes read the last sample. */
     private Duration sampleInterval = Duration.ofSeconds(5);
 
-    public List<String> getTopics() { return topics; }
-    public void setTopics(List<String> topics) { this.topics = topics; }
-    public Duration getSampleInterval() { return sampleInterval; }
-    public void setSampleInterval(Duration sampleInterval) { this.sampleInterval = sampleInterval; }
+    public List<String> getTopics() {
+        return topics;
+    }
+
+    public void setTopics(List<String> topics) {
+        this.topics = topics;
+    }
+
+    public Duration getSampleInterval() {
+        return sampleInterval;
+    }
+
+    public void setSampleInterval(Duration sampleInterval) {
+        this.sampleInterval = sampleInterval;
+    }
 
     void validate(List<String> errors) {
         check(errors, positive(sampleInterval), "mykit.delay.metrics.sample-interval must be > 0");

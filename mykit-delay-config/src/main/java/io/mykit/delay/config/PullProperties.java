@@ -1,10 +1,10 @@
 package io.mykit.delay.config;
 
-import java.time.Duration;
-import java.util.List;
-
 import static io.mykit.delay.config.Checks.check;
 import static io.mykit.delay.config.Checks.positive;
+
+import java.time.Duration;
+import java.util.List;
 
 /** {@code mykit.delay.pull.*}: the HTTP pull consumers. */
 public class PullProperties {
@@ -25,16 +25,45 @@ public class PullProperties {
     /** Most long-polls waiting at once on this node; one more is answered 429. */
     private int maxWaitingPolls = DEFAULT_MAX_WAITING_POLLS;
 
-    public Duration getDefaultTtr() { return defaultTtr; }
-    public void setDefaultTtr(Duration defaultTtr) { this.defaultTtr = defaultTtr; }
-    public Duration getMaxTtr() { return maxTtr; }
-    public void setMaxTtr(Duration maxTtr) { this.maxTtr = maxTtr; }
-    public Duration getMaxTimeout() { return maxTimeout; }
-    public void setMaxTimeout(Duration maxTimeout) { this.maxTimeout = maxTimeout; }
-    public Duration getPollInterval() { return pollInterval; }
-    public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
-    public int getMaxWaitingPolls() { return maxWaitingPolls; }
-    public void setMaxWaitingPolls(int maxWaitingPolls) { this.maxWaitingPolls = maxWaitingPolls; }
+    public Duration getDefaultTtr() {
+        return defaultTtr;
+    }
+
+    public void setDefaultTtr(Duration defaultTtr) {
+        this.defaultTtr = defaultTtr;
+    }
+
+    public Duration getMaxTtr() {
+        return maxTtr;
+    }
+
+    public void setMaxTtr(Duration maxTtr) {
+        this.maxTtr = maxTtr;
+    }
+
+    public Duration getMaxTimeout() {
+        return maxTimeout;
+    }
+
+    public void setMaxTimeout(Duration maxTimeout) {
+        this.maxTimeout = maxTimeout;
+    }
+
+    public Duration getPollInterval() {
+        return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public int getMaxWaitingPolls() {
+        return maxWaitingPolls;
+    }
+
+    public void setMaxWaitingPolls(int maxWaitingPolls) {
+        this.maxWaitingPolls = maxWaitingPolls;
+    }
 
     void validate(List<String> errors) {
         check(errors, positive(defaultTtr), "mykit.delay.pull.default-ttr must be > 0");

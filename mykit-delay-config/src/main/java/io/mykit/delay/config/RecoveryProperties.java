@@ -1,10 +1,10 @@
 package io.mykit.delay.config;
 
-import java.time.Duration;
-import java.util.List;
-
 import static io.mykit.delay.config.Checks.check;
 import static io.mykit.delay.config.Checks.positive;
+
+import java.time.Duration;
+import java.util.List;
 
 /** {@code mykit.delay.recovery.*}: rebuilding Redis from the journal. */
 public class RecoveryProperties {
@@ -15,12 +15,29 @@ public class RecoveryProperties {
     /** Journal rows read (and Redis adds pipelined) per restore page. */
     private int pageSize = 5_000;
 
-    public boolean isAuto() { return auto; }
-    public void setAuto(boolean auto) { this.auto = auto; }
-    public Duration getCheckInterval() { return checkInterval; }
-    public void setCheckInterval(Duration checkInterval) { this.checkInterval = checkInterval; }
-    public int getPageSize() { return pageSize; }
-    public void setPageSize(int pageSize) { this.pageSize = pageSize; }
+    public boolean isAuto() {
+        return auto;
+    }
+
+    public void setAuto(boolean auto) {
+        this.auto = auto;
+    }
+
+    public Duration getCheckInterval() {
+        return checkInterval;
+    }
+
+    public void setCheckInterval(Duration checkInterval) {
+        this.checkInterval = checkInterval;
+    }
+
+    public int getPageSize() {
+        return pageSize;
+    }
+
+    public void setPageSize(int pageSize) {
+        this.pageSize = pageSize;
+    }
 
     void validate(List<String> errors) {
         check(errors, positive(checkInterval), "mykit.delay.recovery.check-interval must be > 0");

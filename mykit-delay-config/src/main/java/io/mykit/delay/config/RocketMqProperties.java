@@ -1,11 +1,11 @@
 package io.mykit.delay.config;
 
+import static io.mykit.delay.config.Checks.check;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static io.mykit.delay.config.Checks.check;
 
 /** {@code mykit.delay.rocketmq.*}: the RocketMQ target. */
 public class RocketMqProperties {
@@ -20,22 +20,55 @@ public class RocketMqProperties {
     /** How long a send may wait for SEND_OK. */
     private Duration sendTimeout = Duration.ofSeconds(3);
 
-    public String getNamesrvAddr() { return namesrvAddr; }
-    public void setNamesrvAddr(String namesrvAddr) { this.namesrvAddr = namesrvAddr; }
-    public String getProducerGroup() { return producerGroup; }
-    public void setProducerGroup(String producerGroup) { this.producerGroup = producerGroup; }
-    public String getTopicPrefix() { return topicPrefix; }
-    public void setTopicPrefix(String topicPrefix) { this.topicPrefix = topicPrefix; }
-    public Map<String, String> getTopicMapping() { return topicMapping; }
-    public void setTopicMapping(Map<String, String> topicMapping) { this.topicMapping = topicMapping; }
-    public Duration getSendTimeout() { return sendTimeout; }
-    public void setSendTimeout(Duration sendTimeout) { this.sendTimeout = sendTimeout; }
+    public String getNamesrvAddr() {
+        return namesrvAddr;
+    }
+
+    public void setNamesrvAddr(String namesrvAddr) {
+        this.namesrvAddr = namesrvAddr;
+    }
+
+    public String getProducerGroup() {
+        return producerGroup;
+    }
+
+    public void setProducerGroup(String producerGroup) {
+        this.producerGroup = producerGroup;
+    }
+
+    public String getTopicPrefix() {
+        return topicPrefix;
+    }
+
+    public void setTopicPrefix(String topicPrefix) {
+        this.topicPrefix = topicPrefix;
+    }
+
+    public Map<String, String> getTopicMapping() {
+        return topicMapping;
+    }
+
+    public void setTopicMapping(Map<String, String> topicMapping) {
+        this.topicMapping = topicMapping;
+    }
+
+    public Duration getSendTimeout() {
+        return sendTimeout;
+    }
+
+    public void setSendTimeout(Duration sendTimeout) {
+        this.sendTimeout = sendTimeout;
+    }
 
     /** Checked only when a route uses the rocketmq target. */
     void validate(List<String> errors) {
-        check(errors, namesrvAddr != null && !namesrvAddr.isBlank(),
+        check(
+                errors,
+                namesrvAddr != null && !namesrvAddr.isBlank(),
                 "mykit.delay.rocketmq.namesrv-addr must be set: a route uses the rocketmq target");
-        check(errors, producerGroup != null && !producerGroup.isBlank(),
+        check(
+                errors,
+                producerGroup != null && !producerGroup.isBlank(),
                 "mykit.delay.rocketmq.producer-group must be set");
     }
 }

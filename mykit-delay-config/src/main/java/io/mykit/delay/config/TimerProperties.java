@@ -1,10 +1,10 @@
 package io.mykit.delay.config;
 
-import java.time.Duration;
-import java.util.List;
-
 import static io.mykit.delay.config.Checks.check;
 import static io.mykit.delay.config.Checks.positive;
+
+import java.time.Duration;
+import java.util.List;
 
 /** {@code mykit.delay.timer.*}: the per-bucket timers that move due jobs, and the sweeper. */
 public class TimerProperties {
@@ -19,16 +19,45 @@ public class TimerProperties {
     /** How often in-flight entries past their deadline are looked for. */
     private Duration sweepInterval = Duration.ofMillis(500);
 
-    public boolean isEnabled() { return enabled; }
-    public void setEnabled(boolean enabled) { this.enabled = enabled; }
-    public int getBatchSize() { return batchSize; }
-    public void setBatchSize(int batchSize) { this.batchSize = batchSize; }
-    public Duration getMaxIdle() { return maxIdle; }
-    public void setMaxIdle(Duration maxIdle) { this.maxIdle = maxIdle; }
-    public Duration getDispatchTimeout() { return dispatchTimeout; }
-    public void setDispatchTimeout(Duration dispatchTimeout) { this.dispatchTimeout = dispatchTimeout; }
-    public Duration getSweepInterval() { return sweepInterval; }
-    public void setSweepInterval(Duration sweepInterval) { this.sweepInterval = sweepInterval; }
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public Duration getMaxIdle() {
+        return maxIdle;
+    }
+
+    public void setMaxIdle(Duration maxIdle) {
+        this.maxIdle = maxIdle;
+    }
+
+    public Duration getDispatchTimeout() {
+        return dispatchTimeout;
+    }
+
+    public void setDispatchTimeout(Duration dispatchTimeout) {
+        this.dispatchTimeout = dispatchTimeout;
+    }
+
+    public Duration getSweepInterval() {
+        return sweepInterval;
+    }
+
+    public void setSweepInterval(Duration sweepInterval) {
+        this.sweepInterval = sweepInterval;
+    }
 
     void validate(List<String> errors) {
         check(errors, batchSize >= 1 && batchSize <= 10_000, "mykit.delay.timer.batch-size must be 1..10000");

@@ -1,13 +1,12 @@
 package io.mykit.delay.config;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class DelayPropertiesTest {
 
@@ -53,7 +52,9 @@ class DelayPropertiesTest {
     void cluster_nodes_replace_host_and_each_bad_entry_is_listed() {
         DelayProperties cluster = new DelayProperties();
         cluster.getRedis().setClusterNodes(List.of("10.0.0.1:7000", "redis-b.local:7001", "[::1]:7002"));
-        assertThatCode(cluster::validate).as("no host needed with cluster-nodes").doesNotThrowAnyException();
+        assertThatCode(cluster::validate)
+                .as("no host needed with cluster-nodes")
+                .doesNotThrowAnyException();
 
         cluster.getRedis().setClusterNodes(List.of("10.0.0.1:7000", "10.0.0.2", "host:0", "h:70000", "a b:1"));
         cluster.getRedis().setDatabase(2);

@@ -1,20 +1,20 @@
 package io.mykit.delay.config;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class RegistryPropertiesTest {
 
     private static DelayProperties bind(Map<String, String> settings) {
         return new Binder(new MapConfigurationPropertySource(settings))
-                .bind("mykit.delay", DelayProperties.class).orElseGet(DelayProperties::new);
+                .bind("mykit.delay", DelayProperties.class)
+                .orElseGet(DelayProperties::new);
     }
 
     @Test
@@ -75,6 +75,8 @@ class RegistryPropertiesTest {
                 "mykit.delay.registry.suspend-grace", "0s"));
         stopAtOnce.validate();
         assertThat(stopAtOnce.getRegistry().getSuspendGrace()).isZero();
-        assertThat(new DelayProperties().getRegistry().getSuspendGrace()).as("unset: the longest safe grace").isNull();
+        assertThat(new DelayProperties().getRegistry().getSuspendGrace())
+                .as("unset: the longest safe grace")
+                .isNull();
     }
 }

@@ -10,25 +10,32 @@ public class AdminAccessDeniedException extends RuntimeException {
     }
 
     static AdminAccessDeniedException tokenRequired() {
-        return new AdminAccessDeniedException(401,
-                "admin token required: Authorization: Bearer <token> or X-Admin-Token: <token>");
+        return new AdminAccessDeniedException(
+                401, "admin token required: Authorization: Bearer <token> or X-Admin-Token: <token>");
     }
 
     static AdminAccessDeniedException notLoopback() {
-        return new AdminAccessDeniedException(403, "admin calls are only answered from this host, not through a proxy, "
-                + "while no admin token is set: set mykit.delay.admin.token (then send it), or "
-                + "mykit.delay.admin.open=true to allow anyone");
+        return new AdminAccessDeniedException(
+                403,
+                "admin calls are only answered from this host, not through a proxy, "
+                        + "while no admin token is set: set mykit.delay.admin.token (then send it), or "
+                        + "mykit.delay.admin.open=true to allow anyone");
     }
 
     static AdminAccessDeniedException foreignHost() {
-        return new AdminAccessDeniedException(403, "admin calls without a token need a Host header of localhost, "
-                + "127.0.0.1 or [::1] (another name may be a web page's, resolved to this host): call by one of those, "
-                + "or set mykit.delay.admin.token (then send it)");
+        return new AdminAccessDeniedException(
+                403,
+                "admin calls without a token need a Host header of localhost, "
+                        + "127.0.0.1 or [::1] (another name may be a web page's, resolved to this "
+                        + "host): call by one of those, "
+                        + "or set mykit.delay.admin.token (then send it)");
     }
 
     static AdminAccessDeniedException crossOrigin() {
-        return new AdminAccessDeniedException(403, "admin calls without a token are not answered to a web page of "
-                + "another origin: set mykit.delay.admin.token (then send it)");
+        return new AdminAccessDeniedException(
+                403,
+                "admin calls without a token are not answered to a web page of "
+                        + "another origin: set mykit.delay.admin.token (then send it)");
     }
 
     public int status() {

@@ -2,25 +2,24 @@ package io.mykit.delay.controller;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.HandlerInterceptor;
-
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
  * Checks the caller of every {@link AdminOnly} handler. It looks at the handler Spring resolved, not at the URL, so no
- * spelling of a path (";x", "%63", "//", "/x/..;/", HEAD for a GET route) reaches an admin handler unchecked.
- * Refusals are {@link AdminAccessDeniedException}s, answered by {@link ApiExceptionHandler}.
+ * spelling of a path (";x", "%63", "//", "/x/..;/", HEAD for a GET route) reaches an admin handler unchecked. Refusals
+ * are {@link AdminAccessDeniedException}s, answered by {@link ApiExceptionHandler}.
  *
- * <p>Without a token, a browser on this host is a loopback caller too, and it sends what any web page asks it to: so
- * a call a browser marks as sent for a page of another origin ({@link CrossOrigin}) is refused, and in loopback mode
- * so is one whose Host header names this host by anything but a loopback name (DNS rebinding). With a token none of
- * this is needed: a browser never adds the token by itself, and a page of another origin cannot read the console's.
+ * <p>Without a token, a browser on this host is a loopback caller too, and it sends what any web page asks it to: so a
+ * call a browser marks as sent for a page of another origin ({@link CrossOrigin}) is refused, and in loopback mode so
+ * is one whose Host header names this host by anything but a loopback name (DNS rebinding). With a token none of this
+ * is needed: a browser never adds the token by itself, and a page of another origin cannot read the console's.
  */
 public class AdminGuard implements HandlerInterceptor {
     /** Handler -> whether it is {@link AdminOnly}. */
@@ -61,13 +60,13 @@ public class AdminGuard implements HandlerInterceptor {
     /** Whether the guard checks callers of this handler (the API document marks the same ones). */
     public static boolean isAdmin(HandlerMethod method) {
         // an annotation scan per request (twice) costs every push; handlers are few, so their verdicts are kept
-        return ADMIN_HANDLERS.computeIfAbsent(new Handler(method.getBeanType(), method.getMethod()),
+        return ADMIN_HANDLERS.computeIfAbsent(
+                new Handler(method.getBeanType(), method.getMethod()),
                 handler -> method.hasMethodAnnotation(AdminOnly.class)
                         || AnnotatedElementUtils.hasAnnotation(handler.beanType(), AdminOnly.class));
     }
 
-    private record Handler(Class<?> beanType, Method method) {
-    }
+    private record Handler(Class<?> beanType, Method method) {}
 
     /** Throws the refusal when the caller may not make admin calls. */
     public void check(HttpServletRequest request) {
@@ -87,8 +86,8 @@ public class AdminGuard implements HandlerInterceptor {
             case TOKEN -> {
                 String presented = presented(request);
                 // constant time: how much of a guess matched must not show in the response time
-                boolean valid = presented != null
-                        && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
+                boolean valid =
+                        presented != null && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
                 yield valid ? null : AdminAccessDeniedException.tokenRequired();
             }
             case LOOPBACK -> {

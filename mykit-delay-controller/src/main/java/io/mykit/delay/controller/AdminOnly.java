@@ -13,5 +13,4 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-public @interface AdminOnly {
-}
+public @interface AdminOnly {}

@@ -5,10 +5,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.web.filter.OncePerRequestFilter;
-
 import java.io.IOException;
 import java.security.Principal;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Gives a caller {@link AdminGuard} allows a user principal, the only authority Spring Boot's actuator knows: with
@@ -31,11 +30,13 @@ public class AdminPrincipalFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        chain.doFilter(new HttpServletRequestWrapper(request) {
-            @Override
-            public Principal getUserPrincipal() {
-                return ADMIN;
-            }
-        }, response);
+        chain.doFilter(
+                new HttpServletRequestWrapper(request) {
+                    @Override
+                    public Principal getUserPrincipal() {
+                        return ADMIN;
+                    }
+                },
+                response);
     }
 }

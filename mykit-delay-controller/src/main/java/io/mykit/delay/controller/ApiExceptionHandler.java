@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.mykit.delay.common.error.DelayException;
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.error.StoreUnavailableException;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -21,12 +22,10 @@ import org.springframework.web.context.request.async.AsyncRequestNotUsableExcept
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
-import java.util.stream.Collectors;
-
 /**
- * Maps every failure to the JSON envelope with a real HTTP status. A server-side failure (5xx) answers only what
- * failed ("redis unavailable", "internal error") and a request id; its details (addresses, driver messages, SQL) go
- * to the log line with the same id.
+ * Maps every failure to the JSON envelope with a real HTTP status. A server-side failure (5xx) answers only what failed
+ * ("redis unavailable", "internal error") and a request id; its details (addresses, driver messages, SQL) go to the log
+ * line with the same id.
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -50,17 +49,23 @@ public class ApiExceptionHandler {
     public ResponseEntity<ApiResponse<Void>> unreadable(HttpMessageNotReadableException e) {
         if (e.getCause() instanceof UnrecognizedPropertyException unknown) {
             // a misspelt "dealy" ignored would deliver the job at once
-            String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
-                    .map(String::valueOf).sorted().collect(Collectors.joining(", ", " (known: ", ")"));
+            String known = unknown.getKnownPropertyIds() == null
+                    ? ""
+                    : unknown.getKnownPropertyIds().stream()
+                            .map(String::valueOf)
+                            .sorted()
+                            .collect(Collectors.joining(", ", " (known: ", ")"));
             String field = fieldPath(unknown);
             return respond(400, field + ": unknown field" + known, field);
         }
-        if (e.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+        if (e.getCause() instanceof JsonMappingException mapping
+                && !mapping.getPath().isEmpty()) {
             String field = fieldPath(mapping);
             return respond(400, field + ": wrong type or value", field);
         }
         if (e.getCause() instanceof JsonProcessingException json) {
-            return respond(400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
+            return respond(
+                    400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
         }
         return respond(400, "request: a JSON body is required", "request");
     }
@@ -69,7 +74,8 @@ public class ApiExceptionHandler {
     private static String fieldPath(JsonMappingException e) {
         return e.getPath().stream()
                 .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                .collect(Collectors.joining(".")).replace(".[", "[");
+                .collect(Collectors.joining("."))
+                .replace(".[", "[");
     }
 
     @ExceptionHandler(AdminAccessDeniedException.class)

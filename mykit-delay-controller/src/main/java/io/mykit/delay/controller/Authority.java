@@ -3,8 +3,8 @@ package io.mykit.delay.controller;
 import java.util.Locale;
 
 /**
- * The host and port of a Host header ({@code localhost:8080}, {@code [::1]}) or of an Origin's authority, host in
- * lower case and the scheme's default port filled in, so that {@code http://x} and {@code x:80} compare equal.
+ * The host and port of a Host header ({@code localhost:8080}, {@code [::1]}) or of an Origin's authority, host in lower
+ * case and the scheme's default port filled in, so that {@code http://x} and {@code x:80} compare equal.
  */
 record Authority(String host, int port) {
 

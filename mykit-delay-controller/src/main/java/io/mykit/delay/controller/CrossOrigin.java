@@ -1,21 +1,19 @@
 package io.mykit.delay.controller;
 
 import jakarta.servlet.http.HttpServletRequest;
-
 import java.util.Collections;
 import java.util.Set;
 
 /**
  * Whether a browser sent a request on behalf of a web page of another origin. Browsers say so themselves: a
  * Sec-Fetch-Site other than {@code same-origin} or {@code none} (typed, bookmarked), or an Origin other than the
- * gateway's own, the request's scheme with its Host header's host and port ({@code Origin: null}, from sandboxed
- * frames and cross-site redirects, is another origin). curl and scripts send neither header.
+ * gateway's own, the request's scheme with its Host header's host and port ({@code Origin: null}, from sandboxed frames
+ * and cross-site redirects, is another origin). curl and scripts send neither header.
  */
 final class CrossOrigin {
     private static final Set<String> OWN_SITE = Set.of("same-origin", "none");
 
-    private CrossOrigin() {
-    }
+    private CrossOrigin() {}
 
     static boolean from(HttpServletRequest request) {
         for (String site : Collections.list(request.getHeaders("Sec-Fetch-Site"))) {

@@ -5,6 +5,7 @@ import io.mykit.delay.queue.service.DeadLetterService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,8 +13,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.util.List;
 
 /** Jobs that used up their tries or their ttl; anyone may list them, changing them is {@link AdminOnly}. */
 @RestController
@@ -26,44 +25,45 @@ public class DeadLetterController {
     }
 
     /** Optional body of respawn/drop: only these ids; absent = every dead job of the topic. */
-    public record IdList(@Schema(example = "[\"order-42-close\"]") List<String> ids) {
-    }
+    public record IdList(
+            @Schema(example = "[\"order-42-close\"]") List<String> ids) {}
 
     /** What a respawn did. */
-    public record Respawned(@Schema(example = "3") int respawned) {
-    }
+    public record Respawned(@Schema(example = "3") int respawned) {}
 
     /** What a drop did. */
-    public record Dropped(@Schema(example = "3") int dropped) {
-    }
+    public record Dropped(@Schema(example = "3") int dropped) {}
 
     // GET /dead/{topic}?after=<lastId>&limit=<n>  one page of dead jobs, by id
-    @Operation(summary = "List dead jobs of a topic", description = "Ordered by id; the next page starts after the "
-            + "last id of this one.")
+    @Operation(
+            summary = "List dead jobs of a topic",
+            description = "Ordered by id; the next page starts after the " + "last id of this one.")
     @GetMapping("/dead/{topic}")
-    public ApiResponse<List<Job>> list(@PathVariable("topic") String topic,
-                                       @RequestParam(value = "after", required = false) String after,
-                                       @RequestParam(value = "limit", defaultValue = "100") int limit) {
+    public ApiResponse<List<Job>> list(
+            @PathVariable("topic") String topic,
+            @RequestParam(value = "after", required = false) String after,
+            @RequestParam(value = "limit", defaultValue = "100") int limit) {
         return ApiResponse.ok(dead.list(topic, after, limit));
     }
 
     // POST /dead/{topic}/respawn  body {"ids":[...]} optional -> how many were put back, due now
     @AdminOnly
-    @Operation(summary = "Put dead jobs back, due now", description = "Only the listed ids, or every dead job of "
-            + "the topic when the body is absent.")
+    @Operation(
+            summary = "Put dead jobs back, due now",
+            description = "Only the listed ids, or every dead job of " + "the topic when the body is absent.")
     @PostMapping("/dead/{topic}/respawn")
-    public ApiResponse<Respawned> respawn(@PathVariable("topic") String topic,
-                                                     @RequestBody(required = false) IdList ids) {
+    public ApiResponse<Respawned> respawn(
+            @PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
         return ApiResponse.ok(new Respawned(dead.respawn(topic, ids == null ? null : ids.ids())));
     }
 
     // DELETE /dead/{topic}  body {"ids":[...]} optional -> how many were dropped
     @AdminOnly
-    @Operation(summary = "Drop dead jobs", description = "Only the listed ids, or every dead job of the topic when "
-            + "the body is absent.")
+    @Operation(
+            summary = "Drop dead jobs",
+            description = "Only the listed ids, or every dead job of the topic when " + "the body is absent.")
     @DeleteMapping("/dead/{topic}")
-    public ApiResponse<Dropped> drop(@PathVariable("topic") String topic,
-                                                  @RequestBody(required = false) IdList ids) {
+    public ApiResponse<Dropped> drop(@PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
         return ApiResponse.ok(new Dropped(dead.drop(topic, ids == null ? null : ids.ids())));
     }
 }

@@ -8,19 +8,18 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
-import java.io.IOException;
-import java.util.List;
-
 /**
  * The answer to one long-poll (a single job, or a batch: {@link #batch}), written by whichever thread has it. A poll
- * answered while its request is still in the handler is written there, synchronously; a later one goes to the
- * servlet's async response and completes it. A DeferredResult would instead hand the answer to another Tomcat thread
- * and run the whole filter chain and handler lookup a second time, a large part of a GET's cost.
+ * answered while its request is still in the handler is written there, synchronously; a later one goes to the servlet's
+ * async response and completes it. A DeferredResult would instead hand the answer to another Tomcat thread and run the
+ * whole filter chain and handler lookup a second time, a large part of a GET's cost.
  *
  * <p>States: OPEN (handler running) -> ANSWERED (answer kept for the handler) or WAITING (async) -> DONE. An answer
  * that finds the poll DONE (timed out, client gone) is refused, so the poll gives its jobs back.
@@ -37,12 +36,13 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
     private final ObjectWriter writer;
     /** A batch poll answers its list, [] when none came; a single one its first job, null when none came. */
     private final boolean batch;
+
     private AsyncContext async;
     private int state = OPEN;
     private Object early;
 
-    private DirectPollAnswer(HttpServletRequest request, HttpServletResponse response, ObjectWriter writer,
-                             boolean batch) {
+    private DirectPollAnswer(
+            HttpServletRequest request, HttpServletResponse response, ObjectWriter writer, boolean batch) {
         this.request = request;
         this.response = response;
         this.writer = writer;
@@ -157,7 +157,6 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
         }
 
         @Override
-        public void onStartAsync(AsyncEvent event) {
-        }
+        public void onStartAsync(AsyncEvent event) {}
     }
 }

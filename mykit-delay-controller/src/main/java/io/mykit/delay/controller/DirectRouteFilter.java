@@ -9,15 +9,14 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
 import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
-
-import java.io.IOException;
-import java.util.List;
 
 /**
  * The three calls a producer and a pull consumer make per job, {@code POST /push}, {@code GET /get/{topic}} and
@@ -44,8 +43,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         this.jobs = jobs;
         this.pulls = pulls;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
-        this.idsReader = mapper.readerFor(new TypeReference<List<String>>() {
-        });
+        this.idsReader = mapper.readerFor(new TypeReference<List<String>>() {});
     }
 
     @Override
@@ -64,12 +62,15 @@ public class DirectRouteFilter extends OncePerRequestFilter {
             taken = finish(request, response);
         } else if ("POST".equals(method) && "/finish/batch".equals(uri)) {
             taken = finishBatch(request, response);
-        } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX) && uri.endsWith(BATCH_SUFFIX)
-                && PlainNames.plain(uri, GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length(), MAX_TOPIC_IN_PATH,
-                false)) {
-            taken = getBatch(uri.substring(GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length()), request,
-                    response);
-        } else if ("GET".equals(method) && uri.startsWith(GET_PREFIX)
+        } else if ("GET".equals(method)
+                && uri.startsWith(GET_PREFIX)
+                && uri.endsWith(BATCH_SUFFIX)
+                && PlainNames.plain(
+                        uri, GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length(), MAX_TOPIC_IN_PATH, false)) {
+            taken = getBatch(
+                    uri.substring(GET_PREFIX.length(), uri.length() - BATCH_SUFFIX.length()), request, response);
+        } else if ("GET".equals(method)
+                && uri.startsWith(GET_PREFIX)
                 && PlainNames.plain(uri, GET_PREFIX.length(), uri.length(), MAX_TOPIC_IN_PATH, false)) {
             taken = get(uri.substring(GET_PREFIX.length()), request, response);
         } else {
@@ -169,7 +170,9 @@ public class DirectRouteFilter extends OncePerRequestFilter {
 
     private boolean finishBatch(HttpServletRequest request, HttpServletResponse response) throws IOException {
         MediaType type = contentType(request);
-        if (type == null || !MediaType.APPLICATION_JSON.isCompatibleWith(type) || type.isWildcardSubtype()
+        if (type == null
+                || !MediaType.APPLICATION_JSON.isCompatibleWith(type)
+                || type.isWildcardSubtype()
                 || !request.getParameterMap().isEmpty()) {
             return false;
         }
@@ -221,7 +224,8 @@ public class DirectRouteFilter extends OncePerRequestFilter {
 
     /** The route as Spring MVC would have named it in http.server.requests. */
     private static void route(HttpServletRequest request, String pattern) {
-        ServerHttpObservationFilter.findObservationContext(request).ifPresent(context -> context.setPathPattern(pattern));
+        ServerHttpObservationFilter.findObservationContext(request)
+                .ifPresent(context -> context.setPathPattern(pattern));
     }
 
     private void write(HttpServletResponse response, ResponseEntity<ApiResponse<Void>> error) throws IOException {

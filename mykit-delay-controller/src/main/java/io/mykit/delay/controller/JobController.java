@@ -17,6 +17,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,16 +29,15 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.io.IOException;
-import java.util.List;
-
 /** Push, cancel and look up jobs. */
 @RestController
 @Tag(name = "jobs", description = "Push, look up, cancel and finish jobs")
 public class JobController {
     /** The example body of a push in the API document. */
     private static final String PUSH_EXAMPLE = """
-            {"topic":"order-close","subtopic":"paid","bizKey":"order-42","delay":1800000,"body":"{\\"orderId\\":42}"}""";
+            {"topic":"order-close","subtopic":"paid","bizKey":"order-42",\
+            "delay":1800000,"body":"{\\"orderId\\":42}"}""";
+
     private final DelayQueueService queue;
     private final ObjectReader jobReader;
     private final ObjectWriter responseWriter;
@@ -50,17 +51,25 @@ public class JobController {
     // POST /push  body: one job -> its id, once journaled and stored.
     // Read and answered with the application's ObjectMapper directly: Spring's message converters (content
     // negotiation, header copies, validation lookups) would be a large share of a push's HTTP CPU.
-    @Operation(summary = "Push one job", description = "Answers the job's id once it is journaled and stored: from "
-            + "then on it is delivered at least once, at createTime + delay + priority.")
-    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PushRequest.class),
-            examples = @ExampleObject(name = "close an order in 30 minutes", value = PUSH_EXAMPLE)))
+    @Operation(
+            summary = "Push one job",
+            description = "Answers the job's id once it is journaled and stored: from "
+                    + "then on it is delivered at least once, at createTime + delay + priority.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+            required = true,
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = PushRequest.class),
+                            examples = @ExampleObject(name = "close an order in 30 minutes", value = PUSH_EXAMPLE)))
     @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ApiResponse<String> push(HttpServletRequest request, HttpServletResponse response) throws IOException {
         DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request)));
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        responseWriter.writeValue(response.getOutputStream(), ApiResponse.pushed(id, pushed.duplicates().contains(id)));
+        responseWriter.writeValue(
+                response.getOutputStream(),
+                ApiResponse.pushed(id, pushed.duplicates().contains(id)));
         // already written; the declared type is what the API document shows (a handler given the response and
         // returning null leaves the response to it)
         return null;
@@ -72,13 +81,20 @@ public class JobController {
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
-    @Operation(summary = "Push many jobs in one transaction",
+    @Operation(
+            summary = "Push many jobs in one transaction",
             description = "All are validated first: one bad job refuses the whole batch, naming it ([i].field).")
-    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-            mediaType = MediaType.APPLICATION_JSON_VALUE,
-            array = @ArraySchema(schema = @Schema(implementation = PushRequest.class), maxItems = 1000),
-            examples = @ExampleObject(name = "two jobs", value = "[" + PUSH_EXAMPLE
-                    + ",{\"topic\":\"order-remind\",\"bizKey\":\"order-42\",\"delay\":600000}]")))
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+            required = true,
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            array = @ArraySchema(schema = @Schema(implementation = PushRequest.class), maxItems = 1000),
+                            examples =
+                                    @ExampleObject(
+                                            name = "two jobs",
+                                            value = "[" + PUSH_EXAMPLE + ",{\"topic\":\"order-remind\","
+                                                    + "\"bizKey\":\"order-42\",\"delay\":600000}]")))
     @PostMapping("/push/batch")
     public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs) {
         DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
@@ -94,9 +110,12 @@ public class JobController {
     }
 
     // DELETE /jobs/{id}  same as /delete
-    @Operation(summary = "Cancel a pending job", description = "Only while it still waits: a job already handed to "
-            + "its target or reserved by a puller is refused with 409. A cancelled job is never delivered, whatever "
-            + "restore follows.")
+    @Operation(
+            summary = "Cancel a pending job",
+            description = "Only while it still waits: a job already handed to "
+                    + "its target or reserved by a puller is refused with 409. A cancelled job is "
+                    + "never delivered, whatever "
+                    + "restore follows.")
     @DeleteMapping("/jobs/{id}")
     public ApiResponse<String> deleteJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
         // checked here too, so a bad id is reported as the path's "id", not the legacy query's "jobId"
@@ -105,9 +124,13 @@ public class JobController {
     }
 
     // POST /jobs/{id}/finish  same as /finish: acknowledges a pulled job
-    @Operation(summary = "Acknowledge a pulled job", description = "The job is done and never delivered again; "
-            + "finishing it again is not an error. A job not due yet is refused with 409: cancel it instead. So is a "
-            + "job no puller reserved: one handed to a broker (the broker delivers it) or due and not yet handed over.")
+    @Operation(
+            summary = "Acknowledge a pulled job",
+            description = "The job is done and never delivered again; "
+                    + "finishing it again is not an error. A job not due yet is refused with "
+                    + "409: cancel it instead. So is a "
+                    + "job no puller reserved: one handed to a broker (the broker delivers "
+                    + "it) or due and not yet handed over.")
     @PostMapping("/jobs/{id}/finish")
     public ApiResponse<String> finishJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
         JobValidator.requireId("id", id);
@@ -116,28 +139,38 @@ public class JobController {
     }
 
     // PUT /jobs/{id}  body {"delay": ms from now, "body": optional new body}: reschedules a job still waiting
-    @Operation(summary = "Reschedule a waiting job", description = "Replaces its delay (counted from now) and, when "
-            + "given, its body, in Redis and the journal at once. A job already due or handed over is refused with 409; "
-            + "a re-push of an id never reschedules (it answers duplicate:true).")
+    @Operation(
+            summary = "Reschedule a waiting job",
+            description = "Replaces its delay (counted from now) and, when "
+                    + "given, its body, in Redis and the journal at once. A job already due or "
+                    + "handed over is refused with 409; "
+                    + "a re-push of an id never reschedules (it answers duplicate:true).")
     @PutMapping(value = "/jobs/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ApiResponse<Rescheduled> reschedule(@PathVariable("id") @Parameter(example = "order-42-close") String id,
-                                               @RequestBody Reschedule change) {
+    public ApiResponse<Rescheduled> reschedule(
+            @PathVariable("id") @Parameter(example = "order-42-close") String id, @RequestBody Reschedule change) {
         Job job = queue.reschedule(id, change.delay(), change.body());
         return ApiResponse.ok(new Rescheduled(job.getId(), job.getCreateTime(), job.getDelay(), job.dueTime()));
     }
 
     /** The body of PUT /jobs/{id}. */
-    public record Reschedule(@Schema(description = "new delay in ms, from now", example = "600000") Long delay,
-                             @Schema(description = "new body; absent keeps the old one", example = "close order 42")
-                             String body) {
-    }
+    public record Reschedule(
+            @Schema(description = "new delay in ms, from now", example = "600000")
+            Long delay,
+
+            @Schema(description = "new body; absent keeps the old one", example = "close order 42")
+            String body) {}
 
     /** The answer of PUT /jobs/{id}. */
-    public record Rescheduled(@Schema(example = "order-42-close") String id,
-                              @Schema(description = "the reschedule's time, ms since the epoch") long createTime,
-                              @Schema(example = "600000") long delay,
-                              @Schema(description = "createTime + delay + priority") long dueTime) {
-    }
+    public record Rescheduled(
+            @Schema(example = "order-42-close") String id,
+
+            @Schema(description = "the reschedule's time, ms since the epoch")
+            long createTime,
+
+            @Schema(example = "600000") long delay,
+
+            @Schema(description = "createTime + delay + priority")
+            long dueTime) {}
 
     // GET /jobs/{id}  the job, its journal status and where Redis holds it
     @Operation(summary = "Look up a job by id")
@@ -147,36 +180,55 @@ public class JobController {
     }
 
     // GET /jobs?bizKey=&topic=&after=&limit=  one page of the jobs pushed with bizKey (in topic when given), by id
-    @Operation(summary = "Look up jobs by bizKey", description = "Every job pushed with the bizKey, ended ones too, "
-            + "ordered by id; the next page starts after the last id of this one.")
+    @Operation(
+            summary = "Look up jobs by bizKey",
+            description = "Every job pushed with the bizKey, ended ones too, "
+                    + "ordered by id; the next page starts after the last id of this one.")
     @GetMapping("/jobs")
     public ApiResponse<List<JobDetails>> findByBizKey(
             @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
             @RequestParam(value = "topic", required = false) @Parameter(example = "order-close") String topic,
             @RequestParam(value = "after", required = false) @Parameter(description = "last id of the previous page")
-            String after,
+                    String after,
             @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)
-            @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
-                    maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE,
-                    defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)) int limit) {
-        return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream().map(JobDetails::of).toList());
+                    @Parameter(
+                            schema =
+                                    @Schema(
+                                            type = "integer",
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE,
+                                            defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE))
+                    int limit) {
+        return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream()
+                .map(JobDetails::of)
+                .toList());
     }
 
     // DELETE /jobs?bizKey=&topic=&after=&limit=  cancels a page of the pending jobs of bizKey in topic, by id
     // -> {"cancelled":[ids], "refused":{id:why}, "more":bool, "next":id or null}
-    @Operation(summary = "Cancel the pending jobs of a bizKey in a topic", description = "Each as DELETE /jobs/{id} "
-            + "does; a job that can no longer be cancelled (handed over, or being stored) is listed under refused. At "
-            + "most limit jobs per call, by id: when more is true, call again with after=next.")
+    @Operation(
+            summary = "Cancel the pending jobs of a bizKey in a topic",
+            description = "Each as DELETE /jobs/{id} "
+                    + "does; a job that can no longer be cancelled (handed over, or being stored) is "
+                    + "listed under refused. At "
+                    + "most limit jobs per call, by id: when more is true, call again with after=next.")
     @DeleteMapping("/jobs")
     public ApiResponse<CancelReport> cancelByBizKey(
             @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
             @RequestParam("topic") @Parameter(example = "order-close") String topic,
             @RequestParam(value = "after", required = false) @Parameter(description = "next of the previous page")
-            String after,
+                    String after,
             @RequestParam(value = "limit", defaultValue = "" + Cancellation.MAX_CANCEL_PAGE)
-            @Parameter(schema = @Schema(type = "integer", format = "int32", minimum = "1",
-                    maximum = "" + Cancellation.MAX_CANCEL_PAGE,
-                    defaultValue = "" + Cancellation.MAX_CANCEL_PAGE)) int limit) {
+                    @Parameter(
+                            schema =
+                                    @Schema(
+                                            type = "integer",
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "" + Cancellation.MAX_CANCEL_PAGE,
+                                            defaultValue = "" + Cancellation.MAX_CANCEL_PAGE))
+                    int limit) {
         return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
     }
 }

@@ -2,10 +2,9 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.server.ServletServerHttpRequest;
-
-import java.io.IOException;
 
 /**
  * A request body read by hand where a handler skips Spring MVC's message converters: failures raise the exception the
@@ -13,8 +12,7 @@ import java.io.IOException;
  */
 final class JsonBody {
 
-    private JsonBody() {
-    }
+    private JsonBody() {}
 
     static <T> T read(HttpServletRequest request, ObjectReader reader) {
         T value;
@@ -22,12 +20,12 @@ final class JsonBody {
             byte[] body = request.getInputStream().readAllBytes();
             value = body.length == 0 ? null : reader.readValue(body);
         } catch (IOException e) {
-            throw new HttpMessageNotReadableException("JSON parse error: " + e.getMessage(), e,
-                    new ServletServerHttpRequest(request));
+            throw new HttpMessageNotReadableException(
+                    "JSON parse error: " + e.getMessage(), e, new ServletServerHttpRequest(request));
         }
         if (value == null) {
-            throw new HttpMessageNotReadableException("Required request body is missing",
-                    new ServletServerHttpRequest(request));
+            throw new HttpMessageNotReadableException(
+                    "Required request body is missing", new ServletServerHttpRequest(request));
         }
         return value;
     }

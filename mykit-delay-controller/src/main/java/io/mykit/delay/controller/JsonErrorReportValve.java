@@ -1,16 +1,15 @@
 package io.mykit.delay.controller;
 
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-
 /**
- * Tomcat rejects some requests before Spring sees them (encoded slashes, NUL, bad UTF-8 in the path, a request line
- * too long); this valve answers those with the JSON envelope instead of Tomcat's HTML page.
+ * Tomcat rejects some requests before Spring sees them (encoded slashes, NUL, bad UTF-8 in the path, a request line too
+ * long); this valve answers those with the JSON envelope instead of Tomcat's HTML page.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
 

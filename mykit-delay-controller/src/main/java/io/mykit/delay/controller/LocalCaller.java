@@ -1,7 +1,6 @@
 package io.mykit.delay.controller;
 
 import jakarta.servlet.http.HttpServletRequest;
-
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -12,12 +11,12 @@ import java.util.regex.Pattern;
 final class LocalCaller {
     /** Only what a servlet container reports as a remote address: an IP literal, never a name to look up. */
     private static final Pattern IP_LITERAL = Pattern.compile("[0-9A-Fa-f:.]+");
+
     private static final Pattern IPV4_LITERAL = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     /** What a proxy adds when it relays a request for someone, whether or not the server was told to read it. */
     private static final List<String> FORWARDING_HEADERS = List.of("Forwarded", "X-Forwarded-For", "X-Real-IP");
 
-    private LocalCaller() {
-    }
+    private LocalCaller() {}
 
     /**
      * The TCP peer ({@link SocketPeerValve}; never taken from a header) and the remote address after any forwarded

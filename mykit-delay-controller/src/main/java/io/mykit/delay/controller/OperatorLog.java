@@ -3,6 +3,8 @@ package io.mykit.delay.controller;
 import io.mykit.delay.common.util.Buckets;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -10,17 +12,14 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.AsyncHandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
-import java.util.Map;
-import java.util.Set;
-
 /**
- * Puts the job id and topic a request names into the MDC for every log line written while it is handled, and writes
- * one INFO line per admin call (allowed or refused) with what it named, who asked and the answer. Never a body.
- * Registered before {@link AdminGuard}, so a refused call is logged too.
+ * Puts the job id and topic a request names into the MDC for every log line written while it is handled, and writes one
+ * INFO line per admin call (allowed or refused) with what it named, who asked and the answer. Never a body. Registered
+ * before {@link AdminGuard}, so a refused call is logged too.
  *
- * <p>Of the query, only the parameters admin routes take are written with their values; any other parameter is
- * written as {@code <redacted>}, name included: a token pasted into a URL may be a value ({@code ?token=s3cret}) or
- * the whole parameter ({@code ?s3cret}), and no list of secret-sounding names catches both.
+ * <p>Of the query, only the parameters admin routes take are written with their values; any other parameter is written
+ * as {@code <redacted>}, name included: a token pasted into a URL may be a value ({@code ?token=s3cret}) or the whole
+ * parameter ({@code ?s3cret}), and no list of secret-sounding names catches both.
  */
 public class OperatorLog implements AsyncHandlerInterceptor {
     private static final Logger log = LoggerFactory.getLogger("io.mykit.delay.admin");
@@ -49,18 +48,25 @@ public class OperatorLog implements AsyncHandlerInterceptor {
     }
 
     @Override
-    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
+    public void afterCompletion(
+            HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
         try {
             if (handler instanceof HandlerMethod method && AdminGuard.isAdmin(method)) {
                 String jobId = jobId(request);
                 String topic = pathVariable(request, "topic");
                 Object started = request.getAttribute(STARTED);
                 long ms = started instanceof Long nanos ? (System.nanoTime() - nanos) / 1_000_000 : -1;
-                log.info("admin {} {}{} jobId={} topic={} bucket={} from={} status={} took={}ms", request.getMethod(),
-                        clean(request.getRequestURI()), query(request.getQueryString()),
-                        jobId == null ? "-" : jobId, topic == null ? "-" : topic,
-                        jobId == null ? "-" : Integer.toString(Buckets.of(jobId, buckets)), caller(request),
-                        response.getStatus(), ms);
+                log.info(
+                        "admin {} {}{} jobId={} topic={} bucket={} from={} status={} took={}ms",
+                        request.getMethod(),
+                        clean(request.getRequestURI()),
+                        query(request.getQueryString()),
+                        jobId == null ? "-" : jobId,
+                        topic == null ? "-" : topic,
+                        jobId == null ? "-" : Integer.toString(Buckets.of(jobId, buckets)),
+                        caller(request),
+                        response.getStatus(),
+                        ms);
             }
         } finally {
             clear();
@@ -68,7 +74,8 @@ public class OperatorLog implements AsyncHandlerInterceptor {
     }
 
     @Override
-    public void afterConcurrentHandlingStarted(HttpServletRequest request, HttpServletResponse response, Object handler) {
+    public void afterConcurrentHandlingStarted(
+            HttpServletRequest request, HttpServletResponse response, Object handler) {
         // the request thread goes back to the pool: its MDC must not follow it to the next request
         clear();
     }

@@ -11,15 +11,14 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.io.IOException;
-import java.util.List;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
@@ -36,19 +35,25 @@ public class PullController {
     }
 
     /** What a release did. */
-    public record Released(@Schema(example = "order-42-close") String jobId,
-                           @Schema(description = "true when the job was out of tries or ttl and is now dead")
-                           boolean dead) {
-    }
+    public record Released(
+            @Schema(example = "order-42-close") String jobId,
+
+            @Schema(description = "true when the job was out of tries or ttl and is now dead")
+            boolean dead) {}
 
     // GET /get/{topic}?ttr=<ms>&timeout=<ms>  reserves one due job for ttr; data is null when none came within timeout
-    @Operation(summary = "Reserve one due job", description = "Long-polls up to timeout ms; the job is reserved for "
-            + "ttr ms, then comes back unless finished. data is null when none came.")
+    @Operation(
+            summary = "Reserve one due job",
+            description = "Long-polls up to timeout ms; the job is reserved for "
+                    + "ttr ms, then comes back unless finished. data is null when none came.")
     @GetMapping("/get/{topic}")
-    public ApiResponse<Job> get(@PathVariable("topic") String topic,
-                                @RequestParam(value = "ttr", required = false) Long ttr,
-                                @RequestParam(value = "timeout", required = false) Long timeout,
-                                HttpServletRequest request, HttpServletResponse response) throws IOException {
+    public ApiResponse<Job> get(
+            @PathVariable("topic") String topic,
+            @RequestParam(value = "ttr", required = false) Long ttr,
+            @RequestParam(value = "timeout", required = false) Long timeout,
+            HttpServletRequest request,
+            HttpServletResponse response)
+            throws IOException {
         DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
@@ -58,14 +63,18 @@ public class PullController {
 
     // GET /get/{topic}/batch?count=<n>&ttr=<ms>&timeout=<ms>  reserves up to count due jobs for ttr; waits up to
     // timeout for the first one, then answers with what is ready; data is [] when none came
-    @Operation(summary = "Reserve up to count due jobs", description = "Waits up to timeout ms for the first one, "
-            + "then answers with what is ready; data is [] when none came.")
+    @Operation(
+            summary = "Reserve up to count due jobs",
+            description = "Waits up to timeout ms for the first one, "
+                    + "then answers with what is ready; data is [] when none came.")
     @GetMapping("/get/{topic}/batch")
-    public ApiResponse<List<Job>> getBatch(@PathVariable("topic") String topic,
-                                           @RequestParam(value = "count") int count,
-                                           @RequestParam(value = "ttr", required = false) Long ttr,
-                                           @RequestParam(value = "timeout", required = false) Long timeout,
-                                           HttpServletRequest request, HttpServletResponse response)
+    public ApiResponse<List<Job>> getBatch(
+            @PathVariable("topic") String topic,
+            @RequestParam(value = "count") int count,
+            @RequestParam(value = "ttr", required = false) Long ttr,
+            @RequestParam(value = "timeout", required = false) Long timeout,
+            HttpServletRequest request,
+            HttpServletResponse response)
             throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
         DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
@@ -90,8 +99,8 @@ public class PullController {
     // so a job out of tries or ttl is buried as dead instead -> {"jobId":..,"dead":true|false}
     @Operation(summary = "Give a reserved job back", description = "Due again after delay ms; counts as a try.")
     @PostMapping("/release")
-    public ApiResponse<Released> release(@RequestParam("jobId") String jobId,
-                                                    @RequestParam(value = "delay", required = false) Long delay) {
+    public ApiResponse<Released> release(
+            @RequestParam("jobId") String jobId, @RequestParam(value = "delay", required = false) Long delay) {
         boolean dead = queue.release(jobId, delay);
         return ApiResponse.ok(new Released(jobId, dead));
     }
@@ -99,8 +108,8 @@ public class PullController {
     // POST /touch?jobId=&ttr=<ms>  extends a reservation to ttr from now (default pull.default-ttr)
     @Operation(summary = "Extend a reservation to ttr ms from now")
     @PostMapping("/touch")
-    public ApiResponse<String> touch(@RequestParam("jobId") String jobId,
-                                     @RequestParam(value = "ttr", required = false) Long ttr) {
+    public ApiResponse<String> touch(
+            @RequestParam("jobId") String jobId, @RequestParam(value = "ttr", required = false) Long ttr) {
         queue.touch(jobId, ttr);
         return ApiResponse.ok(jobId);
     }

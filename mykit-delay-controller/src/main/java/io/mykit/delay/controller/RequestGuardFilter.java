@@ -8,9 +8,6 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.MediaType;
-import org.springframework.web.filter.OncePerRequestFilter;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,11 +15,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Checks a request body before anything parses it: at most {@code maxBytes} (413, chunked uploads included),
- * strictly valid UTF-8 (400; a lenient decoder would turn overlong forms into other characters), and no wildcard
- * Content-Type (415). The checked bytes are handed on, so the body is read once from the network.
+ * Checks a request body before anything parses it: at most {@code maxBytes} (413, chunked uploads included), strictly
+ * valid UTF-8 (400; a lenient decoder would turn overlong forms into other characters), and no wildcard Content-Type
+ * (415). The checked bytes are handed on, so the body is read once from the network.
  */
 public class RequestGuardFilter extends OncePerRequestFilter {
     private final long maxBytes;
@@ -82,8 +81,11 @@ public class RequestGuardFilter extends OncePerRequestFilter {
             return true;
         }
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body));
             return true;
         } catch (CharacterCodingException e) {
             return false;

@@ -7,8 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class RequestIds {
     private static final HexFormat HEX = HexFormat.of();
 
-    private RequestIds() {
-    }
+    private RequestIds() {}
 
     /** 12 hex digits: 48 random bits, unique enough among one gateway's failures to find the line. */
     static String next() {

@@ -1,5 +1,9 @@
 package io.mykit.delay.controller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -8,13 +12,9 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
 /**
- * The guard's rules on request objects that carry a remote address: the TCP peer as {@link SocketPeerValve} records
- * it, and the remote address as the container reports it after any forwarded-header processing.
+ * The guard's rules on request objects that carry a remote address: the TCP peer as {@link SocketPeerValve} records it,
+ * and the remote address as the container reports it after any forwarded-header processing.
  */
 class AdminGuardTest {
     private static final String TOKEN = "guard-test-token";
@@ -25,8 +25,7 @@ class AdminGuardTest {
     /** Stands for any admin handler. */
     static class Handlers {
         @AdminOnly
-        public void wipe() {
-        }
+        public void wipe() {}
     }
 
     /** A GET of an admin route from {@code peer} (null: no peer recorded), seen as {@code remote}, Host given. */
@@ -49,7 +48,8 @@ class AdminGuardTest {
     /** The status the guard refuses with, or 0 when it lets the call through. */
     private static int verdict(AdminGuard guard, MockHttpServletRequest request) throws Exception {
         HandlerMethod handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod("wipe"));
-        AdminAccessDeniedException refused = catchThrowableOfType(AdminAccessDeniedException.class,
+        AdminAccessDeniedException refused = catchThrowableOfType(
+                AdminAccessDeniedException.class,
                 () -> guard.preHandle(request, new MockHttpServletResponse(), handler));
         return refused == null ? 0 : refused.status();
     }
@@ -61,8 +61,19 @@ class AdminGuardTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"192.0.2.2", "10.0.0.1", "::ffff:192.0.2.2", "2001:db8::1", "0.0.0.0", "localhost",
-            "127.0.0.1.example.com", "", "::1%lo", "127.0.0.1, 10.0.0.1"})
+    @ValueSource(
+            strings = {
+                "192.0.2.2",
+                "10.0.0.1",
+                "::ffff:192.0.2.2",
+                "2001:db8::1",
+                "0.0.0.0",
+                "localhost",
+                "127.0.0.1.example.com",
+                "",
+                "::1%lo",
+                "127.0.0.1, 10.0.0.1"
+            })
     void other_addresses_and_anything_but_an_ip_literal_do_not(String address) {
         assertThat(LocalCaller.isLoopback(address)).isFalse();
     }
@@ -76,26 +87,28 @@ class AdminGuardTest {
 
     @ParameterizedTest
     @CsvSource({
-            "127.0.0.1, 127.0.0.1, 127.0.0.1:8080",
-            "127.0.0.1, 127.0.0.1, 127.0.0.1",
-            "127.0.0.1, 127.0.0.1, localhost:8080",
-            "127.0.0.1, 127.0.0.1, LocalHost",
-            "127.0.0.1, 127.0.0.1, 127.0.0.2:8080",
-            "0:0:0:0:0:0:0:1, 0:0:0:0:0:0:0:1, [::1]:8080",
-            "0:0:0:0:0:0:0:1, 0:0:0:0:0:0:0:1, [0:0:0:0:0:0:0:1]",
-            "127.0.0.1, 127.0.0.1, "})
+        "127.0.0.1, 127.0.0.1, 127.0.0.1:8080",
+        "127.0.0.1, 127.0.0.1, 127.0.0.1",
+        "127.0.0.1, 127.0.0.1, localhost:8080",
+        "127.0.0.1, 127.0.0.1, LocalHost",
+        "127.0.0.1, 127.0.0.1, 127.0.0.2:8080",
+        "0:0:0:0:0:0:0:1, 0:0:0:0:0:0:0:1, [::1]:8080",
+        "0:0:0:0:0:0:0:1, 0:0:0:0:0:0:0:1, [0:0:0:0:0:0:0:1]",
+        "127.0.0.1, 127.0.0.1, "
+    })
     void without_a_token_a_program_on_this_host_is_answered(String peer, String remote, String host) throws Exception {
         assertThat(verdict(loopback, call(peer, remote, host))).isZero();
     }
 
     @ParameterizedTest
     @CsvSource({
-            // X-Forwarded-For: 127.0.0.1 from fd12::2, turned into the remote address by forward-headers-strategy
-            "fd12:0:0:0:0:0:0:2, 127.0.0.1",
-            "192.0.2.7, 127.0.0.1",
-            // a proxy on this host that forwarded for a caller elsewhere
-            "127.0.0.1, 10.0.0.5",
-            "192.0.2.7, 192.0.2.7"})
+        // X-Forwarded-For: 127.0.0.1 from fd12::2, turned into the remote address by forward-headers-strategy
+        "fd12:0:0:0:0:0:0:2, 127.0.0.1",
+        "192.0.2.7, 127.0.0.1",
+        // a proxy on this host that forwarded for a caller elsewhere
+        "127.0.0.1, 10.0.0.5",
+        "192.0.2.7, 192.0.2.7"
+    })
     void without_a_token_a_caller_elsewhere_is_refused_whatever_forwarded_headers_made_of_it(String peer, String remote)
             throws Exception {
         assertThat(verdict(loopback, call(peer, remote, "127.0.0.1:8080"))).isEqualTo(403);
@@ -107,8 +120,12 @@ class AdminGuardTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"X-Forwarded-For, 10.0.0.5", "Forwarded, for=10.0.0.5", "X-Real-IP, 10.0.0.5",
-            "X-Forwarded-For, 127.0.0.1"})
+    @CsvSource({
+        "X-Forwarded-For, 10.0.0.5",
+        "Forwarded, for=10.0.0.5",
+        "X-Real-IP, 10.0.0.5",
+        "X-Forwarded-For, 127.0.0.1"
+    })
     void a_request_a_proxy_on_this_host_says_it_relayed_is_refused(String header, String value) throws Exception {
         MockHttpServletRequest request = local();
         request.addHeader(header, value);
@@ -116,25 +133,41 @@ class AdminGuardTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"evil.example", "evil.example:8080", "127.0.0.1.nip.io:8080", "localhost.evil.example",
-            "192.0.2.2:8080", "[fd00::2]:8080", "[::1", "127.0.0.1:8080:1", "127.0.0.1:x", "127.1:8080",
-            "localhost:8080@evil.example"})
+    @ValueSource(
+            strings = {
+                "evil.example",
+                "evil.example:8080",
+                "127.0.0.1.nip.io:8080",
+                "localhost.evil.example",
+                "192.0.2.2:8080",
+                "[fd00::2]:8080",
+                "[::1",
+                "127.0.0.1:8080:1",
+                "127.0.0.1:x",
+                "127.1:8080",
+                "localhost:8080@evil.example"
+            })
     void without_a_token_a_host_header_that_is_no_loopback_name_is_refused(String host) throws Exception {
-        assertThat(verdict(loopback, call("127.0.0.1", "127.0.0.1", host))).as(host).isEqualTo(403);
+        assertThat(verdict(loopback, call("127.0.0.1", "127.0.0.1", host)))
+                .as(host)
+                .isEqualTo(403);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "Origin | http://evil.example",
-            "Origin | null",
-            "Origin | http://127.0.0.1:9999",
-            "Origin | https://127.0.0.1:8080",
-            "Origin | http://localhost:8080",
-            "Origin | http://127.0.0.1:8080/",
-            "Origin | 127.0.0.1:8080",
-            "Sec-Fetch-Site | cross-site",
-            "Sec-Fetch-Site | same-site",
-            "Sec-Fetch-Site | something-new"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Origin | http://evil.example",
+                "Origin | null",
+                "Origin | http://127.0.0.1:9999",
+                "Origin | https://127.0.0.1:8080",
+                "Origin | http://localhost:8080",
+                "Origin | http://127.0.0.1:8080/",
+                "Origin | 127.0.0.1:8080",
+                "Sec-Fetch-Site | cross-site",
+                "Sec-Fetch-Site | same-site",
+                "Sec-Fetch-Site | something-new"
+            })
     void without_a_token_a_browser_call_for_a_page_of_another_origin_is_refused(String header, String value)
             throws Exception {
         MockHttpServletRequest request = local();
@@ -152,12 +185,15 @@ class AdminGuardTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "127.0.0.1:8080 | http://127.0.0.1:8080 | same-origin",
-            "127.0.0.1:8080 | | none",
-            "localhost | http://localhost:80 | same-origin",
-            "LOCALHOST:8080 | http://localhost:8080 | ",
-            "[::1]:8080 | http://[::1]:8080 | same-origin"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "127.0.0.1:8080 | http://127.0.0.1:8080 | same-origin",
+                "127.0.0.1:8080 | | none",
+                "localhost | http://localhost:80 | same-origin",
+                "LOCALHOST:8080 | http://localhost:8080 | ",
+                "[::1]:8080 | http://[::1]:8080 | same-origin"
+            })
     void the_console_served_by_the_gateway_itself_is_answered(String host, String origin, String site)
             throws Exception {
         MockHttpServletRequest request = call("127.0.0.1", "127.0.0.1", host);
@@ -173,7 +209,8 @@ class AdminGuardTest {
 
     @Test
     void open_answers_any_address_and_any_host_name_but_not_a_page_of_another_origin() throws Exception {
-        assertThat(verdict(open, call("192.0.2.7", "192.0.2.7", "gateway.example:8080"))).isZero();
+        assertThat(verdict(open, call("192.0.2.7", "192.0.2.7", "gateway.example:8080")))
+                .isZero();
         MockHttpServletRequest fromPage = call("192.0.2.7", "192.0.2.7", "gateway.example:8080");
         fromPage.addHeader("Origin", "http://evil.example");
         assertThat(verdict(open, fromPage)).isEqualTo(403);

@@ -1,13 +1,12 @@
 package io.mykit.delay.controller;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
-import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
 
 /**
  * Which of the advice's handlers Spring picks for a failure. A client that hung up before its answer was written
@@ -25,11 +24,14 @@ class ApiExceptionHandlerTest {
                 "ServletOutputStream failed to flush", new IOException("java.nio.channels.ClosedChannelException")));
         assertThat(handler).isNotNull();
         assertThat(handler.getName()).isEqualTo("clientGone");
-        assertThat(handler.getReturnType()).as("nothing is written to a closed connection").isEqualTo(void.class);
+        assertThat(handler.getReturnType())
+                .as("nothing is written to a closed connection")
+                .isEqualTo(void.class);
     }
 
     @Test
     void anything_else_unknown_still_is() {
-        assertThat(resolver.resolveMethod(new IllegalStateException("boom")).getName()).isEqualTo("unexpected");
+        assertThat(resolver.resolveMethod(new IllegalStateException("boom")).getName())
+                .isEqualTo("unexpected");
     }
 }

@@ -1,18 +1,17 @@
 package io.mykit.delay.controller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.ThreadMXBean;
 import jakarta.servlet.ServletRequest;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
-
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The body guard in front of every handler: what it lets through and refuses, and what one small push costs it. The
@@ -109,7 +108,8 @@ class RequestGuardFilterTest {
         long requestsAlone = threads.getThreadAllocatedBytes(id) - before;
 
         // before, the guard read through an 8 KB buffer and the handler's readAllBytes through another: > 16 KB a call
-        assertThat((guarded - requestsAlone) / calls).as("bytes the guard and one readAllBytes allocate per call")
+        assertThat((guarded - requestsAlone) / calls)
+                .as("bytes the guard and one readAllBytes allocate per call")
                 .isLessThan(4_096);
     }
 

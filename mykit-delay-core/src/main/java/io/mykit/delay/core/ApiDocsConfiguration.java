@@ -15,11 +15,10 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import java.util.Set;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import java.util.Set;
 
 /**
  * The API document springdoc serves at /v3/api-docs (Swagger UI at /swagger-ui.html, both public): the gateway's
@@ -41,7 +40,8 @@ public class ApiDocsConfiguration {
                 + "gateway's host called as localhost, 127.0.0.1 or [::1] (or to anyone with "
                 + "mykit.delay.admin.open=true), never to a web page of another origin";
         return new OpenAPI()
-                .info(new Info().title("mykit-delay")
+                .info(new Info()
+                        .title("mykit-delay")
                         .version(version == null ? "dev" : version)
                         .description("Delayed-message gateway: push a job, and it is delivered to its topic's "
                                 + "target (RocketMQ, ActiveMQ or the HTTP pull queue) when due. Every answer is the "
@@ -49,20 +49,36 @@ public class ApiDocsConfiguration {
                                 + "(field names it), 401/403 admin calls without the token, 404 unknown job, 409 a "
                                 + "job in a state that refuses the call, 503 a backing store is down."))
                 .components(new Components()
-                        .addSchemas(ERROR_SCHEMA, new ObjectSchema()
-                                .description("A refusal or failure: the HTTP status again in code, what was wrong in "
-                                        + "message, and on 4xx the offending field")
-                                .addProperty("success", new BooleanSchema().example(false))
-                                .addProperty("code", new IntegerSchema().example(400))
-                                .addProperty("message",
-                                        new StringSchema().example("delay: must be 0..31622400000 ms, was -1"))
-                                .addProperty("data", new Schema<>().types(Set.of("null")).description("always null"))
-                                .addProperty("field", new StringSchema().example("delay")))
-                        .addSecuritySchemes(ADMIN_BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)
-                                .scheme("bearer").description("The admin token: " + token))
-                        .addSecuritySchemes(ADMIN_HEADER, new SecurityScheme().type(SecurityScheme.Type.APIKEY)
-                                .in(SecurityScheme.In.HEADER).name("X-Admin-Token")
-                                .description("The admin token in its own header: " + token)));
+                        .addSchemas(
+                                ERROR_SCHEMA,
+                                new ObjectSchema()
+                                        .description("A refusal or failure: the HTTP status again in "
+                                                + "code, what was wrong in "
+                                                + "message, and on 4xx the offending field")
+                                        .addProperty("success", new BooleanSchema().example(false))
+                                        .addProperty("code", new IntegerSchema().example(400))
+                                        .addProperty(
+                                                "message",
+                                                new StringSchema().example("delay: must be 0..31622400000 ms, was -1"))
+                                        .addProperty(
+                                                "data",
+                                                new Schema<>()
+                                                        .types(Set.of("null"))
+                                                        .description("always null"))
+                                        .addProperty("field", new StringSchema().example("delay")))
+                        .addSecuritySchemes(
+                                ADMIN_BEARER,
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .description("The admin token: " + token))
+                        .addSecuritySchemes(
+                                ADMIN_HEADER,
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.APIKEY)
+                                        .in(SecurityScheme.In.HEADER)
+                                        .name("X-Admin-Token")
+                                        .description("The admin token in its own header: " + token)));
     }
 
     /** Either form of the token on each admin operation: the document cannot drift from what the guard checks. */
@@ -70,7 +86,8 @@ public class ApiDocsConfiguration {
     public OperationCustomizer adminTokenRequirement() {
         return (operation, handler) -> {
             if (AdminGuard.isAdmin(handler)) {
-                operation.addSecurityItem(new SecurityRequirement().addList(ADMIN_BEARER))
+                operation
+                        .addSecurityItem(new SecurityRequirement().addList(ADMIN_BEARER))
                         .addSecurityItem(new SecurityRequirement().addList(ADMIN_HEADER));
             }
             return operation;
@@ -85,24 +102,33 @@ public class ApiDocsConfiguration {
             responses.addApiResponse("400", error("Bad input: message and field say which and why"));
             if (AdminGuard.isAdmin(handler)) {
                 responses.addApiResponse("401", error("No admin token, or a wrong one"));
-                responses.addApiResponse("403", error("No admin token is set and the caller is not on this host, "
-                        + "or is a web page of another origin"));
+                responses.addApiResponse(
+                        "403",
+                        error("No admin token is set and the caller is not on this host, "
+                                + "or is a web page of another origin"));
             }
-            boolean oneJob = operation.getParameters() != null && operation.getParameters().stream()
-                    .anyMatch(p -> p.getName().equals("id") || p.getName().equals("jobId"));
+            boolean oneJob = operation.getParameters() != null
+                    && operation.getParameters().stream()
+                            .anyMatch(
+                                    p -> p.getName().equals("id") || p.getName().equals("jobId"));
             if (oneJob) {
                 responses.addApiResponse("404", error("No such job"));
                 responses.addApiResponse("409", error("The job's state refuses the call (message says which)"));
             }
-            responses.addApiResponse("503", error("Redis or the journal database cannot be reached; nothing changed "
-                    + "unless the message says otherwise"));
+            responses.addApiResponse(
+                    "503",
+                    error("Redis or the journal database cannot be reached; nothing changed "
+                            + "unless the message says otherwise"));
             return operation;
         };
     }
 
     private static ApiResponse error(String description) {
-        return new ApiResponse().description(description).content(new Content().addMediaType(
-                org.springframework.http.MediaType.APPLICATION_JSON_VALUE,
-                new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + ERROR_SCHEMA))));
+        return new ApiResponse()
+                .description(description)
+                .content(new Content()
+                        .addMediaType(
+                                org.springframework.http.MediaType.APPLICATION_JSON_VALUE,
+                                new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + ERROR_SCHEMA))));
     }
 }

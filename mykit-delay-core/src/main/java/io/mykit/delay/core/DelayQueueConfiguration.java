@@ -3,24 +3,29 @@ package io.mykit.delay.core;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.DispatchProperties;
-import io.mykit.delay.config.JournalProperties;
 import io.mykit.delay.config.PullProperties;
 import io.mykit.delay.config.RegistryProperties;
 import io.mykit.delay.config.TimerProperties;
+import io.mykit.delay.queue.cluster.BucketOwnership;
+import io.mykit.delay.queue.cluster.OwnershipSettings;
+import io.mykit.delay.queue.cluster.StandaloneOwnership;
+import io.mykit.delay.queue.cluster.WakeBus;
+import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
-import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
-import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.service.DeadLetterService;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.stats.LatenessRecorder;
+import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
@@ -28,29 +33,22 @@ import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.InflightSweeper;
 import io.mykit.delay.queue.timer.StrandedJobRepairer;
 import io.mykit.delay.queue.timer.TimerGroup;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import io.mykit.delay.queue.cluster.BucketOwnership;
-import io.mykit.delay.queue.cluster.OwnershipSettings;
-import io.mykit.delay.queue.cluster.StandaloneOwnership;
-import io.mykit.delay.queue.cluster.WakeBus;
-import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
-import io.mykit.delay.queue.store.FenceTokens;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
-import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.core.env.Environment;
-import java.util.function.BiConsumer;
-
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Wires the engine from the {@code mykit.delay.*} tree; the engine classes themselves know nothing of Spring. */
 @Configuration(proxyBeanMethods = false)
@@ -76,7 +74,8 @@ public class DelayQueueConfiguration {
 
     @Bean
     public FenceTokens fenceTokens(DelayProperties properties) {
-        return properties.getMode() == DelayProperties.Mode.STANDALONE ? new FenceTokens(properties.getBuckets())
+        return properties.getMode() == DelayProperties.Mode.STANDALONE
+                ? new FenceTokens(properties.getBuckets())
                 : FenceTokens.fenced(properties.getBuckets());
     }
 
@@ -84,7 +83,8 @@ public class DelayQueueConfiguration {
     public RedisDelayStore delayStore(RedisNodes redis, DelayProperties properties, FenceTokens fence) {
         Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
         if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
-            // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last run
+            // before anything uses the store: jobs move to their buckets if mykit.delay.buckets changed since the last
+            // run
             StartupLayout.ensure(properties.getRedis(), keys);
         }
         return new RedisDelayStore(redis, keys, fence, properties.getRedis().isCompactRecords());
@@ -100,21 +100,40 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public PullTarget pullTarget(RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
+    public PullTarget pullTarget(
+            RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
         PullProperties pull = properties.getPull();
-        return new PullTarget(store, states, clock, pull.getPollInterval().toMillis(), PullTarget.DEFAULT_POLL_WORKERS,
+        return new PullTarget(
+                store,
+                states,
+                clock,
+                pull.getPollInterval().toMillis(),
+                PullTarget.DEFAULT_POLL_WORKERS,
                 pull.getMaxWaitingPolls());
     }
 
     @Bean
-    public DeliveryOutcomes deliveryOutcomes(RedisDelayStore store, Journal journal, StateChangeWriter states, Clock clock,
-                                             DelayProperties properties, ObjectProvider<TimerGroup> timers) {
+    public DeliveryOutcomes deliveryOutcomes(
+            RedisDelayStore store,
+            Journal journal,
+            StateChangeWriter states,
+            Clock clock,
+            DelayProperties properties,
+            ObjectProvider<TimerGroup> timers) {
         DispatchProperties dispatch = properties.getDispatch();
-        RetryPolicy policy = new RetryPolicy(dispatch.getRetryBase().toMillis(), dispatch.getRetryCap().toMillis(),
+        RetryPolicy policy = new RetryPolicy(
+                dispatch.getRetryBase().toMillis(),
+                dispatch.getRetryCap().toMillis(),
                 properties.getLimits().getDefaultTries());
         // the timers need the dispatcher and the dispatcher's outcomes wake the timers: resolve lazily
-        return new DeliveryOutcomes(store, store, journal, states, policy,
-                (bucket, at) -> timers.getObject().wake(bucket, at), clock);
+        return new DeliveryOutcomes(
+                store,
+                store,
+                journal,
+                states,
+                policy,
+                (bucket, at) -> timers.getObject().wake(bucket, at),
+                clock);
     }
 
     @Bean(destroyMethod = "close")
@@ -124,49 +143,98 @@ public class DelayQueueConfiguration {
 
     @Bean
     public Dispatcher dispatcher(DeliveryTargets targets, LatenessRecorder lateness) {
-        return new Dispatcher(targets.router()::route, lateness::handedOver,
+        return new Dispatcher(
+                targets.router()::route,
+                lateness::handedOver,
                 targets.pullOnly() ? (PullTarget) targets.target(PullTarget.NAME) : null);
     }
 
     @Bean
-    public TimerGroup timerGroup(RedisDelayStore store, Dispatcher dispatcher, Journal journal, StateChangeWriter states,
-                                 DeliveryOutcomes outcomes, Clock clock, DelayProperties properties,
-                                 ObjectProvider<BucketOwnership> ownership, ObjectProvider<WakeBus> wakes) {
+    public TimerGroup timerGroup(
+            RedisDelayStore store,
+            Dispatcher dispatcher,
+            Journal journal,
+            StateChangeWriter states,
+            DeliveryOutcomes outcomes,
+            Clock clock,
+            DelayProperties properties,
+            ObjectProvider<BucketOwnership> ownership,
+            ObjectProvider<WakeBus> wakes) {
         TimerProperties timer = properties.getTimer();
         List<BucketTimer> timers = new ArrayList<>();
         for (int b = 0; b < properties.getBuckets(); b++) {
-            timers.add(new BucketTimer(b, store, dispatcher, clock, timer.getBatchSize(),
-                    timer.getMaxIdle().toMillis(), timer.getDispatchTimeout().toMillis()));
+            timers.add(new BucketTimer(
+                    b,
+                    store,
+                    dispatcher,
+                    clock,
+                    timer.getBatchSize(),
+                    timer.getMaxIdle().toMillis(),
+                    timer.getDispatchTimeout().toMillis()));
         }
         TimerGroup group = new TimerGroup(timers);
         // the ownership needs the timers and the helpers ask the ownership: resolve lazily
-        group.addHelper(new InflightSweeper(store, states, outcomes, group::wake, clock,
-                timer.getSweepInterval().toMillis(), properties.getLimits().getDefaultTries(),
+        group.addHelper(new InflightSweeper(
+                store,
+                states,
+                outcomes,
+                group::wake,
+                clock,
+                timer.getSweepInterval().toMillis(),
+                properties.getLimits().getDefaultTries(),
                 () -> ownership.getObject().activeBuckets()));
-        EndingsBarrier endings = properties.getMode() == DelayProperties.Mode.STANDALONE ? states::flushEndings
+        EndingsBarrier endings = properties.getMode() == DelayProperties.Mode.STANDALONE
+                ? states::flushEndings
                 : timeoutMs -> wakes.getObject().flushEverywhere(timeoutMs);
-        group.addHelper(new StrandedJobRepairer(journal, store, states, group::wake, clock,
-                properties.getJournal().getRepairAfter().toMillis(), () -> ownership.getObject().runsChores(), endings));
+        group.addHelper(new StrandedJobRepairer(
+                journal,
+                store,
+                states,
+                group::wake,
+                clock,
+                properties.getJournal().getRepairAfter().toMillis(),
+                () -> ownership.getObject().runsChores(),
+                endings));
         return group;
     }
 
     @Bean
-    public RedisLossWatch redisLossWatch(RedisDelayStore store, Journal journal, RecoveryService recovery, Clock clock,
-                                         DelayProperties properties, ObjectProvider<BucketOwnership> ownership) {
-        return new RedisLossWatch(store, journal, recovery, clock, properties.getRecovery().getCheckInterval().toMillis(),
+    public RedisLossWatch redisLossWatch(
+            RedisDelayStore store,
+            Journal journal,
+            RecoveryService recovery,
+            Clock clock,
+            DelayProperties properties,
+            ObjectProvider<BucketOwnership> ownership) {
+        return new RedisLossWatch(
+                store,
+                journal,
+                recovery,
+                clock,
+                properties.getRecovery().getCheckInterval().toMillis(),
                 () -> properties.getRecovery().isAuto() && ownership.getObject().runsChores());
     }
 
     @Bean
-    public BucketOwnership bucketOwnership(DelayProperties properties, NodeIdentity node, RedisDelayStore store,
-                                           FenceTokens fence, TimerGroup timers, RedisLossWatch lossWatch) {
+    public BucketOwnership bucketOwnership(
+            DelayProperties properties,
+            NodeIdentity node,
+            RedisDelayStore store,
+            FenceTokens fence,
+            TimerGroup timers,
+            RedisLossWatch lossWatch) {
         if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
-            return new StandaloneOwnership(timers, properties.getBuckets(), node.id(), fence, lossWatch::restores,
+            return new StandaloneOwnership(
+                    timers,
+                    properties.getBuckets(),
+                    node.id(),
+                    fence,
+                    lossWatch::restores,
                     properties.getTimer().isEnabled());
         }
         RegistryProperties registry = properties.getRegistry();
-        OwnershipSettings.Timing timing = new OwnershipSettings.Timing(registry.getConnectionTimeout(),
-                registry.getSessionTimeout(), registry.getSuspendGrace());
+        OwnershipSettings.Timing timing = new OwnershipSettings.Timing(
+                registry.getConnectionTimeout(), registry.getSessionTimeout(), registry.getSuspendGrace());
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(registry.getServerList())
                 .namespace(registry.getNamespace())
@@ -176,15 +244,30 @@ public class DelayQueueConfiguration {
                 // reconnect through the configured addresses only (proxies, NAT), not those ZooKeeper advertises
                 .ensembleTracker(false)
                 // with a grace the leader latch keeps leadership through SUSPENDED; the ownership ends the grace
-                .connectionStateErrorPolicy(timing.stopsAtOnce() ? new StandardConnectionStateErrorPolicy()
-                        : new SessionConnectionStateErrorPolicy())
+                .connectionStateErrorPolicy(
+                        timing.stopsAtOnce()
+                                ? new StandardConnectionStateErrorPolicy()
+                                : new SessionConnectionStateErrorPolicy())
                 .build();
         OwnershipSettings.Mode mode = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
-                ? OwnershipSettings.Mode.MASTER_SLAVE : OwnershipSettings.Mode.CLUSTER;
-        OwnershipSettings settings = new OwnershipSettings(mode, node.id(), node.url(),
-                properties.getTimer().isEnabled(), properties.getBuckets(), properties.getRedis().getKeyPrefix(), timing);
-        ZooKeeperOwnership ownership = new ZooKeeperOwnership(client, settings, timers, fence, store::claimAgain,
-                othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive), lossWatch::restores);
+                ? OwnershipSettings.Mode.MASTER_SLAVE
+                : OwnershipSettings.Mode.CLUSTER;
+        OwnershipSettings settings = new OwnershipSettings(
+                mode,
+                node.id(),
+                node.url(),
+                properties.getTimer().isEnabled(),
+                properties.getBuckets(),
+                properties.getRedis().getKeyPrefix(),
+                timing);
+        ZooKeeperOwnership ownership = new ZooKeeperOwnership(
+                client,
+                settings,
+                timers,
+                fence,
+                store::claimAgain,
+                othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive),
+                lossWatch::restores);
         // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
         ownership.join();
         return ownership;
@@ -192,11 +275,26 @@ public class DelayQueueConfiguration {
 
     /** Wakes a bucket's timer here, or (ZooKeeper modes) its owner on another node through Redis pub/sub. */
     @Bean(destroyMethod = "close")
-    public WakeBus wakeBus(RedisDelayStore store, DelayProperties properties, NodeIdentity node, TimerGroup timers,
-                           BucketOwnership ownership, PullTarget pull, StateChangeWriter states, RecoveryService recovery,
-                           Clock clock) {
-        WakeBus bus = new WakeBus(store.channels(), properties.getRedis().getKeyPrefix(), node.id(), timers, ownership,
-                pull, states, clock, properties.getTimer().getMaxIdle().toMillis());
+    public WakeBus wakeBus(
+            RedisDelayStore store,
+            DelayProperties properties,
+            NodeIdentity node,
+            TimerGroup timers,
+            BucketOwnership ownership,
+            PullTarget pull,
+            StateChangeWriter states,
+            RecoveryService recovery,
+            Clock clock) {
+        WakeBus bus = new WakeBus(
+                store.channels(),
+                properties.getRedis().getKeyPrefix(),
+                node.id(),
+                timers,
+                ownership,
+                pull,
+                states,
+                clock,
+                properties.getTimer().getMaxIdle().toMillis());
         if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
             pull.onHandedOver(bus::handedOver);
             // a restore on one node must see every node's ends journaled first
@@ -211,61 +309,123 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public PushPipeline pushPipeline(Journal journal, RedisDelayStore store, StateChangeWriter states,
-                                     BiConsumer<Integer, Long> bucketWaker, Clock clock, DelayProperties properties) {
-        return new PushPipeline(journal, store, states, bucketWaker, clock,
-                properties.getJournal().getBatchSize(), properties.getJournal().getWriters());
+    public PushPipeline pushPipeline(
+            Journal journal,
+            RedisDelayStore store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> bucketWaker,
+            Clock clock,
+            DelayProperties properties) {
+        return new PushPipeline(
+                journal,
+                store,
+                states,
+                bucketWaker,
+                clock,
+                properties.getJournal().getBatchSize(),
+                properties.getJournal().getWriters());
     }
 
     /** The request checks, against mykit.delay.limits.* and mykit.delay.pull.*. */
     @Bean
     public JobValidator jobValidator(DelayProperties properties) {
-        return new JobValidator(EngineSettings.jobLimits(properties.getLimits()),
-                EngineSettings.pullLimits(properties.getPull()));
+        return new JobValidator(
+                EngineSettings.jobLimits(properties.getLimits()), EngineSettings.pullLimits(properties.getPull()));
     }
 
     @Bean
-    public DelayQueueService delayQueueService(JobValidator validator, DelayProperties properties, PushPipeline pushes,
-                                               RedisDelayStore store, Journal journal, StateChangeWriter states,
-                                               PullTarget pull, DeliveryOutcomes outcomes,
-                                               BiConsumer<Integer, Long> bucketWaker, Clock clock) {
-        return new DelayQueueService(validator, properties.getJournal().getPushTimeout(),
-                new JobIdGenerator(clock::millis), pushes, store, journal, states, pull, outcomes, bucketWaker, clock);
+    public DelayQueueService delayQueueService(
+            JobValidator validator,
+            DelayProperties properties,
+            PushPipeline pushes,
+            RedisDelayStore store,
+            Journal journal,
+            StateChangeWriter states,
+            PullTarget pull,
+            DeliveryOutcomes outcomes,
+            BiConsumer<Integer, Long> bucketWaker,
+            Clock clock) {
+        return new DelayQueueService(
+                validator,
+                properties.getJournal().getPushTimeout(),
+                new JobIdGenerator(clock::millis),
+                pushes,
+                store,
+                journal,
+                states,
+                pull,
+                outcomes,
+                bucketWaker,
+                clock);
     }
 
     @Bean
-    public DeadLetterService deadLetterService(Journal journal, RedisDelayStore store, StateChangeWriter states,
-                                               BiConsumer<Integer, Long> bucketWaker, Clock clock) {
+    public DeadLetterService deadLetterService(
+            Journal journal,
+            RedisDelayStore store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> bucketWaker,
+            Clock clock) {
         return new DeadLetterService(journal, store, states, bucketWaker, clock);
     }
 
     @Bean
-    public RecoveryService recoveryService(Journal journal, RedisDelayStore store, StateChangeWriter states,
-                                           ObjectProvider<BiConsumer<Integer, Long>> bucketWaker, Clock clock,
-                                           DelayProperties properties) {
-        return new RecoveryService(journal, store, store, states,
-                (bucket, at) -> bucketWaker.getObject().accept(bucket, at), clock, properties.getRecovery().getPageSize());
+    public RecoveryService recoveryService(
+            Journal journal,
+            RedisDelayStore store,
+            StateChangeWriter states,
+            ObjectProvider<BiConsumer<Integer, Long>> bucketWaker,
+            Clock clock,
+            DelayProperties properties) {
+        return new RecoveryService(
+                journal,
+                store,
+                store,
+                states,
+                (bucket, at) -> bucketWaker.getObject().accept(bucket, at),
+                clock,
+                properties.getRecovery().getPageSize());
     }
 
     @Bean
-    public GatewayLifecycle gatewayLifecycle(RedisDelayStore store, StateChangeWriter states, PushPipeline pushes,
-                                             DeliveryTargets targets, RedisLossWatch lossWatch) {
+    public GatewayLifecycle gatewayLifecycle(
+            RedisDelayStore store,
+            StateChangeWriter states,
+            PushPipeline pushes,
+            DeliveryTargets targets,
+            RedisLossWatch lossWatch) {
         return new GatewayLifecycle(store, states, pushes, targets, lossWatch);
     }
 
     @Bean
-    StartupWarmup startupWarmup(ApplicationContext context, DelayProperties properties, DeliveryLifecycle delivery,
-                                DelayQueueService queue) {
-        return new StartupWarmup(() -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()), delivery::start,
-                queue, properties.getLimits().getMaxBatchSize());
+    StartupWarmup startupWarmup(
+            ApplicationContext context,
+            DelayProperties properties,
+            DeliveryLifecycle delivery,
+            DelayQueueService queue) {
+        return new StartupWarmup(
+                () -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
+                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()),
+                delivery::start,
+                queue,
+                properties.getLimits().getMaxBatchSize());
     }
 
     @Bean
-    public DeliveryLifecycle deliveryLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership,
-                                             WakeBus wakes, PullTarget pull, DelayProperties properties) {
+    public DeliveryLifecycle deliveryLifecycle(
+            TimerGroup timers,
+            RedisLossWatch lossWatch,
+            BucketOwnership ownership,
+            WakeBus wakes,
+            PullTarget pull,
+            DelayProperties properties) {
         boolean alone = properties.getMode() == DelayProperties.Mode.STANDALONE;
-        return new DeliveryLifecycle(timers, lossWatch, ownership, alone ? null : wakes, pull,
+        return new DeliveryLifecycle(
+                timers,
+                lossWatch,
+                ownership,
+                alone ? null : wakes,
+                pull,
                 properties.getTimer().isEnabled());
     }
 }

@@ -27,8 +27,13 @@ public class DeliveryLifecycle implements SmartLifecycle {
     private volatile boolean running;
 
     /** {@code wakes} may be null: a standalone node has nobody to wake. */
-    public DeliveryLifecycle(TimerGroup timers, RedisLossWatch lossWatch, BucketOwnership ownership, WakeBus wakes,
-                            PullTarget pull, boolean timersEnabled) {
+    public DeliveryLifecycle(
+            TimerGroup timers,
+            RedisLossWatch lossWatch,
+            BucketOwnership ownership,
+            WakeBus wakes,
+            PullTarget pull,
+            boolean timersEnabled) {
         this.timers = timers;
         this.lossWatch = lossWatch;
         this.ownership = ownership;

@@ -11,12 +11,11 @@ import io.mykit.delay.queue.dispatch.broker.ActiveMqTarget;
 import io.mykit.delay.queue.dispatch.broker.BrokerTarget;
 import io.mykit.delay.queue.dispatch.broker.RocketMqTarget;
 import io.mykit.delay.queue.dispatch.broker.SenderSettings;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds only the delivery targets the routes use (a broker no route names is never connected) and closes them within
@@ -36,12 +35,16 @@ public class DeliveryTargets implements AutoCloseable {
         targets.put(PullTarget.NAME, pull);
         for (String name : dispatch.usedTargets()) {
             switch (name) {
-                case PullTarget.NAME -> { }
+                case PullTarget.NAME -> {}
                 case LogTarget.NAME -> targets.put(name, new LogTarget(outcomes));
-                case ActiveMqTarget.NAME -> targets.put(name,
-                        new ActiveMqTarget(EngineSettings.activeMq(properties.getActivemq()), senders, outcomes));
-                case RocketMqTarget.NAME -> targets.put(name,
-                        new RocketMqTarget(EngineSettings.rocketMq(properties.getRocketmq()), senders, outcomes));
+                case ActiveMqTarget.NAME ->
+                    targets.put(
+                            name,
+                            new ActiveMqTarget(EngineSettings.activeMq(properties.getActivemq()), senders, outcomes));
+                case RocketMqTarget.NAME ->
+                    targets.put(
+                            name,
+                            new RocketMqTarget(EngineSettings.rocketMq(properties.getRocketmq()), senders, outcomes));
                 default -> throw new IllegalStateException("mykit.delay.dispatch: unknown target '" + name + "'");
             }
         }
@@ -70,9 +73,9 @@ public class DeliveryTargets implements AutoCloseable {
     }
 
     /**
-     * Halts every broker target first, so their stop waits run side by side, then closes each target on a thread of
-     * its own and waits for them at most {@link #closeBoundMs()}; a close still running then is left behind (its
-     * jobs stay in flight in Redis). Idempotent.
+     * Halts every broker target first, so their stop waits run side by side, then closes each target on a thread of its
+     * own and waits for them at most {@link #closeBoundMs()}; a close still running then is left behind (its jobs stay
+     * in flight in Redis). Idempotent.
      */
     @Override
     public void close() {
@@ -101,8 +104,11 @@ public class DeliveryTargets implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             if (thread.isAlive()) {
-                log.warn("delivery target {} did not close within {} ms; the stop goes on without it (the jobs it"
-                        + " holds stay in flight and are handed over again)", name, closeBoundMs());
+                log.warn(
+                        "delivery target {} did not close within {} ms; the stop goes on without it (the jobs it"
+                                + " holds stay in flight and are handed over again)",
+                        name,
+                        closeBoundMs());
             }
         });
     }

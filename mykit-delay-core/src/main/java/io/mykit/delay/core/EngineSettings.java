@@ -13,12 +13,11 @@ import io.mykit.delay.queue.service.PullLimits;
 
 /** The engine's settings records, read from the bound {@code mykit.delay.*} tree: the engine never sees the tree. */
 final class EngineSettings {
-    private EngineSettings() {
-    }
+    private EngineSettings() {}
 
     static JobLimits jobLimits(LimitsProperties limits) {
-        return new JobLimits(limits.getMaxBodyBytes(), limits.getMaxBatchSize(), limits.getMaxDelay(),
-                limits.getDefaultTries());
+        return new JobLimits(
+                limits.getMaxBodyBytes(), limits.getMaxBatchSize(), limits.getMaxDelay(), limits.getDefaultTries());
     }
 
     static PullLimits pullLimits(PullProperties pull) {
@@ -26,18 +25,28 @@ final class EngineSettings {
     }
 
     static SenderSettings senders(DispatchProperties dispatch) {
-        return new SenderSettings(dispatch.getSenders(), dispatch.getBacklog(), dispatch.getBacklogWait(),
-                dispatch.getStopWait());
+        return new SenderSettings(
+                dispatch.getSenders(), dispatch.getBacklog(), dispatch.getBacklogWait(), dispatch.getStopWait());
     }
 
     static ActiveMqSettings activeMq(ActiveMqProperties activemq) {
-        return new ActiveMqSettings(activemq.getBrokerUrl(), activemq.getUsername(), activemq.getPassword(),
-                "topic".equals(activemq.getDestinationType()), activemq.getDestinationPrefix(),
-                activemq.getSendTimeout(), activemq.isConfirmEachSend(), "job-json".equals(activemq.getPayload()));
+        return new ActiveMqSettings(
+                activemq.getBrokerUrl(),
+                activemq.getUsername(),
+                activemq.getPassword(),
+                "topic".equals(activemq.getDestinationType()),
+                activemq.getDestinationPrefix(),
+                activemq.getSendTimeout(),
+                activemq.isConfirmEachSend(),
+                "job-json".equals(activemq.getPayload()));
     }
 
     static RocketMqSettings rocketMq(RocketMqProperties rocketmq) {
-        return new RocketMqSettings(rocketmq.getNamesrvAddr(), rocketmq.getProducerGroup(), rocketmq.getTopicPrefix(),
-                rocketmq.getTopicMapping(), rocketmq.getSendTimeout());
+        return new RocketMqSettings(
+                rocketmq.getNamesrvAddr(),
+                rocketmq.getProducerGroup(),
+                rocketmq.getTopicPrefix(),
+                rocketmq.getTopicMapping(),
+                rocketmq.getSendTimeout());
     }
 }

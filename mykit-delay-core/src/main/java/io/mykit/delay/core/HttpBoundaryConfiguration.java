@@ -11,11 +11,12 @@ import io.mykit.delay.controller.DirectRouteFilter;
 import io.mykit.delay.controller.JobController;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
-import io.mykit.delay.controller.SocketPeerValve;
-import jakarta.servlet.DispatcherType;
 import io.mykit.delay.controller.OperatorLog;
 import io.mykit.delay.controller.PullController;
 import io.mykit.delay.controller.RequestGuardFilter;
+import io.mykit.delay.controller.SocketPeerValve;
+import jakarta.servlet.DispatcherType;
+import java.util.List;
 import org.apache.catalina.core.StandardHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +36,6 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.handler.MappedInterceptor;
 
-import java.util.List;
-
 /** The HTTP edge: strict JSON, request guards, the admin guard, and JSON errors even from Tomcat itself. */
 @Configuration(proxyBeanMethods = false)
 public class HttpBoundaryConfiguration {
@@ -51,9 +50,10 @@ public class HttpBoundaryConfiguration {
     }
 
     @Bean
-    public FilterRegistrationBean<RequestGuardFilter> requestGuardFilter(DelayProperties properties, ObjectMapper mapper) {
-        FilterRegistrationBean<RequestGuardFilter> registration =
-                new FilterRegistrationBean<>(new RequestGuardFilter(properties.getLimits().getMaxRequestBytes(), mapper));
+    public FilterRegistrationBean<RequestGuardFilter> requestGuardFilter(
+            DelayProperties properties, ObjectMapper mapper) {
+        FilterRegistrationBean<RequestGuardFilter> registration = new FilterRegistrationBean<>(
+                new RequestGuardFilter(properties.getLimits().getMaxRequestBytes(), mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
@@ -61,8 +61,8 @@ public class HttpBoundaryConfiguration {
     /** After the request guard, so the bodies it takes are already checked; before Spring MVC's dispatch. */
     @Bean
     @ConditionalOnProperty(name = "mykit.delay.http.direct-routes", havingValue = "true", matchIfMissing = true)
-    public FilterRegistrationBean<DirectRouteFilter> directRouteFilter(JobController jobs, PullController pulls,
-                                                                    ObjectMapper mapper) {
+    public FilterRegistrationBean<DirectRouteFilter> directRouteFilter(
+            JobController jobs, PullController pulls, ObjectMapper mapper) {
         FilterRegistrationBean<DirectRouteFilter> registration =
                 new FilterRegistrationBean<>(new DirectRouteFilter(jobs, pulls, mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
@@ -73,37 +73,47 @@ public class HttpBoundaryConfiguration {
     @Bean
     @ConditionalOnProperty(name = "mykit.delay.http.legacy-status", havingValue = "true")
     public FilterRegistrationBean<LegacyStatusFilter> legacyStatusFilter() {
-        FilterRegistrationBean<LegacyStatusFilter> registration = new FilterRegistrationBean<>(new LegacyStatusFilter());
+        FilterRegistrationBean<LegacyStatusFilter> registration =
+                new FilterRegistrationBean<>(new LegacyStatusFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ERROR, DispatcherType.ASYNC);
-        LoggerFactory.getLogger(HttpBoundaryConfiguration.class).info("mykit.delay.http.legacy-status=true: every "
-                + "answer is HTTP 200, the status is in the envelope's code");
+        LoggerFactory.getLogger(HttpBoundaryConfiguration.class)
+                .info("mykit.delay.http.legacy-status=true: every "
+                        + "answer is HTTP 200, the status is in the envelope's code");
         return registration;
     }
 
     @Bean
     public AdminGuard adminGuard(DelayProperties properties) {
-        AdminGuard guard = new AdminGuard(properties.getAdmin().getToken(), properties.getAdmin().isOpen());
+        AdminGuard guard = new AdminGuard(
+                properties.getAdmin().getToken(), properties.getAdmin().isOpen());
         Logger log = LoggerFactory.getLogger(HttpBoundaryConfiguration.class);
         switch (guard.mode()) {
-            case TOKEN -> log.info("admin calls (/admin/*, /reStore*, /reStoreJob, /clearAll, dead-letter changes) "
-                    + "require mykit.delay.admin.token, from every address");
-            case LOOPBACK -> log.info("mykit.delay.admin.token is not set: admin calls (/admin/*, /reStore*, "
-                    + "/reStoreJob, /clearAll, dead-letter changes) are answered only to programs on this host, called "
-                    + "as localhost, 127.0.0.1 or [::1], never to a web page of another origin nor to callers a proxy "
-                    + "says it forwarded; a reverse proxy on this host that does not say so makes every caller look "
-                    + "local: set a token on any deployment others can reach");
-            case OPEN -> log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/admin/*, "
-                    + "/reStore*, /reStoreJob, /clearAll, dead-letter changes) are open to anyone who can reach this "
-                    + "port (web pages of other origins excepted)");
+            case TOKEN ->
+                log.info("admin calls (/admin/*, /reStore*, /reStoreJob, /clearAll, dead-letter changes) "
+                        + "require mykit.delay.admin.token, from every address");
+            case LOOPBACK ->
+                log.info("mykit.delay.admin.token is not set: admin calls (/admin/*, /reStore*, "
+                        + "/reStoreJob, /clearAll, dead-letter changes) are answered only to "
+                        + "programs on this host, called "
+                        + "as localhost, 127.0.0.1 or [::1], never to a web page of another origin "
+                        + "nor to callers a proxy "
+                        + "says it forwarded; a reverse proxy on this host that does not say so "
+                        + "makes every caller look "
+                        + "local: set a token on any deployment others can reach");
+            case OPEN ->
+                log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/admin/*, "
+                        + "/reStore*, /reStoreJob, /clearAll, dead-letter changes) are open to "
+                        + "anyone who can reach this "
+                        + "port (web pages of other origins excepted)");
         }
         return guard;
     }
 
     /** Health details for the admin only: the actuator shows them to a request with a user principal. */
     @Bean
-    public FilterRegistrationBean<AdminPrincipalFilter> adminPrincipalFilter(AdminGuard guard,
-                                                                             WebEndpointProperties endpoints) {
+    public FilterRegistrationBean<AdminPrincipalFilter> adminPrincipalFilter(
+            AdminGuard guard, WebEndpointProperties endpoints) {
         FilterRegistrationBean<AdminPrincipalFilter> registration =
                 new FilterRegistrationBean<>(new AdminPrincipalFilter(guard));
         registration.addUrlPatterns(endpoints.getBasePath() + "/*");
@@ -133,8 +143,8 @@ public class HttpBoundaryConfiguration {
     }
 
     /**
-     * Bodies are JSON only: springdoc brings jackson-dataformat-yaml, and with it on the classpath Spring MVC would also
-     * read application/yaml bodies (its YAML API document is written by springdoc itself, not by this converter).
+     * Bodies are JSON only: springdoc brings jackson-dataformat-yaml, and with it on the classpath Spring MVC would
+     * also read application/yaml bodies (its YAML API document is written by springdoc itself, not by this converter).
      */
     @Bean
     public WebMvcConfigurer jsonBodiesOnly() {

@@ -1,24 +1,23 @@
 package io.mykit.delay.core;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.springframework.beans.factory.config.BeanPostProcessor;
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
- * mysql-connector-j options the push path needs, added to a {@code jdbc:mysql:} URL that does not name them already
- * (a user's own value, in the URL or in {@code spring.datasource.hikari.data-source-properties}, always wins). Without
- * the statement cache the driver parses each group commit's multi-row INSERT (up to 14,000 placeholders) again.
+ * mysql-connector-j options the push path needs, added to a {@code jdbc:mysql:} URL that does not name them already (a
+ * user's own value, in the URL or in {@code spring.datasource.hikari.data-source-properties}, always wins). Without the
+ * statement cache the driver parses each group commit's multi-row INSERT (up to 14,000 placeholders) again.
  */
 public final class JdbcUrlDefaults implements BeanPostProcessor {
     /**
-     * Option -> value, each checked on MariaDB 10.11 with mysql-connector-j 9.7: the statement cache (with
-     * room for the long multi-row INSERT texts), batches as multi-row statements, session state kept on the client
-     * (no round trip to read autocommit, isolation or read-only), the server's settings read once per pool, and
-     * several statements per call, so a journal transaction is one round trip (SingleRoundTrip).
+     * Option -> value, each checked on MariaDB 10.11 with mysql-connector-j 9.7: the statement cache (with room for the
+     * long multi-row INSERT texts), batches as multi-row statements, session state kept on the client (no round trip to
+     * read autocommit, isolation or read-only), the server's settings read once per pool, and several statements per
+     * call, so a journal transaction is one round trip (SingleRoundTrip).
      */
     static final Map<String, String> OPTIONS = options(
             "cachePrepStmts", "true",

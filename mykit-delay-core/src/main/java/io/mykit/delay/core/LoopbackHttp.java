@@ -13,14 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The start-up warm-up's client: one blocking HTTP/1.1 keep-alive connection to the gateway's loopback connector.
- * It is this small on purpose: a general client (java.net.http) is itself cold at start-up and spent the warm-up's
- * cores on its own compilation and hand-offs instead of the gateway's.
+ * The start-up warm-up's client: one blocking HTTP/1.1 keep-alive connection to the gateway's loopback connector. It is
+ * this small on purpose: a general client (java.net.http) is itself cold at start-up and spent the warm-up's cores on
+ * its own compilation and hand-offs instead of the gateway's.
  */
 final class LoopbackHttp implements Closeable {
     /** A status code and the body as text. */
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     /**
      * The request headers of each client style: a Host by IPv4 or by name, with and without a port, and the headers
@@ -28,11 +27,12 @@ final class LoopbackHttp implements Closeable {
      * the real load after the port opened would throw compiled code away under it.
      */
     private static final String[] STYLES = {
-            "Host: 127.0.0.1:%d\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n",
-            "Host: localhost:%d\r\nUser-Agent: mykit-delay-warmup\r\nAccept: application/json\r\n"
-                    + "Connection: keep-alive\r\n",
-            "Host: 127.0.0.1\r\n",
-            "Host: localhost:%d\r\nAccept: application/json, text/plain, */*\r\nUser-Agent: Java-http-client/17\r\n"};
+        "Host: 127.0.0.1:%d\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n",
+        "Host: localhost:%d\r\nUser-Agent: mykit-delay-warmup\r\nAccept: application/json\r\n"
+                + "Connection: keep-alive\r\n",
+        "Host: 127.0.0.1\r\n",
+        "Host: localhost:%d\r\nAccept: application/json, text/plain, */*\r\nUser-Agent: Java-http-client/17\r\n"
+    };
 
     private final int port;
     private final int timeoutMs;
@@ -77,10 +77,17 @@ final class LoopbackHttp implements Closeable {
 
     private Answer send(String method, String path, String json) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(256).append(method).append(' ').append(path)
-                .append(" HTTP/1.1\r\n").append(headers);
+        StringBuilder head = new StringBuilder(256)
+                .append(method)
+                .append(' ')
+                .append(path)
+                .append(" HTTP/1.1\r\n")
+                .append(headers);
         if (json != null) {
-            head.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(body.length)
+            head.append("Content-Type: ")
+                    .append(contentType)
+                    .append("\r\nContent-Length: ")
+                    .append(body.length)
                     .append("\r\n");
         } else if (method.equals("POST")) {
             head.append("Content-Length: 0\r\n");

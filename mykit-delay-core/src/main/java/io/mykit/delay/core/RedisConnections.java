@@ -4,23 +4,21 @@ import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.ClusterRedis;
 import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.SingleRedis;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
-import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.Set;
-
 /** The store's Redis from {@code mykit.delay.redis}: a Redis Cluster when cluster-nodes is set, else one Redis. */
 final class RedisConnections {
     /** Tries of one cluster command across redirections and reconnects (Jedis' default is 5). */
     private static final int CLUSTER_MAX_ATTEMPTS = 3;
 
-    private RedisConnections() {
-    }
+    private RedisConnections() {}
 
     static RedisNodes open(RedisProperties redis) {
         return open(redis, redis.getTimeout());
@@ -40,17 +38,21 @@ final class RedisConnections {
         long timeout = Math.max(redis.getTimeout().toMillis(), socketTimeout.toMillis());
         DefaultJedisClientConfig.Builder client = clientConfig(redis, socketTimeout);
         if (!redis.isCluster()) {
-            return new SingleRedis(new JedisPooled(address(redis), client.database(redis.getDatabase()).build(), pool));
+            return new SingleRedis(new JedisPooled(
+                    address(redis), client.database(redis.getDatabase()).build(), pool));
         }
         DefaultJedisClientConfig config = client.build();
         Set<HostAndPort> seeds = seeds(redis);
-        return new ClusterRedis(() -> new ClusterConnectionProvider(seeds, config, pool), CLUSTER_MAX_ATTEMPTS,
+        return new ClusterRedis(
+                () -> new ClusterConnectionProvider(seeds, config, pool),
+                CLUSTER_MAX_ATTEMPTS,
                 Duration.ofMillis(timeout * CLUSTER_MAX_ATTEMPTS));
     }
 
     /** Where the Redis is, for messages. */
     static String describe(RedisProperties redis) {
-        return redis.isCluster() ? "Redis Cluster " + String.join(",", redis.getClusterNodes())
+        return redis.isCluster()
+                ? "Redis Cluster " + String.join(",", redis.getClusterNodes())
                 : "Redis " + redis.getHost() + ":" + redis.getPort();
     }
 

@@ -4,19 +4,18 @@ import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisNodes;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
-import java.time.Duration;
-
 /**
  * Start-up: before anything uses the store, places the jobs by {@code mykit.delay.buckets} ({@link BucketLayout}),
- * through connections of its own (the store's kind: per-node pipelines on a Redis Cluster). A standalone gateway is alone on its key prefix, so it may migrate; in the ZooKeeper
- * modes the node migrates under the layout lock and only while no other node lives. It waits a while for a Redis that
- * is not up yet, then fails the start: running on an unchecked layout would leave jobs where no timer or lookup finds
- * them.
+ * through connections of its own (the store's kind: per-node pipelines on a Redis Cluster). A standalone gateway is
+ * alone on its key prefix, so it may migrate; in the ZooKeeper modes the node migrates under the layout lock and only
+ * while no other node lives. It waits a while for a Redis that is not up yet, then fails the start: running on an
+ * unchecked layout would leave jobs where no timer or lookup finds them.
  */
 final class StartupLayout {
     private static final Logger log = LoggerFactory.getLogger(StartupLayout.class);
@@ -24,8 +23,7 @@ final class StartupLayout {
     /** Reads of one migration step: pruning a long ready list is one script call. */
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
 
-    private StartupLayout() {
-    }
+    private StartupLayout() {}
 
     static void ensure(RedisProperties redis, Keys keys) {
         ensure(redis, keys, false);
@@ -58,10 +56,14 @@ final class StartupLayout {
             } catch (JedisConnectionException | JedisClusterOperationException e) {
                 nodes.close();
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(RedisConnections.describe(redis) + " unreachable for "
-                            + REDIS_WAIT.toSeconds() + " s: cannot check the bucket layout", e);
+                    throw new IllegalStateException(
+                            RedisConnections.describe(redis) + " unreachable for " + REDIS_WAIT.toSeconds()
+                                    + " s: cannot check the bucket layout",
+                            e);
                 }
-                log.warn("{} unreachable ({}): waiting to check the bucket layout", RedisConnections.describe(redis),
+                log.warn(
+                        "{} unreachable ({}): waiting to check the bucket layout",
+                        RedisConnections.describe(redis),
                         e.getMessage());
                 sleepOneSecond();
             }

@@ -2,15 +2,6 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
 import io.mykit.delay.queue.service.DelayQueueService;
-import org.apache.catalina.Service;
-import org.apache.catalina.connector.Connector;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.WebServer;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.core.env.Environment;
-
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -22,20 +13,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.catalina.Service;
+import org.apache.catalina.connector.Connector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
 
 /**
  * {@code mykit.delay.http.warmup}: a freshly started JVM runs its first thousands of requests interpreted and compiles
  * them on the cores the requests need, so the first clients fall seconds behind. Before the web server opens its port
  * (its start phase is {@code DEFAULT_PHASE - 2048}) and after the journal writers run ({@link GatewayLifecycle}), this
- * starts delivery early and sends the gateway's own requests through a loopback connector added to the same
- * Tomcat service, the whole path of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and
- * finished, and a push due in an hour, looked up and cancelled; now and then a burst of a batch puller's size. The
- * topic always delivers to pull consumers ({@link DeliveryTargets}), whatever the routes say, so no warm-up job
- * reaches a broker. At the end every warm-up job still waiting is cancelled by this start's own bizKey and every one
- * handed over is taken and finished. It ends when the JIT has settled ({@link #SETTLED_JIT_MS} of compilation per
- * second, twice running) or at the configured duration, whichever comes first. It runs on two loopback connectors one
- * after the other ({@link #LAST_CONNECTOR} for the second), each removed when its part ends, so that the first
- * removal's deoptimizations are compiled away before the port opens; the second is removed before it opens.
+ * starts delivery early and sends the gateway's own requests through a loopback connector added to the same Tomcat
+ * service, the whole path of a job in topic {@value #TOPIC}: a push due at once, pulled by a waiting GET and finished,
+ * and a push due in an hour, looked up and cancelled; now and then a burst of a batch puller's size. The topic always
+ * delivers to pull consumers ({@link DeliveryTargets}), whatever the routes say, so no warm-up job reaches a broker. At
+ * the end every warm-up job still waiting is cancelled by this start's own bizKey and every one handed over is taken
+ * and finished. It ends when the JIT has settled ({@link #SETTLED_JIT_MS} of compilation per second, twice running) or
+ * at the configured duration, whichever comes first. It runs on two loopback connectors one after the other
+ * ({@link #LAST_CONNECTOR} for the second), each removed when its part ends, so that the first removal's
+ * deoptimizations are compiled away before the port opens; the second is removed before it opens.
  */
 final class StartupWarmup implements SmartLifecycle {
     static final String TOPIC = DelayQueueService.WARMUP_TOPIC;
@@ -47,6 +46,7 @@ final class StartupWarmup implements SmartLifecycle {
      * settled; on 2 cores (one C2 compiler thread) that took 36-57 s, and a 15 s warm-up left 0.7-0.8 s of send lag.
      */
     static final Duration ON_EXTERNAL_STORES = Duration.ofSeconds(60);
+
     private static final int THREADS = 4;
     /** Compilation per wall second (ms) below which the JIT counts as settled: a tenth of one compiler thread. */
     static final long SETTLED_JIT_MS = 100;
@@ -56,17 +56,20 @@ final class StartupWarmup implements SmartLifecycle {
     static final Duration LAST_CONNECTOR = Duration.ofSeconds(4);
     /** Rounds that failed with none passing: Redis or the journal is down; the warm-up gives up instead of waiting. */
     private static final int GIVE_UP_AFTER_FAILURES = 40;
+
     private static final String GAVE_UP = "every round failed";
     private static final String INTERRUPTED = "interrupted";
     private static final Pattern ID = Pattern.compile("\"data\":\"([^\"]+)\"");
     private static final Pattern IDS = Pattern.compile("\"id\":\"([^\"]+)\"");
     /** Every this many rounds a burst ({@link #burst}): rarely enough that the journal takes little more. */
     private static final int BURST_EVERY = 128;
+
     private static final int FIRST_BURST = 4;
     /** Jobs per burst, and per batch GET of it: a batch puller's size (less where the batch limit is lower). */
     private static final int BURST_JOBS = 100;
-    private static final String BODY = "warm-up of a freshly started gateway: the path of a job, push to finish, once"
-            + " over";
+
+    private static final String BODY =
+            "warm-up of a freshly started gateway: the path of a job, push to finish, once" + " over";
 
     private final Supplier<WebServer> webServer;
     private final Duration duration;
@@ -75,15 +78,20 @@ final class StartupWarmup implements SmartLifecycle {
     private final int burstJobs;
     /** This start's own: nodes starting side by side cancel only their own warm-up jobs. */
     private final String bizKey = TOPIC + "-" + UUID.randomUUID().toString().substring(0, 8);
+
     private volatile boolean running;
 
     /**
      * {@code startDelivery} starts the timers ahead of the web server, so the warm-up's own jobs fall due;
-     * {@code queue} takes pushes into {@link #TOPIC} only while the warm-up runs; {@code maxBatchSize} is the
-     * gateway's batch limit.
+     * {@code queue} takes pushes into {@link #TOPIC} only while the warm-up runs; {@code maxBatchSize} is the gateway's
+     * batch limit.
      */
-    StartupWarmup(Supplier<WebServer> webServer, Duration duration, Runnable startDelivery, DelayQueueService queue,
-                  int maxBatchSize) {
+    StartupWarmup(
+            Supplier<WebServer> webServer,
+            Duration duration,
+            Runnable startDelivery,
+            DelayQueueService queue,
+            int maxBatchSize) {
         this.webServer = webServer;
         this.duration = duration;
         this.startDelivery = startDelivery;
@@ -119,11 +127,18 @@ final class StartupWarmup implements SmartLifecycle {
             Phase first = onLoopback(service, duration.toNanos() - last);
             // a warm-up that gave up (stores down) or was interrupted does not try a second time
             Phase second = first.gaveUp() ? new Phase("not run", 0, 0, 0, first.left()) : onLoopback(service, last);
-            log.info("Warmed up in {} ms before opening the port, over two loopback connectors ({}; then {}): {} calls"
+            log.info(
+                    "Warmed up in {} ms before opening the port, over two loopback connectors ({}; then {}): {} calls"
                             + " in topic {} ({} bursts of {} jobs), {} rounds failed, {} warm-up jobs left unended",
-                    (System.nanoTime() - started) / 1_000_000, first.ended(), second.ended(),
-                    first.calls() + second.calls(), TOPIC, first.bursts() + second.bursts(), burstJobs,
-                    first.failures() + second.failures(), second.left());
+                    (System.nanoTime() - started) / 1_000_000,
+                    first.ended(),
+                    second.ended(),
+                    first.calls() + second.calls(),
+                    TOPIC,
+                    first.bursts() + second.bursts(),
+                    burstJobs,
+                    first.failures() + second.failures(),
+                    second.left());
         } finally {
             queue.warmingUp(false);
         }
@@ -169,22 +184,24 @@ final class StartupWarmup implements SmartLifecycle {
         List<Thread> threads = new ArrayList<>(THREADS);
         for (int t = 0; t < THREADS; t++) {
             int style = t;
-            Thread thread = new Thread(() -> {
-                LoopbackHttp http = new LoopbackHttp(port, 10_000, style);
-                while (System.nanoTime() < stopAt.get()) {
-                    try {
-                        round(http, rounds.getAndIncrement(), calls, bursts);
-                    } catch (IOException | RuntimeException e) {
-                        log.debug("warm-up round failed", e);
-                        closed(http);
-                        if (failures.incrementAndGet() >= GIVE_UP_AFTER_FAILURES && calls.get() == 0) {
-                            stopAt.set(0);
+            Thread thread = new Thread(
+                    () -> {
+                        LoopbackHttp http = new LoopbackHttp(port, 10_000, style);
+                        while (System.nanoTime() < stopAt.get()) {
+                            try {
+                                round(http, rounds.getAndIncrement(), calls, bursts);
+                            } catch (IOException | RuntimeException e) {
+                                log.debug("warm-up round failed", e);
+                                closed(http);
+                                if (failures.incrementAndGet() >= GIVE_UP_AFTER_FAILURES && calls.get() == 0) {
+                                    stopAt.set(0);
+                                }
+                                pause();
+                            }
                         }
-                        pause();
-                    }
-                }
-                closed(http);
-            }, "mykit-warmup-" + t);
+                        closed(http);
+                    },
+                    "mykit-warmup-" + t);
             thread.start();
             threads.add(thread);
         }
@@ -239,8 +256,8 @@ final class StartupWarmup implements SmartLifecycle {
     /**
      * The path of two jobs: one due at once, taken by a waiting GET (this round's or another's) and finished; one due
      * in an hour, looked up and cancelled. The rounds vary what a user's calls vary (with and without a bizKey, the
-     * legacy and the REST routes, batches, an empty poll): the JIT compiles only the branches it saw, and a branch first
-     * seen after the port opened would throw compiled code away under the real load.
+     * legacy and the REST routes, batches, an empty poll): the JIT compiles only the branches it saw, and a branch
+     * first seen after the port opened would throw compiled code away under the real load.
      */
     private void round(LoopbackHttp http, long n, AtomicLong calls, AtomicLong bursts) throws IOException {
         boolean odd = (n & 1) == 1;
@@ -248,12 +265,15 @@ final class StartupWarmup implements SmartLifecycle {
         String later = push(http, 3_600_000);
         expect(http.get("/jobs/" + later), "lookup of " + later);
         expect(odd ? http.delete("/jobs/" + later) : http.get("/delete?jobId=" + later), "cancel of " + later);
-        LoopbackHttp.Answer taken = expect(http.get("/get/" + TOPIC + (odd ? "?timeout=250" : "?ttr=5000&timeout=250")),
-                "pull");
+        LoopbackHttp.Answer taken =
+                expect(http.get("/get/" + TOPIC + (odd ? "?timeout=250" : "?ttr=5000&timeout=250")), "pull");
         calls.addAndGet(5);
         Matcher id = IDS.matcher(taken.body());
         if (id.find()) {
-            expect(odd ? http.post("/jobs/" + id.group(1) + "/finish", null) : http.get("/finish?jobId=" + id.group(1)),
+            expect(
+                    odd
+                            ? http.post("/jobs/" + id.group(1) + "/finish", null)
+                            : http.get("/finish?jobId=" + id.group(1)),
                     "finish of " + id.group(1));
             calls.incrementAndGet();
         }
@@ -262,7 +282,8 @@ final class StartupWarmup implements SmartLifecycle {
             expect(http.post("/push/batch", "[" + job + "," + job + "," + job + "]"), "batch push");
             finishAll(http, expect(http.get("/get/" + TOPIC + "/batch?count=3&timeout=500"), "batch pull"));
             // mostly empty, but it may take a job another round pushed: finished like any other
-            Matcher polled = IDS.matcher(expect(http.get("/get/" + TOPIC + "?timeout=0"), "poll").body());
+            Matcher polled = IDS.matcher(
+                    expect(http.get("/get/" + TOPIC + "?timeout=0"), "poll").body());
             if (polled.find()) {
                 expect(http.get("/finish?jobId=" + polled.group(1)), "finish of " + polled.group(1));
             }
@@ -278,8 +299,8 @@ final class StartupWarmup implements SmartLifecycle {
 
     /**
      * {@value #BURST_JOBS} jobs due at once in one batch push, taken as many per batch GET and finished per batch: the
-     * sizes a drain's loops and buffers see. After a warm-up of batches of 3 alone, a drain of 1M due at once spent
-     * 8.6 s of its 33 s compiling the batch finish and Tomcat's large-answer paths.
+     * sizes a drain's loops and buffers see. After a warm-up of batches of 3 alone, a drain of 1M due at once spent 8.6
+     * s of its 33 s compiling the batch finish and Tomcat's large-answer paths.
      */
     private void burst(LoopbackHttp http, AtomicLong calls) throws IOException {
         String job = job(0);
@@ -291,8 +312,9 @@ final class StartupWarmup implements SmartLifecycle {
         calls.incrementAndGet();
         // other rounds' pulls may take some of them: a few GETs, then the clean-up takes what is left
         for (int pulls = 0; pulls < 3; pulls++) {
-            if (!finishAll(http, expect(http.get("/get/" + TOPIC + "/batch?count=" + burstJobs + "&timeout=500"),
-                    "burst pull"))) {
+            if (!finishAll(
+                    http,
+                    expect(http.get("/get/" + TOPIC + "/batch?count=" + burstJobs + "&timeout=500"), "burst pull"))) {
                 break;
             }
             calls.addAndGet(2);
@@ -347,7 +369,8 @@ final class StartupWarmup implements SmartLifecycle {
                 left = refused(expect(http.delete("/jobs?bizKey=" + bizKey + "&topic=" + TOPIC), "cancel by bizKey")
                         .body());
                 boolean took = false;
-                while (finishAll(http, expect(http.get("/get/" + TOPIC + "/batch?count=100&timeout=100"), "batch pull"))) {
+                while (finishAll(
+                        http, expect(http.get("/get/" + TOPIC + "/batch?count=100&timeout=100"), "batch pull"))) {
                     took = true;
                 }
                 if (left == 0 && !took) {
@@ -358,7 +381,10 @@ final class StartupWarmup implements SmartLifecycle {
         } catch (IOException | RuntimeException e) {
             log.warn("Warm-up jobs in topic {} may be left: {}", TOPIC, e.toString());
         }
-        log.warn("Warm-up jobs in topic {} with bizKey {} left ready or in flight: {}", TOPIC, bizKey,
+        log.warn(
+                "Warm-up jobs in topic {} with bizKey {} left ready or in flight: {}",
+                TOPIC,
+                bizKey,
                 left < 0 ? "unknown" : left);
         return left;
     }

@@ -7,12 +7,11 @@ import io.mykit.delay.queue.stats.StatsService;
 import io.mykit.delay.queue.stats.StoreCounters;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-
-import java.time.Clock;
 
 /** GET /stats and the web console at /console (static files under {@code static/console} in the jar). */
 @Configuration(proxyBeanMethods = false)
@@ -24,10 +23,10 @@ public class StatsConfiguration {
     }
 
     @Bean
-    public StatsService statsService(RedisNodes redis, RedisDelayStore store, Journal journal, LatenessRecorder lateness,
-                                     Clock clock) {
-        return new StatsService(new StoreCounters(redis, store.keys()), new DeadLetterCounts(journal, clock), lateness,
-                clock);
+    public StatsService statsService(
+            RedisNodes redis, RedisDelayStore store, Journal journal, LatenessRecorder lateness, Clock clock) {
+        return new StatsService(
+                new StoreCounters(redis, store.keys()), new DeadLetterCounts(journal, clock), lateness, clock);
     }
 
     /** /console and /console/ show the page; its scripts and styles are served as they are. */

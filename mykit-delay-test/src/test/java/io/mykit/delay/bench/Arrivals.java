@@ -16,8 +16,9 @@ final class Arrivals {
 
         @Override
         public String toString() {
-            return String.format("%s: pushed %d, arrived %d, missing %d, unexpected %d", scenario, pushed, arrived,
-                    missing, unexpected);
+            return String.format(
+                    "%s: pushed %d, arrived %d, missing %d, unexpected %d",
+                    scenario, pushed, arrived, missing, unexpected);
         }
     }
 

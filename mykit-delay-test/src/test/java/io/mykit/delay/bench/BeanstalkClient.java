@@ -16,20 +16,21 @@ import java.util.Map;
 /**
  * One connection to beanstalkd on blocking I/O, speaking its text protocol (put, reserve-with-timeout, delete,
  * pause-tube, stats): the bench's peer client, owned by one driver thread as {@link PlainHttp} is for the gateway.
- * Commands that a real client would pipeline (a batch of deletes, the reserves after a batch's first job) go out in
- * one write and their answers are read in order.
+ * Commands that a real client would pipeline (a batch of deletes, the reserves after a batch's first job) go out in one
+ * write and their answers are read in order.
  */
 final class BeanstalkClient implements Closeable {
     /** The highest priority beanstalkd knows (most urgent): the bench's jobs are all alike. */
     static final int PRIORITY = 0;
+
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     /** A reserve-with-timeout waits up to its own timeout; anything longer than this is a hung server. */
     private static final int READ_TIMEOUT_MS = 60_000;
+
     private static final byte[] CRLF = {'\r', '\n'};
 
     /** A reserved job: its id and body. */
-    record Reserved(long id, byte[] body) {
-    }
+    record Reserved(long id, byte[] body) {}
 
     private final Socket socket;
     private final InputStream in;
@@ -37,6 +38,7 @@ final class BeanstalkClient implements Closeable {
     private final byte[] buffer = new byte[64 * 1024];
     /** Unread bytes are buffer[start, end). */
     private int start;
+
     private int end;
     /** Commands written since the last flush, so a pipelined batch leaves in one write. */
     private final StringBuilder pending = new StringBuilder();
@@ -98,9 +100,9 @@ final class BeanstalkClient implements Closeable {
     }
 
     /**
-     * Deletes {@code ids} (reserved by this connection) and waits up to {@code timeoutSeconds} for the next job, in
-     * one write: a consumer goes back to its reserve without a round trip of its own for the deletes. Returns the
-     * next job or null; the deletes were all answered DELETED when it returns.
+     * Deletes {@code ids} (reserved by this connection) and waits up to {@code timeoutSeconds} for the next job, in one
+     * write: a consumer goes back to its reserve without a round trip of its own for the deletes. Returns the next job
+     * or null; the deletes were all answered DELETED when it returns.
      */
     Reserved deleteAndReserve(List<Long> ids, int timeoutSeconds) throws IOException {
         for (long id : ids) {
@@ -126,8 +128,8 @@ final class BeanstalkClient implements Closeable {
     }
 
     /**
-     * Up to {@code max} more jobs that are ready now, by reserve-with-timeout 0 in rounds of 1, 2, 4... commands
-     * per write: a round that comes back short ends it, so a batch costs about as many commands as it finds jobs.
+     * Up to {@code max} more jobs that are ready now, by reserve-with-timeout 0 in rounds of 1, 2, 4... commands per
+     * write: a round that comes back short ends it, so a batch costs about as many commands as it finds jobs.
      */
     List<Reserved> reserveReady(int max) throws IOException {
         List<Reserved> jobs = new ArrayList<>();
@@ -172,7 +174,9 @@ final class BeanstalkClient implements Closeable {
         for (String entry : yaml.split("\n")) {
             int colon = entry.indexOf(": ");
             if (colon > 0) {
-                stats.put(entry.substring(0, colon).trim(), entry.substring(colon + 2).trim());
+                stats.put(
+                        entry.substring(0, colon).trim(),
+                        entry.substring(colon + 2).trim());
             }
         }
         return stats;
@@ -185,8 +189,16 @@ final class BeanstalkClient implements Closeable {
 
     private void writePut(int delaySeconds, int ttrSeconds, byte[] body) {
         // the bench's bodies are ASCII, so one char per byte
-        pending.append("put ").append(PRIORITY).append(' ').append(delaySeconds).append(' ').append(ttrSeconds)
-                .append(' ').append(body.length).append("\r\n").append(new String(body, StandardCharsets.ISO_8859_1))
+        pending.append("put ")
+                .append(PRIORITY)
+                .append(' ')
+                .append(delaySeconds)
+                .append(' ')
+                .append(ttrSeconds)
+                .append(' ')
+                .append(body.length)
+                .append("\r\n")
+                .append(new String(body, StandardCharsets.ISO_8859_1))
                 .append("\r\n");
     }
 

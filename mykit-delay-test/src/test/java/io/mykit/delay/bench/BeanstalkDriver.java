@@ -22,18 +22,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * thread ({@link BeanstalkClient}).
  *
  * <ul>
- * <li>A push is a put into the scenario's tube. beanstalkd counts delays in whole seconds from when it reads the put:
- *     a job drawn to be due d ms later is put with round(d / 1000) s, at least 1, so it waits in beanstalkd's delay
- *     heap as the gateway's job waits in its due set. Its due time is when INSERTED came back plus that delay: the
- *     put's deadline is set on receipt, before its binlog write and fsync, so this leaves the put's own round trip
- *     and fsync out of beanstalkd's lateness, in its favour.</li>
- * <li>A consumer of the single style sends reserve-with-timeout and, for the job it got, a delete; the batch style
- *     takes one job with a blocking reserve-with-timeout, then up to count - 1 more that are ready now
- *     ({@link BeanstalkClient#reserveReady}), and deletes them all in one write. A delete must come from the
- *     connection that reserved the job, so each consumer sends its deletes in the same write as its next reserve
- *     (the gateway driver's consumers hand theirs to finisher threads): either way no round trip waits for them.
- *     beanstalkd's reserve timeout is whole seconds: a timeout of t ms waits ceil(t / 1000) s.</li>
+ *   <li>A push is a put into the scenario's tube. beanstalkd counts delays in whole seconds from when it reads the put:
+ *       a job drawn to be due d ms later is put with round(d / 1000) s, at least 1, so it waits in beanstalkd's delay
+ *       heap as the gateway's job waits in its due set. Its due time is when INSERTED came back plus that delay: the
+ *       put's deadline is set on receipt, before its binlog write and fsync, so this leaves the put's own round trip
+ *       and fsync out of beanstalkd's lateness, in its favour.
+ *   <li>A consumer of the single style sends reserve-with-timeout and, for the job it got, a delete; the batch style
+ *       takes one job with a blocking reserve-with-timeout, then up to count - 1 more that are ready now
+ *       ({@link BeanstalkClient#reserveReady}), and deletes them all in one write. A delete must come from the
+ *       connection that reserved the job, so each consumer sends its deletes in the same write as its next reserve (the
+ *       gateway driver's consumers hand theirs to finisher threads): either way no round trip waits for them.
+ *       beanstalkd's reserve timeout is whole seconds: a timeout of t ms waits ceil(t / 1000) s.
  * </ul>
+ *
  * Threads are named "bench-..." as the gateway driver's, so the bench JVM's CPU meter files them under the driver.
  */
 final class BeanstalkDriver {
@@ -41,6 +42,7 @@ final class BeanstalkDriver {
     static final int FAR_DELAY_SECONDS = (int) Duration.ofDays(30).toSeconds();
     /** Seconds a reserved job may stay undeleted before beanstalkd hands it out again; the gateway's ttr=30000. */
     static final int TTR_SECONDS = 30;
+
     private static final int PREFILL_CHUNK = 1_000;
 
     private final Beanstalkd server;
@@ -80,7 +82,8 @@ final class BeanstalkDriver {
                     long from;
                     while ((from = next.getAndAdd(PREFILL_CHUNK)) < count && failure.get() == null) {
                         int n = (int) Math.min(PREFILL_CHUNK, count - from);
-                        Arrays.stream(client.putPipelined(n, delaySeconds, TTR_SECONDS, body)).forEach(ids::add);
+                        Arrays.stream(client.putPipelined(n, delaySeconds, TTR_SECONDS, body))
+                                .forEach(ids::add);
                     }
                 } catch (IOException | RuntimeException e) {
                     failure.compareAndSet(null, e.toString());
@@ -153,8 +156,8 @@ final class BeanstalkDriver {
             int window = w;
             rates.add(jobs.stream().mapToLong(perWindow -> perWindow[window]).sum() / (double) windowSeconds);
         }
-        return new LoadDriver.Throughput(rates, windowSeconds, Histogram.merged(latencies), calls.get(), errors.get(),
-                firstError.get(), used);
+        return new LoadDriver.Throughput(
+                rates, windowSeconds, Histogram.merged(latencies), calls.get(), errors.get(), firstError.get(), used);
     }
 
     /**
@@ -164,12 +167,21 @@ final class BeanstalkDriver {
      * {@code pollTimeoutMs} (rounded up to seconds) for the first. Ends once every put job was received, or
      * {@code graceMs} after the last one fell due.
      */
-    LoadDriver.Lateness steadyDelivery(String tube, int rate, int seconds, int pushers, int pullers, int pullBatch,
-                                       int minDelayMs, int maxDelayMs, long pollTimeoutMs, long graceMs)
+    LoadDriver.Lateness steadyDelivery(
+            String tube,
+            int rate,
+            int seconds,
+            int pushers,
+            int pullers,
+            int pullBatch,
+            int minDelayMs,
+            int maxDelayMs,
+            long pollTimeoutMs,
+            long graceMs)
             throws InterruptedException {
         Map<Long, Long> dues = new ConcurrentHashMap<>(rate * seconds * 2);
-        Consumers consumers = new Consumers(tube, pullers, pullBatch, reserveTimeoutSeconds(pollTimeoutMs),
-                rate * seconds);
+        Consumers consumers =
+                new Consumers(tube, pullers, pullBatch, reserveTimeoutSeconds(pollTimeoutMs), rate * seconds);
         CpuMeter.Sample cpuStart = cpu.sample();
         Push push = steadyPush(tube, rate, seconds, pushers, minDelayMs, maxDelayMs, dues);
         long deadline = System.currentTimeMillis() + delaySeconds(maxDelayMs) * 1000L + graceMs;
@@ -197,10 +209,24 @@ final class BeanstalkDriver {
         }
         Set<Long> missing = new HashSet<>(dues.keySet());
         missing.removeAll(consumers.received);
-        return new LoadDriver.Lateness(lateness, waiting, push.latency, push.sendLag, push.seconds, dues.size(),
-                consumers.received.size(), consumers.duplicates.get(), unexpected, missing.size(), push.rate,
-                consumers.gets(), consumers.empty(), push.errors, consumers.reserveErrors.get(),
-                consumers.deleteErrors.get(), push.firstError != null ? push.firstError : consumers.firstError.get(),
+        return new LoadDriver.Lateness(
+                lateness,
+                waiting,
+                push.latency,
+                push.sendLag,
+                push.seconds,
+                dues.size(),
+                consumers.received.size(),
+                consumers.duplicates.get(),
+                unexpected,
+                missing.size(),
+                push.rate,
+                consumers.gets(),
+                consumers.empty(),
+                push.errors,
+                consumers.reserveErrors.get(),
+                consumers.deleteErrors.get(),
+                push.firstError != null ? push.firstError : consumers.firstError.get(),
                 used);
     }
 
@@ -209,10 +235,10 @@ final class BeanstalkDriver {
      * reservable) and delete what they get, until every one of {@code ids} was deleted or {@code maxMs} after
      * {@code dueAt}. CPU counts from {@code dueAt}; lateness is the time after {@code dueAt}.
      */
-    LoadDriver.Drain drain(String tube, Set<Long> ids, long dueAt, int pullers, int pullBatch, long pollTimeoutMs,
-                           long maxMs) throws InterruptedException {
-        Consumers consumers = new Consumers(tube, pullers, pullBatch, reserveTimeoutSeconds(pollTimeoutMs),
-                ids.size());
+    LoadDriver.Drain drain(
+            String tube, Set<Long> ids, long dueAt, int pullers, int pullBatch, long pollTimeoutMs, long maxMs)
+            throws InterruptedException {
+        Consumers consumers = new Consumers(tube, pullers, pullBatch, reserveTimeoutSeconds(pollTimeoutMs), ids.size());
         long left;
         while ((left = dueAt - System.currentTimeMillis()) > 0) {
             Thread.sleep(left);
@@ -235,19 +261,33 @@ final class BeanstalkDriver {
         missing.removeAll(consumers.received);
         Set<Long> unexpected = new HashSet<>(consumers.received);
         unexpected.removeAll(ids);
-        return new LoadDriver.Drain(lateness, consumers.received.size(), consumers.deleted.get(),
-                consumers.duplicates.get(), unexpected.size(), missing.size(), consumers.lastDeletedAt.get(),
-                consumers.gets(), consumers.reserveErrors.get(), consumers.deleteErrors.get(),
-                consumers.firstError.get(), used);
+        return new LoadDriver.Drain(
+                lateness,
+                consumers.received.size(),
+                consumers.deleted.get(),
+                consumers.duplicates.get(),
+                unexpected.size(),
+                missing.size(),
+                consumers.lastDeletedAt.get(),
+                consumers.gets(),
+                consumers.reserveErrors.get(),
+                consumers.deleteErrors.get(),
+                consumers.firstError.get(),
+                used);
     }
 
     /** What the pushers of one steady run did. */
-    private record Push(Histogram latency, Histogram sendLag, LoadDriver.PerSecond seconds, double rate, long errors,
-                        String firstError) {
-    }
+    private record Push(
+            Histogram latency,
+            Histogram sendLag,
+            LoadDriver.PerSecond seconds,
+            double rate,
+            long errors,
+            String firstError) {}
 
-    private Push steadyPush(String tube, int rate, int seconds, int pushers, int minDelayMs, int maxDelayMs,
-                            Map<Long, Long> dues) throws InterruptedException {
+    private Push steadyPush(
+            String tube, int rate, int seconds, int pushers, int minDelayMs, int maxDelayMs, Map<Long, Long> dues)
+            throws InterruptedException {
         AtomicLong errors = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
         long total = (long) rate * seconds;
@@ -295,7 +335,12 @@ final class BeanstalkDriver {
         }
         joinAll(threads);
         double pushRate = dues.size() / ((System.nanoTime() - startNs) / 1e9);
-        return new Push(Histogram.merged(latencies), Histogram.merged(sendLags), perSecond, pushRate, errors.get(),
+        return new Push(
+                Histogram.merged(latencies),
+                Histogram.merged(sendLags),
+                perSecond,
+                pushRate,
+                errors.get(),
                 firstError.get());
     }
 
@@ -346,6 +391,7 @@ final class BeanstalkDriver {
         long[] receivedAt;
         /** When the reserve that got the job was sent: before its due time means a consumer was waiting for it. */
         long[] askedAt;
+
         int count;
         long reserves;
         long empty;

@@ -1,6 +1,7 @@
 package io.mykit.delay.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -8,14 +9,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The bench's beanstalkd peer against a real beanstalkd (Debian's package; the test fails when it is absent): the
- * client speaks its protocol, a prefill survives the restart into the measured fsync mode, a paused tube holds its
- * jobs until the instant, and the driver's steady runs deliver every put job once in both consumer styles.
+ * client speaks its protocol, a prefill survives the restart into the measured fsync mode, a paused tube holds its jobs
+ * until the instant, and the driver's steady runs deliver every put job once in both consumer styles.
  */
 class BeanstalkPeerTest {
     private static final BenchSettings SETTINGS = BenchSettings.fromProperties(new Properties());
@@ -24,7 +23,7 @@ class BeanstalkPeerTest {
     @Test
     void the_client_puts_reserves_in_batches_deletes_and_reads_stats() throws Exception {
         try (Beanstalkd server = Beanstalkd.start(SETTINGS, Beanstalkd.Mode.parse("always"));
-             BeanstalkClient client = server.connect()) {
+                BeanstalkClient client = server.connect()) {
             client.use("t");
             client.watchOnly("t");
             long first = client.put(0, BeanstalkDriver.TTR_SECONDS, BODY);
@@ -36,13 +35,17 @@ class BeanstalkPeerTest {
 
             assertThat(reserved.id()).isEqualTo(first);
             assertThat(reserved.body()).isEqualTo(BODY);
-            assertThat(batch).extracting(BeanstalkClient.Reserved::id).containsExactly(more[0], more[1], more[2],
-                    more[3]);
+            assertThat(batch)
+                    .extracting(BeanstalkClient.Reserved::id)
+                    .containsExactly(more[0], more[1], more[2], more[3]);
             assertThat(client.deleteAndReserve(List.of(first), 0)).isNull();
             client.deleteAll(batch.stream().map(BeanstalkClient.Reserved::id).toList());
             Map<String, String> stats = client.stats();
-            assertThat(stats).containsEntry("current-jobs-ready", "0").containsEntry("current-jobs-reserved", "0")
-                    .containsEntry("current-jobs-delayed", "1").containsEntry("cmd-delete", "5");
+            assertThat(stats)
+                    .containsEntry("current-jobs-ready", "0")
+                    .containsEntry("current-jobs-reserved", "0")
+                    .containsEntry("current-jobs-delayed", "1")
+                    .containsEntry("cmd-delete", "5");
             assertThat(later).isGreaterThan(more[3]);
             assertThat(server.rssBytes()).isPositive();
         }
@@ -51,8 +54,10 @@ class BeanstalkPeerTest {
     @Test
     void a_prefill_written_without_fsync_is_served_after_the_restart_and_a_paused_tube_holds_it() throws Exception {
         Set<Long> ids = ConcurrentHashMap.newKeySet();
-        try (Beanstalkd server = Beanstalkd.startPrefilled(SETTINGS, Beanstalkd.Mode.parse("always"), filling ->
-                new BeanstalkDriver(filling, BODY.length, CpuMeter.ofServers(Map.of()))
+        try (Beanstalkd server = Beanstalkd.startPrefilled(
+                SETTINGS,
+                Beanstalkd.Mode.parse("always"),
+                filling -> new BeanstalkDriver(filling, BODY.length, CpuMeter.ofServers(Map.of()))
                         .prefill("drain", 60, 0, 2, ids))) {
             assertThat(server.stats()).containsEntry("current-jobs-ready", "60");
             try (BeanstalkClient client = server.connect()) {
@@ -61,15 +66,17 @@ class BeanstalkPeerTest {
             long due = System.currentTimeMillis() + 1_000;
             CpuMeter meter = CpuMeter.ofServers(Map.of("beanstalkd", server.handle()));
 
-            LoadDriver.Drain drain = new BeanstalkDriver(server, BODY.length, meter)
-                    .drain("drain", ids, due, 2, 100, 500, 30_000);
+            LoadDriver.Drain drain =
+                    new BeanstalkDriver(server, BODY.length, meter).drain("drain", ids, due, 2, 100, 500, 30_000);
 
             assertThat(drain.received()).isEqualTo(60);
             assertThat(drain.finished()).isEqualTo(60);
-            assertThat(drain.missing() + drain.unexpected() + drain.duplicates()).isZero();
+            assertThat(drain.missing() + drain.unexpected() + drain.duplicates())
+                    .isZero();
             // the pause ended at most a round trip before the due time taken after its answer
             assertThat(drain.latenessMs().min()).isGreaterThan(-100);
-            assertThat(drain.cpu().serverMicrosPerJob("beanstalkd", drain.received())).isGreaterThanOrEqualTo(0);
+            assertThat(drain.cpu().serverMicrosPerJob("beanstalkd", drain.received()))
+                    .isGreaterThanOrEqualTo(0);
             assertThat(server.stats()).containsEntry("current-jobs-ready", "0");
         }
     }
@@ -80,12 +87,16 @@ class BeanstalkPeerTest {
             CpuMeter meter = CpuMeter.ofServers(Map.of("beanstalkd", server.handle()));
             BeanstalkDriver driver = new BeanstalkDriver(server, BODY.length, meter);
             for (int batch : new int[] {100, 1}) {
-                LoadDriver.Lateness l = driver.steadyDelivery("steady-" + batch, 100, 1, 2, 2, batch, 1000, 1000,
-                        500, 10_000);
+                LoadDriver.Lateness l =
+                        driver.steadyDelivery("steady-" + batch, 100, 1, 2, 2, batch, 1000, 1000, 500, 10_000);
 
                 assertThat(l.pushed()).as("batch %d", batch).isEqualTo(100);
-                assertThat(PeerTargets.complete(l)).as("batch %d: %s", batch, PeerTargets.received(l)).isTrue();
-                assertThat(l.pushErrors() + l.pullErrors() + l.finishErrors()).as(l.firstError()).isZero();
+                assertThat(PeerTargets.complete(l))
+                        .as("batch %d: %s", batch, PeerTargets.received(l))
+                        .isTrue();
+                assertThat(l.pushErrors() + l.pullErrors() + l.finishErrors())
+                        .as(l.firstError())
+                        .isZero();
                 assertThat(l.latenessMs().count()).isEqualTo(100);
                 // a job put with a 1 s delay is not handed out before it fell due
                 assertThat(l.latenessMs().min()).isGreaterThan(-100);
@@ -95,7 +106,8 @@ class BeanstalkPeerTest {
 
     @Test
     void fsync_modes_map_to_beanstalkds_flags() {
-        assertThat(Beanstalkd.Mode.parseList("always, 50,never")).extracting(Beanstalkd.Mode::flag)
+        assertThat(Beanstalkd.Mode.parseList("always, 50,never"))
+                .extracting(Beanstalkd.Mode::flag)
                 .containsExactly("-f0", "-f50", "-F");
         assertThatThrownBy(() -> Beanstalkd.Mode.parse("sometimes")).isInstanceOf(IllegalArgumentException.class);
     }

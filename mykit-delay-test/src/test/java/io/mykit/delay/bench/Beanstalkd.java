@@ -2,7 +2,6 @@ package io.mykit.delay.bench;
 
 import io.mykit.delay.test.support.TestFiles;
 import io.mykit.delay.test.support.TestServers;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The bench's peer: a beanstalkd process of its own on a free loopback port with its binlog ({@code -b}) in a
- * directory of its own, as Debian's package installs it ({@code -Dbench.beanstalkd=<path>}, else {@code beanstalkd}
- * on the PATH; absent, the peer scenarios fail at once and say how to install it). Its CPU and RSS come from /proc.
+ * The bench's peer: a beanstalkd process of its own on a free loopback port with its binlog ({@code -b}) in a directory
+ * of its own, as Debian's package installs it ({@code -Dbench.beanstalkd=<path>}, else {@code beanstalkd} on the PATH;
+ * absent, the peer scenarios fail at once and say how to install it). Its CPU and RSS come from /proc.
  * {@link #startPrefilled} restarts it on the same binlog, which it replays: a prefill written without fsync is then
  * served by a beanstalkd that syncs as the scenario asks.
  */
@@ -31,8 +30,8 @@ final class Beanstalkd implements AutoCloseable {
     /**
      * When beanstalkd fsyncs its binlog: {@code always} (-f0: each put and delete written and fsync'd before its
      * answer, the promise of a committed journal row with innodb_flush_log_at_trx_commit=1), {@code <ms>} (-f ms:
-     * written before the answer, fsync'd at most once per ms afterwards; 50 is beanstalkd's default) or
-     * {@code never} (-F).
+     * written before the answer, fsync'd at most once per ms afterwards; 50 is beanstalkd's default) or {@code never}
+     * (-F).
      */
     record Mode(String setting, String flag) {
         static final Mode NEVER = new Mode("never", "-F");
@@ -48,14 +47,17 @@ final class Beanstalkd implements AutoCloseable {
             if (s.matches("\\d{1,6}")) {
                 return new Mode(s, "-f" + Integer.parseInt(s));
             }
-            throw new IllegalArgumentException("bench.beanstalkd.fsync takes always, never or milliseconds, not "
-                    + setting);
+            throw new IllegalArgumentException(
+                    "bench.beanstalkd.fsync takes always, never or milliseconds, not " + setting);
         }
 
         /** {@code always,50} -> both, in that order. */
         static List<Mode> parseList(String settings) {
-            List<Mode> modes = Arrays.stream(settings.split(",")).map(String::trim).filter(m -> !m.isEmpty())
-                    .map(Mode::parse).toList();
+            List<Mode> modes = Arrays.stream(settings.split(","))
+                    .map(String::trim)
+                    .filter(m -> !m.isEmpty())
+                    .map(Mode::parse)
+                    .toList();
             if (modes.isEmpty()) {
                 throw new IllegalArgumentException("bench.beanstalkd.fsync names no mode");
             }
@@ -127,28 +129,38 @@ final class Beanstalkd implements AutoCloseable {
 
     /** "beanstalkd 1.12", from {@code beanstalkd -v}. */
     static String version(Path executable) throws IOException, InterruptedException {
-        Process v = new ProcessBuilder(executable.toString(), "-v").redirectErrorStream(true).start();
+        Process v = new ProcessBuilder(executable.toString(), "-v")
+                .redirectErrorStream(true)
+                .start();
         String text = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         v.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         return text;
     }
 
-    private static Beanstalkd launch(Path executable, Path root, Mode mode) throws IOException,
-            InterruptedException {
+    private static Beanstalkd launch(Path executable, Path root, Mode mode) throws IOException, InterruptedException {
         IOException failure = null;
         // a free port can be taken before beanstalkd binds it: try another
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = TestServers.freePort();
-            List<String> command = new ArrayList<>(List.of(executable.toString(), "-l", "127.0.0.1",
-                    "-p", Integer.toString(port), "-b", root.resolve("binlog").toString(), mode.flag()));
+            List<String> command = new ArrayList<>(List.of(
+                    executable.toString(),
+                    "-l",
+                    "127.0.0.1",
+                    "-p",
+                    Integer.toString(port),
+                    "-b",
+                    root.resolve("binlog").toString(),
+                    mode.flag()));
             Path log = root.resolve("beanstalkd.log");
             long launched = System.nanoTime();
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
             try {
                 awaitFirstAnswer(process, port, log);
-                return new Beanstalkd(executable, root, mode, process, port,
-                        (System.nanoTime() - launched) / 1_000_000);
+                return new Beanstalkd(
+                        executable, root, mode, process, port, (System.nanoTime() - launched) / 1_000_000);
             } catch (IOException e) {
                 process.destroyForcibly().waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 failure = failure == null ? e : failure;
@@ -158,8 +170,7 @@ final class Beanstalkd implements AutoCloseable {
     }
 
     /** Until a {@code stats} is answered: the moment it serves. */
-    private static void awaitFirstAnswer(Process process, int port, Path log) throws IOException,
-            InterruptedException {
+    private static void awaitFirstAnswer(Process process, int port, Path log) throws IOException, InterruptedException {
         long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
         while (true) {
             if (!process.isAlive()) {
@@ -170,8 +181,10 @@ final class Beanstalkd implements AutoCloseable {
                 return;
             } catch (IOException notYet) {
                 if (System.currentTimeMillis() > deadline) {
-                    throw new IOException("beanstalkd did not answer on " + port + " within "
-                            + START_TIMEOUT_MS / 1000 + " s: " + TestFiles.tail(log), notYet);
+                    throw new IOException(
+                            "beanstalkd did not answer on " + port + " within " + START_TIMEOUT_MS / 1000 + " s: "
+                                    + TestFiles.tail(log),
+                            notYet);
                 }
                 Thread.sleep(5);
             }
@@ -184,9 +197,9 @@ final class Beanstalkd implements AutoCloseable {
     }
 
     /**
-     * A fresh beanstalkd filled by {@code prefill} without fsync (-F: beanstalkd fsyncs one put at a time, so a
-     * large prefill in -f0 would last as many fsyncs), then stopped and started again on the same binlog with
-     * {@code mode}: it replays the prefill and serves the measured load as the scenario asks.
+     * A fresh beanstalkd filled by {@code prefill} without fsync (-F: beanstalkd fsyncs one put at a time, so a large
+     * prefill in -f0 would last as many fsyncs), then stopped and started again on the same binlog with {@code mode}:
+     * it replays the prefill and serves the measured load as the scenario asks.
      */
     static Beanstalkd startPrefilled(BenchSettings settings, Mode mode, Prefill prefill) throws Exception {
         Beanstalkd filling = start(settings, Mode.NEVER);
@@ -249,8 +262,9 @@ final class Beanstalkd implements AutoCloseable {
     /** Bytes the binlog files take on disk. */
     long binlogBytes() throws IOException {
         try (Stream<Path> files = Files.list(root.resolve("binlog"))) {
-            return files.filter(f -> f.getFileName().toString().startsWith("binlog.")).mapToLong(f -> f.toFile()
-                    .length()).sum();
+            return files.filter(f -> f.getFileName().toString().startsWith("binlog."))
+                    .mapToLong(f -> f.toFile().length())
+                    .sum();
         }
     }
 
@@ -274,7 +288,8 @@ final class Beanstalkd implements AutoCloseable {
 
     private static void deleteTree(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             System.out.println("[bench] could not remove " + dir + ": " + e);
         }

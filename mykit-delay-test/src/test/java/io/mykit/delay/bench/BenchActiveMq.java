@@ -9,10 +9,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnection;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.apache.activemq.transport.tcp.TcpTransport;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,6 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.activemq.ActiveMQConnection;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.transport.tcp.TcpTransport;
 
 /**
  * The test harness's embedded ActiveMQ Classic broker (KahaDB in a temp dir) and a consumer of one queue: a few
@@ -52,7 +51,8 @@ final class BenchActiveMq implements BenchBroker {
 
     @Override
     public List<String> gatewayProperties() {
-        return List.of("mykit.delay.dispatch.default-target=activemq",
+        return List.of(
+                "mykit.delay.dispatch.default-target=activemq",
                 "mykit.delay.activemq.broker-url=" + broker.brokerUrl());
     }
 
@@ -107,8 +107,8 @@ final class BenchActiveMq implements BenchBroker {
     /**
      * The broker alone, to compare the gateway's drain with: {@code messages} persistent messages like the gateway's
      * sent to {@code queue} (no consumer) by {@code threads} producers, each confirmed on its own (perCommit 1:
-     * synchronous sends, as ActiveMqTarget makes them) or by the commit of a transaction of {@code perCommit}.
-     * Returns messages/s.
+     * synchronous sends, as ActiveMqTarget makes them) or by the commit of a transaction of {@code perCommit}. Returns
+     * messages/s.
      */
     double sendDirect(String queue, int messages, int threads, int perCommit, String body) throws Exception {
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(broker.brokerUrl());
@@ -122,13 +122,15 @@ final class BenchActiveMq implements BenchBroker {
             List<Thread> workers = new ArrayList<>();
             long start = System.nanoTime();
             for (int t = 0; t < threads; t++) {
-                Thread worker = new Thread(() -> {
-                    try {
-                        produce(producers, queue, messages, perCommit, body, next);
-                    } catch (Exception e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "bench-direct-" + t);
+                Thread worker = new Thread(
+                        () -> {
+                            try {
+                                produce(producers, queue, messages, perCommit, body, next);
+                            } catch (Exception e) {
+                                failure.compareAndSet(null, e);
+                            }
+                        },
+                        "bench-direct-" + t);
                 workers.add(worker);
                 worker.start();
             }
@@ -173,11 +175,12 @@ final class BenchActiveMq implements BenchBroker {
         }
     }
 
-    private static void produce(Connection connection, String queue, int messages, int perCommit, String body,
-                                AtomicInteger next) throws JMSException {
+    private static void produce(
+            Connection connection, String queue, int messages, int perCommit, String body, AtomicInteger next)
+            throws JMSException {
         boolean transacted = perCommit > 1;
-        Session session = connection.createSession(transacted, transacted ? Session.SESSION_TRANSACTED
-                : Session.AUTO_ACKNOWLEDGE);
+        Session session = connection.createSession(
+                transacted, transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         try {
             MessageProducer producer = session.createProducer(session.createQueue(queue));
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);

@@ -16,15 +16,15 @@ interface BenchBroker extends AutoCloseable {
     /**
      * The broker alone at a steady rate, no gateway: one producer in this JVM sends {@code rate} messages/s for
      * {@code seconds} to {@code destination}, each confirmed on its own (as the gateway's single hand-overs at such a
-     * rate are), and a consumer like {@link #consume}'s reads them. Lateness is counted from each message's slot in
-     * the schedule, so a stall counts for every message it held up; a first message and {@link
-     * PacedSchedule#WARMUP_SECONDS} at the rate go unmeasured, so this JVM's producer and consumer run compiled code.
+     * rate are), and a consumer like {@link #consume}'s reads them. Lateness is counted from each message's slot in the
+     * schedule, so a stall counts for every message it held up; a first message and
+     * {@link PacedSchedule#WARMUP_SECONDS} at the rate go unmeasured, so this JVM's producer and consumer run compiled
+     * code.
      */
     Paced pacedAlone(String destination, int rate, int seconds, String body) throws Exception;
 
     /** Lateness (ms after the slot) of each confirmed send and of each first receipt, and how the sends went out. */
-    record Paced(Histogram ack, Histogram consumer, long sent, long received, String how) {
-    }
+    record Paced(Histogram ack, Histogram consumer, long sent, long received, String how) {}
 
     /** Whether a thread of this JVM, by its name, is the broker's (an embedded broker) rather than the gateway's. */
     boolean isBrokerThread(String threadName);

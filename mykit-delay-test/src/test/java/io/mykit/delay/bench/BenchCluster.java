@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.store.Keys;
-import redis.clients.jedis.Jedis;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.Jedis;
 
 /**
- * Gateways in cluster mode, each in a JVM of its own started as {@link BenchJvm} starts the bench (this class path,
- * the gateway's recommended options, the {@code -Dmykit.*}, {@code -Dspring.*} and {@code -Dlogging.*} properties)
- * with {@link BenchGateway}'s arguments: one Redis key prefix, one journal database, one ZooKeeper namespace, node
- * ids n1, n2, ... (the journal's host column). Their output goes to {@code logDir}, kept for a post-mortem.
+ * Gateways in cluster mode, each in a JVM of its own started as {@link BenchJvm} starts the bench (this class path, the
+ * gateway's recommended options, the {@code -Dmykit.*}, {@code -Dspring.*} and {@code -Dlogging.*} properties) with
+ * {@link BenchGateway}'s arguments: one Redis key prefix, one journal database, one ZooKeeper namespace, node ids n1,
+ * n2, ... (the journal's host column). Their output goes to {@code logDir}, kept for a post-mortem.
  */
 final class BenchCluster implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
@@ -38,8 +37,7 @@ final class BenchCluster implements AutoCloseable {
     private static final List<String> FORWARDED_PREFIXES = List.of("mykit.", "spring.", "logging.");
 
     /** One gateway JVM: its node id, process, log and (once it serves) base URL. */
-    record Node(String id, Process process, Path log, String baseUrl) {
-    }
+    record Node(String id, Process process, Path log, String baseUrl) {}
 
     private final BenchSettings settings;
     private final String keyPrefix;
@@ -84,8 +82,9 @@ final class BenchCluster implements AutoCloseable {
         }
     }
 
-    private static Process launch(BenchSettings settings, String prefix, String zookeeper, String nodeId,
-                                  Path readyFile, Path log) throws IOException {
+    private static Process launch(
+            BenchSettings settings, String prefix, String zookeeper, String nodeId, Path readyFile, Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(BenchJvm.GATEWAY_OPTIONS);
@@ -97,16 +96,20 @@ final class BenchCluster implements AutoCloseable {
         command.add(classPath());
         command.add(BenchNode.class.getName());
         command.add(readyFile.toString());
-        command.addAll(BenchGateway.arguments(settings, prefix,
+        command.addAll(BenchGateway.arguments(
+                settings,
+                prefix,
                 "mykit.delay.mode=cluster",
                 "mykit.delay.registry.server-list=" + zookeeper,
                 // the prefix is new per cluster, so the namespace is too: no layout or owners of an earlier run
                 "mykit.delay.registry.namespace=" + prefix,
                 "mykit.delay.registry.node-id=" + nodeId));
         // stdin stays an open pipe from this JVM: BenchNode halts when it closes
-        return new ProcessBuilder(command).redirectErrorStream(true)
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .start();
     }
 
     private static String classPath() {
@@ -121,16 +124,17 @@ final class BenchCluster implements AutoCloseable {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!Files.exists(readyFile)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("gateway exited with " + process.exitValue() + " while starting; "
-                        + log + ":\n" + tail(log));
+                throw new IllegalStateException(
+                        "gateway exited with " + process.exitValue() + " while starting; " + log + ":\n" + tail(log));
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("gateway not serving within " + START_TIMEOUT + "; " + log + ":\n"
-                        + tail(log));
+                throw new IllegalStateException(
+                        "gateway not serving within " + START_TIMEOUT + "; " + log + ":\n" + tail(log));
             }
             Thread.sleep(100);
         }
-        return Integer.parseInt(Files.readString(readyFile, StandardCharsets.UTF_8).trim());
+        return Integer.parseInt(
+                Files.readString(readyFile, StandardCharsets.UTF_8).trim());
     }
 
     /**
@@ -146,7 +150,10 @@ final class BenchCluster implements AutoCloseable {
                 Map<String, List<Integer>> pumping = pumpingBuckets();
                 int buckets = clusterView(nodes.get(0)).path("buckets").size();
                 long pumped = pumping.values().stream().mapToLong(List::size).sum();
-                long distinct = pumping.values().stream().flatMap(List::stream).distinct().count();
+                long distinct = pumping.values().stream()
+                        .flatMap(List::stream)
+                        .distinct()
+                        .count();
                 boolean allMembers = true;
                 for (Node node : nodes) {
                     allMembers &= clusterView(node).path("members").size() == nodes.size();
@@ -162,8 +169,8 @@ final class BenchCluster implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("the cluster of " + nodes.size() + " did not settle within " + SETTLE_TIMEOUT
-                + ": " + last);
+        throw new IllegalStateException(
+                "the cluster of " + nodes.size() + " did not settle within " + SETTLE_TIMEOUT + ": " + last);
     }
 
     private boolean epochWritten(int buckets) {
@@ -216,8 +223,8 @@ final class BenchCluster implements AutoCloseable {
     }
 
     /**
-     * Hand-overs of {@code topic} per node: the journal's Ready rows by host (the node that pumped the job). Waits
-     * up to {@code maxMs} for the nodes' journal writers to have written at least {@code expected} of them.
+     * Hand-overs of {@code topic} per node: the journal's Ready rows by host (the node that pumped the job). Waits up
+     * to {@code maxMs} for the nodes' journal writers to have written at least {@code expected} of them.
      */
     Map<String, Long> handOvers(String topic, long expected, long maxMs) throws SQLException, InterruptedException {
         long deadline = System.currentTimeMillis() + maxMs;
@@ -235,9 +242,9 @@ final class BenchCluster implements AutoCloseable {
     private Map<String, Long> readyRowsByHost(String topic) throws SQLException {
         Map<String, Long> byHost = new TreeMap<>();
         try (Connection connection = BenchGateway.journal(settings);
-             PreparedStatement query = connection.prepareStatement("SELECT l.host, COUNT(*)"
-                     + " FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
-                     + " WHERE j.topic = ? AND l.status = ? GROUP BY l.host")) {
+                PreparedStatement query = connection.prepareStatement("SELECT l.host, COUNT(*)"
+                        + " FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
+                        + " WHERE j.topic = ? AND l.status = ? GROUP BY l.host")) {
             query.setString(1, topic);
             query.setInt(2, JobStatus.Ready.code());
             try (ResultSet rs = query.executeQuery()) {
@@ -252,8 +259,8 @@ final class BenchCluster implements AutoCloseable {
     /** Jobs of {@code topic} the journal still holds as WaitPut: pushed, their Stored state not yet written. */
     long notYetStored(String topic) throws SQLException {
         try (Connection connection = BenchGateway.journal(settings);
-             PreparedStatement query = connection.prepareStatement(
-                     "SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ? AND status = ?")) {
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ? AND status = ?")) {
             query.setString(1, topic);
             query.setInt(2, JobStatus.WaitPut.code());
             try (ResultSet rs = query.executeQuery()) {

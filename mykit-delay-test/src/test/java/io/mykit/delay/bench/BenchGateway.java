@@ -5,18 +5,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.store.Keys;
-import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.StoreCounts;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -29,10 +18,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
- * One gateway in this JVM on a random port, against the bench's Redis and MariaDB, with a key prefix of its own.
- * Each scenario gets a fresh one on freshly truncated journal tables, so scenarios cannot disturb each other.
+ * One gateway in this JVM on a random port, against the bench's Redis and MariaDB, with a key prefix of its own. Each
+ * scenario gets a fresh one on freshly truncated journal tables, so scenarios cannot disturb each other.
  */
 final class BenchGateway implements AutoCloseable {
     private static final String JDBC_OPTIONS = "useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true"
@@ -64,8 +59,8 @@ final class BenchGateway implements AutoCloseable {
             // the in-process scenarios measure a gateway as the earlier sessions did; the lateness ones warm it by load
             args.add("--mykit.delay.http.warmup=0");
         }
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
-                .run(args.toArray(String[]::new));
+        ConfigurableApplicationContext context =
+                new SpringApplicationBuilder(MykitDelayApplication.class).run(args.toArray(String[]::new));
         return new BenchGateway(settings, context, prefix);
     }
 
@@ -75,8 +70,8 @@ final class BenchGateway implements AutoCloseable {
     }
 
     /**
-     * The gateway's command line for the bench: a random port, WARN logs, the bench's Redis under {@code keyPrefix}
-     * and its MariaDB database; {@code properties} ({@code key=value}) come on top.
+     * The gateway's command line for the bench: a random port, WARN logs, the bench's Redis under {@code keyPrefix} and
+     * its MariaDB database; {@code properties} ({@code key=value}) come on top.
      */
     static List<String> arguments(BenchSettings settings, String keyPrefix, String... properties) {
         List<String> args = new ArrayList<>(List.of(
@@ -108,9 +103,13 @@ final class BenchGateway implements AutoCloseable {
 
     /** Tomcat request threads busy right now, and how many the pool holds (scenario 9). */
     int[] requestThreads() {
-        org.apache.catalina.connector.Connector connector = ((org.springframework.boot.web.embedded.tomcat.TomcatWebServer)
-                ((WebServerApplicationContext) context).getWebServer()).getTomcat().getConnector();
-        if (connector.getProtocolHandler().getExecutor() instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool) {
+        org.apache.catalina.connector.Connector connector =
+                ((org.springframework.boot.web.embedded.tomcat.TomcatWebServer)
+                                ((WebServerApplicationContext) context).getWebServer())
+                        .getTomcat()
+                        .getConnector();
+        if (connector.getProtocolHandler().getExecutor()
+                instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool) {
             return new int[] {pool.getActiveCount(), pool.getPoolSize()};
         }
         return new int[] {-1, -1};
@@ -147,26 +146,28 @@ final class BenchGateway implements AutoCloseable {
     }
 
     /** A job of the journal that was journaled Finish: its due time and when it first was (epoch ms). */
-    record Finished(String id, long dueTime, long finishedAt, int times) {
-    }
+    record Finished(String id, long dueTime, long finishedAt, int times) {}
 
     /**
-     * The jobs of {@code topic} journaled Finish: for a broker target, Finish is taken right after the broker
-     * confirmed the send. Call it once the journal has caught up ({@link #awaitJournalDrained}).
+     * The jobs of {@code topic} journaled Finish: for a broker target, Finish is taken right after the broker confirmed
+     * the send. Call it once the journal has caught up ({@link #awaitJournalDrained}).
      */
     List<Finished> finished(String topic) throws SQLException {
         // the gateway writes update_time as this JVM's local time (JobTable.toTime): read it back the same way
         ZoneId zone = ZoneId.systemDefault();
         List<Finished> finished = new ArrayList<>();
         try (Connection connection = journal(settings);
-             PreparedStatement query = connection.prepareStatement("SELECT j.id, j.due_time, MIN(l.update_time),"
-                     + " COUNT(*) FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
-                     + " WHERE j.topic = ? AND l.status = ? GROUP BY j.id, j.due_time")) {
+                PreparedStatement query = connection.prepareStatement("SELECT j.id, j.due_time, MIN(l.update_time),"
+                        + " COUNT(*) FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
+                        + " WHERE j.topic = ? AND l.status = ? GROUP BY j.id, j.due_time")) {
             query.setString(1, topic);
             query.setInt(2, JobStatus.Finish.code());
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    long at = rs.getObject(3, LocalDateTime.class).atZone(zone).toInstant().toEpochMilli();
+                    long at = rs.getObject(3, LocalDateTime.class)
+                            .atZone(zone)
+                            .toInstant()
+                            .toEpochMilli();
                     finished.add(new Finished(rs.getString(1), rs.getLong(2), at, rs.getInt(4)));
                 }
             }
@@ -180,9 +181,9 @@ final class BenchGateway implements AutoCloseable {
      */
     long[] journaledFinishes(String topic) throws SQLException {
         try (Connection connection = journal(settings);
-             PreparedStatement query = connection.prepareStatement("SELECT COUNT(DISTINCT l.id), COUNT(*)"
-                     + " FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
-                     + " WHERE j.topic = ? AND l.status = ?")) {
+                PreparedStatement query = connection.prepareStatement("SELECT COUNT(DISTINCT l.id), COUNT(*)"
+                        + " FROM mykit_delay_queue_job j JOIN mykit_delay_queue_job_log l ON l.id = j.id"
+                        + " WHERE j.topic = ? AND l.status = ?")) {
             query.setString(1, topic);
             query.setInt(2, JobStatus.Finish.code());
             try (ResultSet rs = query.executeQuery()) {
@@ -193,12 +194,13 @@ final class BenchGateway implements AutoCloseable {
     }
 
     /**
-     * Jobs Redis still holds waiting or in flight, over every bucket: 0 once a broker target confirmed them all.
-     * Two ZCARDs per bucket, cheap enough to poll while measuring (a journal COUNT was not: it cost MariaDB CPU).
+     * Jobs Redis still holds waiting or in flight, over every bucket: 0 once a broker target confirmed them all. Two
+     * ZCARDs per bucket, cheap enough to poll while measuring (a journal COUNT was not: it cost MariaDB CPU).
      */
     long waitingOrInFlight() {
         return context.getBean(StoreCounts.class).sample().stream()
-                .mapToLong(bucket -> bucket.pending() + bucket.inflight()).sum();
+                .mapToLong(bucket -> bucket.pending() + bucket.inflight())
+                .sum();
     }
 
     /** Stops the gateway and removes every Redis key it wrote (only its own prefix; never a flush). */
@@ -228,24 +230,28 @@ final class BenchGateway implements AutoCloseable {
 
     static String redisVersion(BenchSettings settings) {
         try (Jedis jedis = new Jedis(settings.redisHost(), settings.redisPort())) {
-            return jedis.info("server").lines()
+            return jedis.info("server")
+                    .lines()
                     .filter(line -> line.startsWith("redis_version:"))
                     .map(line -> line.substring("redis_version:".length()).trim())
-                    .findFirst().orElse("?");
+                    .findFirst()
+                    .orElse("?");
         }
     }
 
     /** Version and the one setting that decides what a commit costs (1 = fsync per commit). */
     static String mariaDbDescription(BenchSettings settings) throws SQLException {
-        try (Connection connection = serverConnection(settings); Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT VERSION(), @@innodb_flush_log_at_trx_commit")) {
+        try (Connection connection = serverConnection(settings);
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT VERSION(), @@innodb_flush_log_at_trx_commit")) {
             return rs.next() ? rs.getString(1) + " (innodb_flush_log_at_trx_commit=" + rs.getString(2) + ")" : "?";
         }
     }
 
     /** Creates the bench database if needed and empties its journal tables. */
     static void resetDatabase(BenchSettings settings) throws SQLException {
-        try (Connection connection = serverConnection(settings); Statement statement = connection.createStatement()) {
+        try (Connection connection = serverConnection(settings);
+                Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE IF NOT EXISTS `" + settings.database() + "` CHARACTER SET utf8mb4");
             for (String table : JOURNAL_TABLES) {
                 if (tableExists(connection, settings.database(), table)) {
@@ -272,11 +278,12 @@ final class BenchGateway implements AutoCloseable {
 
     /** A connection to the bench's journal database. */
     static Connection journal(BenchSettings settings) throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(settings, settings.database()), settings.mysqlUser(),
-                settings.mysqlPassword());
+        return DriverManager.getConnection(
+                jdbcUrl(settings, settings.database()), settings.mysqlUser(), settings.mysqlPassword());
     }
 
     private static String jdbcUrl(BenchSettings settings, String database) {
-        return "jdbc:mysql://" + settings.mysqlHost() + ":" + settings.mysqlPort() + "/" + database + "?" + JDBC_OPTIONS;
+        return "jdbc:mysql://" + settings.mysqlHost() + ":" + settings.mysqlPort() + "/" + database + "?"
+                + JDBC_OPTIONS;
     }
 }

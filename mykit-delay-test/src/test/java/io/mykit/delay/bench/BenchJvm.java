@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 /**
  * Runs the bench in a JVM of its own, started with the options the README recommends for the gateway, instead of in
  * Maven's JVM (exec:java), whose options the project cannot set. G1's default pause goal (200 ms) let young pauses
- * reach 20-40 ms every few seconds, and each of them landed in the lateness figures; with a 10 ms goal they stayed
- * near 10 ms (scenario 3, p99 18 -> 12 ms).
+ * reach 20-40 ms every few seconds, and each of them landed in the lateness figures; with a 10 ms goal they stayed near
+ * 10 ms (scenario 3, p99 18 -> 12 ms).
  */
 final class BenchJvm {
     /** The gateway's recommended JVM options (README and docs/operations.md). */
@@ -22,11 +22,10 @@ final class BenchJvm {
     /** Set in the child, so it runs the bench instead of starting another child. */
     static final String CHILD_PROPERTY = "bench.jvm.child";
     /** System properties handed to the child: the bench's sizes, gateway settings, the clients' log folders. */
-    private static final List<String> FORWARDED_PREFIXES = List.of("bench.", "mykit.", "rocketmq.", "spring.",
-            "logging.");
+    private static final List<String> FORWARDED_PREFIXES =
+            List.of("bench.", "mykit.", "rocketmq.", "spring.", "logging.");
 
-    private BenchJvm() {
-    }
+    private BenchJvm() {}
 
     /** Whether this JVM is the one to run the bench in ({@code -Dbench.jvm=same} keeps it in Maven's). */
     static boolean isBenchJvm() {

@@ -1,8 +1,8 @@
 package io.mykit.delay.bench;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /** The bench JVM's options: the gateway's recommended ones unless {@code bench.jvm-options} names others. */
 class BenchJvmTest {

@@ -1,6 +1,8 @@
 package io.mykit.delay.bench;
 
 import io.mykit.delay.test.brokers.TestRocketMq;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -12,19 +14,16 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
 /**
- * The test harness's RocketMQ name server and broker (child JVMs with full JIT and G1, as a broker runs in
- * production; store in a temp dir) and a push consumer of one
- * topic in this JVM, reading from the topic's first offset.
+ * The test harness's RocketMQ name server and broker (child JVMs with full JIT and G1, as a broker runs in production;
+ * store in a temp dir) and a push consumer of one topic in this JVM, reading from the topic's first offset.
  */
 final class BenchRocketMq implements BenchBroker {
     private static final String TOPIC_PREFIX = "DELAY_";
     private static final String CONSUMER_GROUP = "mykit_bench_consumer";
     /** Producer and consumer group of the broker-alone comparison. */
     private static final String PACED_GROUP = "mykit_bench_paced";
+
     private static final long SEND_TIMEOUT_MS = 3_000;
 
     private final TestRocketMq rocketMq;
@@ -45,7 +44,8 @@ final class BenchRocketMq implements BenchBroker {
 
     @Override
     public List<String> gatewayProperties() {
-        return List.of("mykit.delay.dispatch.default-target=rocketmq",
+        return List.of(
+                "mykit.delay.dispatch.default-target=rocketmq",
                 "mykit.delay.rocketmq.namesrv-addr=" + rocketMq.namesrvAddr(),
                 "mykit.delay.rocketmq.topic-prefix=" + TOPIC_PREFIX);
     }

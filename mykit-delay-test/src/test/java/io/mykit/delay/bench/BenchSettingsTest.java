@@ -1,14 +1,13 @@
 package io.mykit.delay.bench;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Which scenarios run: the A/B mode (19) only with an older jar to compare, and then by itself unless told. */
 class BenchSettingsTest {
@@ -34,7 +33,8 @@ class BenchSettingsTest {
 
     @Test
     void the_ab_mode_named_without_an_older_jar_is_refused_before_anything_runs() {
-        assertThatThrownBy(() -> settings("bench.scenarios", "3,19")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> settings("bench.scenarios", "3,19"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bench.ab.jar");
     }
 

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How the peer and A/B scenarios' consumers take their jobs, the two styles of the issue's harness: {@code batch}
- * (GET /get/{topic}/batch?count=100&amp;timeout=500 then POST /finish/batch) and {@code single} (GET /get/{topic}
- * then GET /finish), and what beanstalkd's consumers send for each ({@link BeanstalkDriver}).
+ * How the peer and A/B scenarios' consumers take their jobs, the two styles of the issue's harness: {@code batch} (GET
+ * /get/{topic}/batch?count=100&amp;timeout=500 then POST /finish/batch) and {@code single} (GET /get/{topic} then GET
+ * /finish), and what beanstalkd's consumers send for each ({@link BeanstalkDriver}).
  */
 record ConsumerStyle(String name, int batch, long timeoutMs) {
 
@@ -18,13 +18,16 @@ record ConsumerStyle(String name, int batch, long timeoutMs) {
         if (batch < 2 || batchTimeout < 100) {
             throw new IllegalArgumentException("need bench.peer.batch >= 2 and bench.peer.batch-timeout >= 100 ms");
         }
-        List<ConsumerStyle> styles = Arrays.stream(settings.text(key, "batch,single").split(","))
-                .map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty())
+        List<ConsumerStyle> styles = Arrays.stream(
+                        settings.text(key, "batch,single").split(","))
+                .map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty())
                 .map(s -> switch (s) {
                     case "batch" -> new ConsumerStyle(s, batch, batchTimeout);
                     case "single" -> new ConsumerStyle(s, 1, settings.pollTimeoutMs());
                     default -> throw new IllegalArgumentException(key + " takes batch and single, not " + s);
-                }).toList();
+                })
+                .toList();
         if (styles.isEmpty()) {
             throw new IllegalArgumentException(key + " names no consumer style");
         }
@@ -33,15 +36,17 @@ record ConsumerStyle(String name, int batch, long timeoutMs) {
 
     /** "GET /get/{topic}/batch?count=100&timeout=500 + POST /finish/batch". */
     String gatewayCalls() {
-        return batch > 1 ? "GET /get/{topic}/batch?count=" + batch + "&timeout=" + timeoutMs + " + POST /finish/batch"
+        return batch > 1
+                ? "GET /get/{topic}/batch?count=" + batch + "&timeout=" + timeoutMs + " + POST /finish/batch"
                 : "GET /get/{topic}?timeout=" + timeoutMs + " + GET /finish";
     }
 
     /** What beanstalkd's consumers send instead. */
     String beanstalkdCalls() {
         int seconds = BeanstalkDriver.reserveTimeoutSeconds(timeoutMs);
-        return batch > 1 ? "reserve-with-timeout " + seconds + " + up to " + (batch - 1)
-                + " reserve-with-timeout 0, their deletes in one write"
+        return batch > 1
+                ? "reserve-with-timeout " + seconds + " + up to " + (batch - 1)
+                        + " reserve-with-timeout 0, their deletes in one write"
                 : "reserve-with-timeout " + seconds + " + delete";
     }
 }

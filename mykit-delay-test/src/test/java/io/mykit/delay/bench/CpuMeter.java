@@ -8,9 +8,9 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,8 +48,10 @@ final class CpuMeter {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     /** The JIT compilers' time: compiler threads are not Java threads, so their CPU is otherwise unnamed. */
     private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean() != null
-            && ManagementFactory.getCompilationMXBean().isCompilationTimeMonitoringSupported()
-            ? ManagementFactory.getCompilationMXBean() : null;
+                    && ManagementFactory.getCompilationMXBean().isCompilationTimeMonitoringSupported()
+            ? ManagementFactory.getCompilationMXBean()
+            : null;
+
     private final Optional<ProcessHandle> redis;
     private final Optional<ProcessHandle> mariaDb;
     private final BenchBroker broker;
@@ -57,13 +59,22 @@ final class CpuMeter {
     private final Map<String, ProcessHandle> servers;
 
     /**
-     * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the
-     * child processes' (-1 without a broker); nodeNs each gateway JVM's (empty outside the cluster scenario).
+     * CPU times (ns) at one moment, per Java thread id so threads started in between still count; brokerNs is the child
+     * processes' (-1 without a broker); nodeNs each gateway JVM's (empty outside the cluster scenario).
      */
-    record Sample(long wallNs, long jvmNs, long jitMs, Map<Long, Long> threadNs, Set<Long> driverIds,
-                  Set<Long> brokerIds, long redisNs, long mariaDbNs, long brokerNs, long[] nodeNs,
-                  Map<String, Long> serverNs, MachineTicks machine) {
-    }
+    record Sample(
+            long wallNs,
+            long jvmNs,
+            long jitMs,
+            Map<Long, Long> threadNs,
+            Set<Long> driverIds,
+            Set<Long> brokerIds,
+            long redisNs,
+            long mariaDbNs,
+            long brokerNs,
+            long[] nodeNs,
+            Map<String, Long> serverNs,
+            MachineTicks machine) {}
 
     /** /proc/stat's counters at one moment: all cores' ticks, their idle ticks (idle + iowait), context switches. */
     record MachineTicks(long ticks, long idleTicks, long switches) {
@@ -98,51 +109,98 @@ final class CpuMeter {
      * Average cores busy over {@code seconds}; negative = unknown (broker: no broker measured). {@code servers}: the
      * named processes' cores, in the order they were named (empty unless {@link #ofServers}).
      */
-    record Usage(double seconds, double gateway, double driver, double jit, double gcOther, double redis,
-                 double mariaDb, double broker, double[] nodes, Map<String, Double> servers, double benchJvm,
-                 double machineIdle, double switchesPerSecond) {
+    record Usage(
+            double seconds,
+            double gateway,
+            double driver,
+            double jit,
+            double gcOther,
+            double redis,
+            double mariaDb,
+            double broker,
+            double[] nodes,
+            Map<String, Double> servers,
+            double benchJvm,
+            double machineIdle,
+            double switchesPerSecond) {
         String cores() {
             if (!servers.isEmpty()) {
-                return servers.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %s", e.getKey(),
-                        known(e.getValue(), 1))).collect(Collectors.joining(", "))
-                        + String.format(Locale.ROOT, "; bench JVM (load driver) %.2f", benchJvm) + machine();
+                return servers.entrySet().stream()
+                                .map(e -> String.format(Locale.ROOT, "%s %s", e.getKey(), known(e.getValue(), 1)))
+                                .collect(Collectors.joining(", "))
+                        + String.format(Locale.ROOT, "; bench JVM (load driver) %.2f", benchJvm)
+                        + machine();
             }
             if (nodes.length > 0) {
-                return String.format(Locale.ROOT, "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
-                        + " JVM (jit, gc; ZooKeeper in scenario 8) %.2f", nodeCores(), driver, known(redis, 1), known(mariaDb, 1),
-                        gateway + jit + gcOther) + machine();
+                return String.format(
+                                Locale.ROOT,
+                                "nodes %s, driver %.2f, redis %s, mariadb %s, rest of the bench"
+                                        + " JVM (jit, gc; ZooKeeper in scenario 8) %.2f",
+                                nodeCores(),
+                                driver,
+                                known(redis, 1),
+                                known(mariaDb, 1),
+                                gateway + jit + gcOther)
+                        + machine();
             }
-            return String.format(Locale.ROOT, "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
-                    gateway, jit, gcOther, driver, known(redis, 1), known(mariaDb, 1))
-                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker)) + machine();
+            return String.format(
+                            Locale.ROOT,
+                            "gateway %.2f, jit %.2f, gc/other %.2f, driver %.2f, redis %s, mariadb %s",
+                            gateway,
+                            jit,
+                            gcOther,
+                            driver,
+                            known(redis, 1),
+                            known(mariaDb, 1))
+                    + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.2f", broker))
+                    + machine();
         }
 
         /** "; machine 12% idle, 41,200 switches/s", or nothing where /proc/stat cannot be read. */
         private String machine() {
-            return machineIdle < 0 ? "" : String.format(Locale.ROOT, "; machine %.0f%% idle, %,.0f switches/s",
-                    machineIdle * 100, switchesPerSecond);
+            return machineIdle < 0
+                    ? ""
+                    : String.format(
+                            Locale.ROOT,
+                            "; machine %.0f%% idle, %,.0f switches/s",
+                            machineIdle * 100,
+                            switchesPerSecond);
         }
 
         /** CPU microseconds per job: less disturbed by other load on the machine than the rates are. */
         String perJob(long jobs) {
             double us = jobs == 0 ? 0 : seconds * 1e6 / jobs;
             if (!servers.isEmpty()) {
-                String each = servers.entrySet().stream().map(e -> e.getKey() + " " + known(e.getValue(), us)
-                        + " us").collect(Collectors.joining(" + "));
-                return (servers.size() > 1 ? each + String.format(Locale.ROOT, " = %.0f us",
-                        serversMicrosPerJob(jobs)) : each)
-                        + (switchesPerSecond < 0 || jobs == 0 ? ""
-                        : String.format(Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
+                String each = servers.entrySet().stream()
+                        .map(e -> e.getKey() + " " + known(e.getValue(), us) + " us")
+                        .collect(Collectors.joining(" + "));
+                return (servers.size() > 1
+                                ? each + String.format(Locale.ROOT, " = %.0f us", serversMicrosPerJob(jobs))
+                                : each)
+                        + (switchesPerSecond < 0 || jobs == 0
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
             }
             if (nodes.length > 0) {
-                return String.format(Locale.ROOT, "nodes %.0f us, redis %s us, mariadb %s us",
-                        Arrays.stream(nodes).sum() * us, known(redis, us), known(mariaDb, us));
+                return String.format(
+                        Locale.ROOT,
+                        "nodes %.0f us, redis %s us, mariadb %s us",
+                        Arrays.stream(nodes).sum() * us,
+                        known(redis, us),
+                        known(mariaDb, us));
             }
-            return String.format(Locale.ROOT, "gateway %.0f us, redis %s us, mariadb %s us", gateway * us,
-                    known(redis, us), known(mariaDb, us))
+            return String.format(
+                            Locale.ROOT,
+                            "gateway %.0f us, redis %s us, mariadb %s us",
+                            gateway * us,
+                            known(redis, us),
+                            known(mariaDb, us))
                     + (broker < 0 ? "" : String.format(Locale.ROOT, ", broker %.0f us", broker * us))
-                    + (switchesPerSecond < 0 || jobs == 0 ? ""
-                    : String.format(Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
+                    + (switchesPerSecond < 0 || jobs == 0
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT, "; %.1f context switches", switchesPerSecond * seconds / jobs));
         }
 
         /** CPU microseconds per job of one named server; negative when unknown. */
@@ -153,13 +211,15 @@ final class CpuMeter {
 
         /** CPU microseconds per job of all named servers together (the unknown ones left out). */
         double serversMicrosPerJob(long jobs) {
-            return jobs == 0 ? 0 : servers.values().stream().mapToDouble(c -> Math.max(0, c)).sum() * seconds * 1e6
-                    / jobs;
+            return jobs == 0
+                    ? 0
+                    : servers.values().stream().mapToDouble(c -> Math.max(0, c)).sum() * seconds * 1e6 / jobs;
         }
 
         /** Each gateway JVM's cores, "0.41 + 0.38". */
         String nodeCores() {
-            return Arrays.stream(nodes).mapToObj(c -> String.format(Locale.ROOT, "%.2f", c))
+            return Arrays.stream(nodes)
+                    .mapToObj(c -> String.format(Locale.ROOT, "%.2f", c))
                     .collect(Collectors.joining(" + "));
         }
 
@@ -172,8 +232,12 @@ final class CpuMeter {
         this(redisServer(redisPort), mariaDbServer(mariaDbPort), null, List.of(), Map.of());
     }
 
-    private CpuMeter(Optional<ProcessHandle> redis, Optional<ProcessHandle> mariaDb, BenchBroker broker,
-                     List<ProcessHandle> nodes, Map<String, ProcessHandle> servers) {
+    private CpuMeter(
+            Optional<ProcessHandle> redis,
+            Optional<ProcessHandle> mariaDb,
+            BenchBroker broker,
+            List<ProcessHandle> nodes,
+            Map<String, ProcessHandle> servers) {
         this.redis = redis;
         this.mariaDb = mariaDb;
         this.broker = broker;
@@ -195,12 +259,16 @@ final class CpuMeter {
     }
 
     /**
-     * A meter of whole server processes only, each named ("gateway", "redis", "mariadb"; "beanstalkd"), in this
-     * order. A name missing from the window's first sample counts from 0: a process started inside the window spent
-     * all its CPU in it.
+     * A meter of whole server processes only, each named ("gateway", "redis", "mariadb"; "beanstalkd"), in this order.
+     * A name missing from the window's first sample counts from 0: a process started inside the window spent all its
+     * CPU in it.
      */
     static CpuMeter ofServers(Map<String, ProcessHandle> servers) {
-        return new CpuMeter(Optional.empty(), Optional.empty(), null, List.of(),
+        return new CpuMeter(
+                Optional.empty(),
+                Optional.empty(),
+                null,
+                List.of(),
                 Collections.unmodifiableMap(new LinkedHashMap<>(servers)));
     }
 
@@ -225,14 +293,29 @@ final class CpuMeter {
                 }
             }
         }
-        long childrenNs = broker == null ? -1
-                : ProcessHandle.current().descendants().mapToLong(CpuMeter::cpuNs).filter(ns -> ns > 0).sum();
+        long childrenNs = broker == null
+                ? -1
+                : ProcessHandle.current()
+                        .descendants()
+                        .mapToLong(CpuMeter::cpuNs)
+                        .filter(ns -> ns > 0)
+                        .sum();
         long jitMs = compiler == null ? 0 : compiler.getTotalCompilationTime();
         Map<String, Long> serverNs = new LinkedHashMap<>();
         servers.forEach((name, process) -> serverNs.put(name, cpuNs(process)));
-        return new Sample(System.nanoTime(), cpuNs(ProcessHandle.current()), jitMs, cpu, driver, brokerThreads,
-                redis.map(CpuMeter::cpuNs).orElse(-1L), mariaDb.map(CpuMeter::cpuNs).orElse(-1L), childrenNs,
-                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray(), serverNs, MachineTicks.read());
+        return new Sample(
+                System.nanoTime(),
+                cpuNs(ProcessHandle.current()),
+                jitMs,
+                cpu,
+                driver,
+                brokerThreads,
+                redis.map(CpuMeter::cpuNs).orElse(-1L),
+                mariaDb.map(CpuMeter::cpuNs).orElse(-1L),
+                childrenNs,
+                nodes.stream().mapToLong(CpuMeter::cpuNs).toArray(),
+                serverNs,
+                MachineTicks.read());
     }
 
     static Usage between(Sample from, Sample to) {
@@ -251,23 +334,33 @@ final class CpuMeter {
         }
         long jvmNs = to.jvmNs() - from.jvmNs();
         double jitNs = Math.min(Math.max(0, jvmNs - javaNs), (to.jitMs() - from.jitMs()) * 1e6);
-        double broker = to.brokerNs() < 0 ? -1
-                : (brokerThreadNs + Math.max(0, to.brokerNs() - from.brokerNs())) / wall;
+        double broker = to.brokerNs() < 0 ? -1 : (brokerThreadNs + Math.max(0, to.brokerNs() - from.brokerNs())) / wall;
         double[] nodes = new double[to.nodeNs().length];
         for (int n = 0; n < nodes.length; n++) {
             nodes[n] = cores(from.nodeNs()[n], to.nodeNs()[n], wall);
         }
         Map<String, Double> servers = new LinkedHashMap<>();
-        to.serverNs().forEach((name, ns) -> servers.put(name, cores(from.serverNs().getOrDefault(name, 0L), ns,
-                wall)));
+        to.serverNs()
+                .forEach((name, ns) -> servers.put(name, cores(from.serverNs().getOrDefault(name, 0L), ns, wall)));
         MachineTicks a = from.machine();
         MachineTicks b = to.machine();
         boolean machineKnown = a.ticks() >= 0 && b.ticks() > a.ticks();
         double idle = machineKnown ? (double) (b.idleTicks() - a.idleTicks()) / (b.ticks() - a.ticks()) : -1;
         double switches = machineKnown ? (b.switches() - a.switches()) / (wall / 1e9) : -1;
-        return new Usage(wall / 1e9, (javaNs - driverNs - brokerThreadNs) / wall, driverNs / wall,
-                jitNs / wall, Math.max(0, jvmNs - javaNs - jitNs) / wall, cores(from.redisNs(), to.redisNs(), wall),
-                cores(from.mariaDbNs(), to.mariaDbNs(), wall), broker, nodes, servers, jvmNs / wall, idle, switches);
+        return new Usage(
+                wall / 1e9,
+                (javaNs - driverNs - brokerThreadNs) / wall,
+                driverNs / wall,
+                jitNs / wall,
+                Math.max(0, jvmNs - javaNs - jitNs) / wall,
+                cores(from.redisNs(), to.redisNs(), wall),
+                cores(from.mariaDbNs(), to.mariaDbNs(), wall),
+                broker,
+                nodes,
+                servers,
+                jvmNs / wall,
+                idle,
+                switches);
     }
 
     private static double cores(long from, long to, double wall) {
@@ -277,7 +370,8 @@ final class CpuMeter {
     /** redis-server titles itself "redis-server host:port", with its path when started by one (a private one). */
     private static Optional<ProcessHandle> redisServer(int port) {
         return ProcessHandle.allProcesses()
-                .filter(p -> commandLine(p).matches("\\S*redis-server\\b.*") && commandLine(p).contains(":" + port))
+                .filter(p -> commandLine(p).matches("\\S*redis-server\\b.*")
+                        && commandLine(p).contains(":" + port))
                 .findFirst();
     }
 
@@ -285,7 +379,8 @@ final class CpuMeter {
     private static Optional<ProcessHandle> mariaDbServer(int port) {
         return ProcessHandle.allProcesses()
                 .filter(p -> commandLine(p).matches("\\S*(mariadbd|mysqld)\\b.*"))
-                .filter(p -> !commandLine(p).contains("--port=") || commandLine(p).contains("--port=" + port))
+                .filter(p ->
+                        !commandLine(p).contains("--port=") || commandLine(p).contains("--port=" + port))
                 .findFirst();
     }
 
@@ -305,7 +400,9 @@ final class CpuMeter {
     /** The process title as the process set it (the JDK's Info.commandLine() rebuilds it from the executable). */
     private static String commandLine(ProcessHandle p) {
         try {
-            return Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).replace('\0', ' ').trim();
+            return Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"))
+                    .replace('\0', ' ')
+                    .trim();
         } catch (IOException | RuntimeException e) {
             return "";
         }

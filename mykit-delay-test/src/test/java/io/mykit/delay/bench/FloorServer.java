@@ -6,9 +6,6 @@ import io.mykit.delay.common.util.JobIdGenerator;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
-import org.springframework.boot.web.server.WebServer;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -16,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
+import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServer;
 
 /**
  * The least a delay gateway on Tomcat can do per call, for scenario 14: the same embedded Tomcat (Spring Boot's
@@ -27,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class FloorServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final byte[] OK = "{\"success\":true,\"code\":200,\"message\":\"ok\",\"data\":null}"
-            .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OK =
+            "{\"success\":true,\"code\":200,\"message\":\"ok\",\"data\":null}".getBytes(StandardCharsets.US_ASCII);
 
     /** A queued job, due at {@code createTime + delay}. */
     private record Queued(String id, String topic, long createTime, long delay, String body) implements Delayed {
@@ -45,11 +44,9 @@ final class FloorServer implements AutoCloseable {
     }
 
     /** The answer of a GET that found a job: the fields the load driver reads. */
-    private record JobReply(String id, String topic, long createTime, long delay, int priority, String body) {
-    }
+    private record JobReply(String id, String topic, long createTime, long delay, int priority, String body) {}
 
-    private record Reply(boolean success, int code, String message, Object data) {
-    }
+    private record Reply(boolean success, int code, String message, Object data) {}
 
     private final Map<String, DelayQueue<Queued>> topics = new ConcurrentHashMap<>();
     private final JobIdGenerator ids = new JobIdGenerator(System::currentTimeMillis);
@@ -57,7 +54,8 @@ final class FloorServer implements AutoCloseable {
 
     private FloorServer() {
         TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory(0);
-        server = factory.getWebServer(context -> context.addServlet("floor", new Calls()).addMapping("/*"));
+        server = factory.getWebServer(
+                context -> context.addServlet("floor", new Calls()).addMapping("/*"));
         server.start();
     }
 
@@ -69,7 +67,9 @@ final class FloorServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.getPort();
     }
 
-    /** Queues {@code count} jobs due in 30 days straight into {@code topic}: pending work, as the real bench prefills. */
+    /**
+     * Queues {@code count} jobs due in 30 days straight into {@code topic}: pending work, as the real bench prefills.
+     */
     void prefill(String topic, int count, int bodyBytes) {
         String body = "x".repeat(bodyBytes);
         DelayQueue<Queued> queue = queue(topic);
@@ -102,8 +102,13 @@ final class FloorServer implements AutoCloseable {
                 JsonNode job = JSON.readTree(request.getInputStream());
                 String topic = job.path("topic").asText();
                 String id = ids.next();
-                queue(topic).add(new Queued(id, topic, System.currentTimeMillis(), job.path("delay").asLong(),
-                        job.path("body").asText()));
+                queue(topic)
+                        .add(new Queued(
+                                id,
+                                topic,
+                                System.currentTimeMillis(),
+                                job.path("delay").asLong(),
+                                job.path("body").asText()));
                 write(response, JSON.writeValueAsBytes(new Reply(true, 200, "ok", id)));
             } else if (path.startsWith("/get/")) {
                 long timeoutMs = Long.parseLong(request.getParameter("timeout"));
@@ -114,7 +119,8 @@ final class FloorServer implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     job = null;
                 }
-                Object data = job == null ? null
+                Object data = job == null
+                        ? null
                         : new JobReply(job.id(), job.topic(), job.createTime(), job.delay(), 0, job.body());
                 write(response, JSON.writeValueAsBytes(new Reply(true, 200, "ok", data)));
             } else if (path.equals("/finish")) {

@@ -4,11 +4,6 @@ import com.sun.management.GarbageCollectorMXBean;
 import com.sun.management.GcInfo;
 import com.sun.tools.attach.VirtualMachine;
 import io.mykit.delay.common.model.JobStatus;
-
-import javax.management.MBeanServerConnection;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -28,6 +23,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 /**
  * One standalone gateway in a JVM of its own, freshly started as users start it (scenarios 12 and 13): any JDK
@@ -51,8 +50,16 @@ final class GatewayJvm implements AutoCloseable {
     private final long startToServingMs;
     private JMXConnector jmx;
 
-    private GatewayJvm(BenchSettings settings, Process process, String keyPrefix, Path log, int port,
-                       String javaHome, List<String> options, long launchedNanos, long startToServingMs) {
+    private GatewayJvm(
+            BenchSettings settings,
+            Process process,
+            String keyPrefix,
+            Path log,
+            int port,
+            String javaHome,
+            List<String> options,
+            long launchedNanos,
+            long startToServingMs) {
         this.settings = settings;
         this.process = process;
         this.keyPrefix = keyPrefix;
@@ -73,7 +80,9 @@ final class GatewayJvm implements AutoCloseable {
     static GatewayJvm start(BenchSettings settings, Path logDir, String jar) throws Exception {
         String javaHome = settings.text("bench.java", System.getProperty("java.home"));
         String optionText = settings.text("bench.gateway.jvm-options", String.join(" ", BenchJvm.GATEWAY_OPTIONS));
-        List<String> options = Arrays.stream(optionText.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList();
+        List<String> options = Arrays.stream(optionText.trim().split("\\s+"))
+                .filter(o -> !o.isEmpty())
+                .toList();
         BenchGateway.resetDatabase(settings);
         String prefix = BenchGateway.newKeyPrefix();
         Path ready = logDir.resolve(prefix + ".port");
@@ -97,15 +106,19 @@ final class GatewayJvm implements AutoCloseable {
             command.add("-jar");
             command.add(jar);
             BenchGateway.arguments(settings, prefix).stream()
-                    .map(arg -> arg.equals("--server.port=0") ? "--server.port=" + jarPort : arg).forEach(command::add);
+                    .map(arg -> arg.equals("--server.port=0") ? "--server.port=" + jarPort : arg)
+                    .forEach(command::add);
         }
         long launched = System.nanoTime();
         // stdin stays an open pipe from this JVM: BenchNode halts when it closes
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .start();
         try {
-            int port = jar.isEmpty() ? BenchCluster.awaitPort(process, ready, log)
+            int port = jar.isEmpty()
+                    ? BenchCluster.awaitPort(process, ready, log)
                     : awaitListening(process, jarPort, log, settings.number("bench.gateway.start-timeout", 300));
             long servingMs = (System.nanoTime() - launched) / 1_000_000;
             return new GatewayJvm(settings, process, prefix, log, port, javaHome, options, launched, servingMs);
@@ -132,8 +145,8 @@ final class GatewayJvm implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("gateway exited with " + process.exitValue() + " while starting; see "
-                        + log);
+                throw new IllegalStateException(
+                        "gateway exited with " + process.exitValue() + " while starting; see " + log);
             }
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
                 return port;
@@ -177,7 +190,8 @@ final class GatewayJvm implements AutoCloseable {
             return Files.readAllLines(Path.of(javaHome, "release"), StandardCharsets.UTF_8).stream()
                     .filter(line -> line.startsWith("JAVA_VERSION="))
                     .map(line -> line.substring("JAVA_VERSION=".length()).replace("\"", ""))
-                    .findFirst().orElse("?");
+                    .findFirst()
+                    .orElse("?");
         } catch (IOException e) {
             return "?";
         }
@@ -190,14 +204,16 @@ final class GatewayJvm implements AutoCloseable {
     long heapAfterLastGc() throws IOException {
         MBeanServerConnection connection = jmx().getMBeanServerConnection();
         Set<String> heapPools = ManagementFactory.getPlatformMXBeans(connection, MemoryPoolMXBean.class).stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName)
+                .filter(pool -> pool.getType() == MemoryType.HEAP)
+                .map(MemoryPoolMXBean::getName)
                 .collect(Collectors.toSet());
         GcInfo last = null;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getPlatformMXBeans(connection,
-                GarbageCollectorMXBean.class)) {
+        for (GarbageCollectorMXBean gc :
+                ManagementFactory.getPlatformMXBeans(connection, GarbageCollectorMXBean.class)) {
             GcInfo info = gc.getLastGcInfo();
             // ZGC's pause beans report no pool usage; the cycle beans do
-            if (info != null && !info.getMemoryUsageAfterGc().isEmpty()
+            if (info != null
+                    && !info.getMemoryUsageAfterGc().isEmpty()
                     && (last == null || info.getEndTime() > last.getEndTime())) {
                 last = info;
             }
@@ -234,8 +250,8 @@ final class GatewayJvm implements AutoCloseable {
     /** Jobs the journal still holds as WaitPut: pushed, their Stored state not yet written by the journal writer. */
     long notYetStored() throws SQLException {
         try (Connection connection = BenchGateway.journal(settings);
-             PreparedStatement query = connection.prepareStatement(
-                     "SELECT COUNT(*) FROM mykit_delay_queue_job WHERE status = ?")) {
+                PreparedStatement query =
+                        connection.prepareStatement("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE status = ?")) {
             query.setInt(1, JobStatus.WaitPut.code());
             try (ResultSet rs = query.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Every recorded value, kept exactly: a bench records at most a few hundred thousand, so sorting them once gives
- * exact percentiles. Not thread-safe: each worker fills its own and the results are merged.
+ * Every recorded value, kept exactly: a bench records at most a few hundred thousand, so sorting them once gives exact
+ * percentiles. Not thread-safe: each worker fills its own and the results are merged.
  */
 final class Histogram {
     private long[] values = new long[1024];

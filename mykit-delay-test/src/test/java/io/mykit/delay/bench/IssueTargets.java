@@ -17,20 +17,29 @@ final class IssueTargets {
     /** How far the gateway's p99 and p99.9 to ActiveMQ may lie above the broker alone at the same rate. */
     static final long BROKER_MARGIN_MS = 5;
 
-    static final String LATENESS_TARGET = "p50 <= " + LATENESS_P50_MS + ", p99 <= " + LATENESS_P99_MS
-            + ", p99.9 <= " + LATENESS_P999_MS + ", max <= " + LATENESS_MAX_MS + " ms";
+    static final String LATENESS_TARGET = "p50 <= " + LATENESS_P50_MS + ", p99 <= " + LATENESS_P99_MS + ", p99.9 <= "
+            + LATENESS_P999_MS + ", max <= " + LATENESS_MAX_MS + " ms";
 
-    private IssueTargets() {
-    }
+    private IssueTargets() {}
 
     /** "p50 / p99 / p99.9 / max ms (n=..., min ...)". */
     static String lateness(Histogram ms) {
-        return String.format(Locale.ROOT, "%d / %d / %d / %d ms (n=%s, min %d)", ms.percentile(50), ms.percentile(99),
-                ms.percentile(99.9), ms.max(), ReportTable.count(ms.count()), ms.min());
+        return String.format(
+                Locale.ROOT,
+                "%d / %d / %d / %d ms (n=%s, min %d)",
+                ms.percentile(50),
+                ms.percentile(99),
+                ms.percentile(99.9),
+                ms.max(),
+                ReportTable.count(ms.count()),
+                ms.min());
     }
 
     static boolean latenessMet(Histogram ms) {
-        return ms.count() > 0 && ms.percentile(50) <= LATENESS_P50_MS && ms.percentile(99) <= LATENESS_P99_MS
-                && ms.percentile(99.9) <= LATENESS_P999_MS && ms.max() <= LATENESS_MAX_MS;
+        return ms.count() > 0
+                && ms.percentile(50) <= LATENESS_P50_MS
+                && ms.percentile(99) <= LATENESS_P99_MS
+                && ms.percentile(99.9) <= LATENESS_P999_MS
+                && ms.max() <= LATENESS_MAX_MS;
     }
 }

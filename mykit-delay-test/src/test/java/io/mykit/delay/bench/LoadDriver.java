@@ -1,7 +1,6 @@
 package io.mykit.delay.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -25,10 +24,10 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp})
- * and measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again)
- * run a warm-up and then consecutive measurement windows, so one run yields several samples to take the median of.
- * Given several gateways (a cluster), the threads of each role are spread over them round-robin.
+ * Drives the gateway over real HTTP/1.1 (keep-alive, one blocking connection per driver thread: {@link PlainHttp}) and
+ * measures what the clients see. Closed-loop scenarios (each client sends, waits for the answer, sends again) run a
+ * warm-up and then consecutive measurement windows, so one run yields several samples to take the median of. Given
+ * several gateways (a cluster), the threads of each role are spread over them round-robin.
  */
 final class LoadDriver {
     /** Far enough that nothing pushed by the throughput scenarios falls due while the bench runs. */
@@ -40,17 +39,25 @@ final class LoadDriver {
 
     /** Each driver thread's own connection to its gateway; closed when its work ends (see {@link #started}). */
     private final ThreadLocal<PlainHttp> connection = new ThreadLocal<>();
+
     private final List<URI> nodes;
     /** The first gateway: requests are encoded once for it and sent to any (the gateway ignores the Host header). */
     private final URI base;
+
     private final String body;
     private final CpuMeter cpu;
     /** How long a puller's GET waits for a job before the gateway answers empty. */
     private long pollTimeoutMs = 5_000;
 
     /** Jobs/s of each window, per-call latency (µs) of all windows, failed calls, and the CPU spent meanwhile. */
-    record Throughput(List<Double> jobsPerSecond, int windowSeconds, Histogram latencyMicros, long calls, long errors,
-                      String firstError, CpuMeter.Usage cpu) {
+    record Throughput(
+            List<Double> jobsPerSecond,
+            int windowSeconds,
+            Histogram latencyMicros,
+            long calls,
+            long errors,
+            String firstError,
+            CpuMeter.Usage cpu) {
         double median() {
             return Histogram.median(jobsPerSecond);
         }
@@ -65,7 +72,8 @@ final class LoadDriver {
 
         /** Jobs accepted in all windows. */
         long jobs() {
-            return Math.round(jobsPerSecond.stream().mapToDouble(Double::doubleValue).sum() * windowSeconds);
+            return Math.round(
+                    jobsPerSecond.stream().mapToDouble(Double::doubleValue).sum() * windowSeconds);
         }
     }
 
@@ -74,32 +82,61 @@ final class LoadDriver {
      * {@code waitingLatenessMs} keeps only jobs whose GET was already waiting at the due time, so it is the gateway's
      * own delay, free of any queueing for a busy puller.
      */
-    record Lateness(Histogram latenessMs, Histogram waitingLatenessMs, Histogram pushMicros, Histogram sendLagMs,
-                    PerSecond pushSeconds, long pushed, long received, long duplicates, long unexpected, long missing,
-                    double pushRate, long gets, long emptyGets, long pushErrors, long pullErrors, long finishErrors,
-                    String firstError, CpuMeter.Usage cpu) {
-    }
+    record Lateness(
+            Histogram latenessMs,
+            Histogram waitingLatenessMs,
+            Histogram pushMicros,
+            Histogram sendLagMs,
+            PerSecond pushSeconds,
+            long pushed,
+            long received,
+            long duplicates,
+            long unexpected,
+            long missing,
+            double pushRate,
+            long gets,
+            long emptyGets,
+            long pushErrors,
+            long pullErrors,
+            long finishErrors,
+            String firstError,
+            CpuMeter.Usage cpu) {}
 
     /**
-     * Outcome of a drain: lateness (ms past due) as the pullers saw it, jobs finished (finish answered), and the
-     * epoch ms of the last finish answer.
+     * Outcome of a drain: lateness (ms past due) as the pullers saw it, jobs finished (finish answered), and the epoch
+     * ms of the last finish answer.
      */
-    record Drain(Histogram latenessMs, long received, long finished, long duplicates, long unexpected, long missing,
-                 long lastFinishedAt, long gets, long pullErrors, long finishErrors, String firstError,
-                 CpuMeter.Usage cpu) {
-    }
+    record Drain(
+            Histogram latenessMs,
+            long received,
+            long finished,
+            long duplicates,
+            long unexpected,
+            long missing,
+            long lastFinishedAt,
+            long gets,
+            long pullErrors,
+            long finishErrors,
+            String firstError,
+            CpuMeter.Usage cpu) {}
 
     /**
-     * What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs), the rate reached and
-     * the send lag (ms): how long after its planned time each push was sent, the open-loop schedule's debt.
+     * What a steady-rate push sent: the ids the gateway gave the jobs, per-call latency (µs), the rate reached and the
+     * send lag (ms): how long after its planned time each push was sent, the open-loop schedule's debt.
      */
-    record SteadyPush(Set<String> ids, Histogram latencyMicros, Histogram sendLagMs, PerSecond seconds, double rate,
-                      long errors, String firstError) {
-    }
+    record SteadyPush(
+            Set<String> ids,
+            Histogram latencyMicros,
+            Histogram sendLagMs,
+            PerSecond seconds,
+            double rate,
+            long errors,
+            String firstError) {}
 
     /** The worst send lag (ms) and push latency (us) of each second of a steady push's schedule: when its debt grew. */
     static final class PerSecond {
-        private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+        private static final DateTimeFormatter CLOCK =
+                DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
         private final AtomicLongArray lagMs;
         private final AtomicLongArray latencyMicros;
         /** Wall-clock time of the schedule's second 0, to find a bad second in the gateway's or a server's logs. */
@@ -121,10 +158,17 @@ final class LoadDriver {
          * 172.2 ms".
          */
         String worst(int n) {
-            return IntStream.range(0, lagMs.length()).boxed()
-                    .sorted((a, b) -> Long.compare(lagMs.get(b), lagMs.get(a))).limit(n).sorted()
-                    .map(s -> String.format(Locale.ROOT, "s%d (%s UTC) lag %d ms, push max %s ms", s,
-                            CLOCK.format(Instant.ofEpochMilli(startEpochMs + s * 1000L)), lagMs.get(s),
+            return IntStream.range(0, lagMs.length())
+                    .boxed()
+                    .sorted((a, b) -> Long.compare(lagMs.get(b), lagMs.get(a)))
+                    .limit(n)
+                    .sorted()
+                    .map(s -> String.format(
+                            Locale.ROOT,
+                            "s%d (%s UTC) lag %d ms, push max %s ms",
+                            s,
+                            CLOCK.format(Instant.ofEpochMilli(startEpochMs + s * 1000L)),
+                            lagMs.get(s),
                             ReportTable.micros(latencyMicros.get(s))))
                     .collect(Collectors.joining("; "));
         }
@@ -204,12 +248,21 @@ final class LoadDriver {
     }
 
     /**
-     * Scenario 3: jobs due {@code minDelayMs..maxDelayMs} after their push, pushed at a steady rate by
-     * {@code pushers} threads, while {@code pullers} long-poll GET /get/{topic} and finish what they get. Ends once
-     * every pushed job was received, or {@code graceMs} after the last one fell due.
+     * Scenario 3: jobs due {@code minDelayMs..maxDelayMs} after their push, pushed at a steady rate by {@code pushers}
+     * threads, while {@code pullers} long-poll GET /get/{topic} and finish what they get. Ends once every pushed job
+     * was received, or {@code graceMs} after the last one fell due.
      */
-    Lateness steadyDelivery(String topic, int rate, int seconds, int pushers, int pullers, int pullBatch,
-                            int minDelayMs, int maxDelayMs, long graceMs) throws InterruptedException {
+    Lateness steadyDelivery(
+            String topic,
+            int rate,
+            int seconds,
+            int pushers,
+            int pullers,
+            int pullBatch,
+            int minDelayMs,
+            int maxDelayMs,
+            long graceMs)
+            throws InterruptedException {
         Consumers consumers = new Consumers(topic, pullers, pullBatch, rate * seconds);
         Delivery run = consumers.run;
         CpuMeter.Sample cpuStart = cpu.sample();
@@ -226,10 +279,25 @@ final class LoadDriver {
         Set<String> unexpected = new HashSet<>(run.received);
         unexpected.removeAll(push.ids());
         String firstError = push.firstError() != null ? push.firstError() : run.firstError.get();
-        return new Lateness(consumers.lateness(), consumers.waitingLateness(), push.latencyMicros(), push.sendLagMs(),
-                push.seconds(), push.ids().size(), run.received.size(), run.duplicates.get(), unexpected.size(), missing.size(),
-                push.rate(), consumers.gets(), consumers.emptyGets(), push.errors(), run.pullErrors.get(),
-                run.finishErrors.get(), firstError, used);
+        return new Lateness(
+                consumers.lateness(),
+                consumers.waitingLateness(),
+                push.latencyMicros(),
+                push.sendLagMs(),
+                push.seconds(),
+                push.ids().size(),
+                run.received.size(),
+                run.duplicates.get(),
+                unexpected.size(),
+                missing.size(),
+                push.rate(),
+                consumers.gets(),
+                consumers.emptyGets(),
+                push.errors(),
+                run.pullErrors.get(),
+                run.finishErrors.get(),
+                firstError,
+                used);
     }
 
     /**
@@ -257,14 +325,24 @@ final class LoadDriver {
         missing.removeAll(run.received);
         Set<String> unexpected = new HashSet<>(run.received);
         unexpected.removeAll(ids);
-        return new Drain(consumers.lateness(), run.received.size(), run.finished.get(), run.duplicates.get(),
-                unexpected.size(), missing.size(), run.lastFinishedAt.get(), consumers.gets(), run.pullErrors.get(),
-                run.finishErrors.get(), run.firstError.get(), used);
+        return new Drain(
+                consumers.lateness(),
+                run.received.size(),
+                run.finished.get(),
+                run.duplicates.get(),
+                unexpected.size(),
+                missing.size(),
+                run.lastFinishedAt.get(),
+                consumers.gets(),
+                run.pullErrors.get(),
+                run.finishErrors.get(),
+                run.firstError.get(),
+                used);
     }
 
     /**
-     * {@code rate} jobs/s for {@code seconds}, each due {@code minDelayMs..maxDelayMs} after its push, POST /push
-     * one at a time by {@code pushers} threads.
+     * {@code rate} jobs/s for {@code seconds}, each due {@code minDelayMs..maxDelayMs} after its push, POST /push one
+     * at a time by {@code pushers} threads.
      */
     SteadyPush steadyPush(String topic, int rate, int seconds, int pushers, int minDelayMs, int maxDelayMs)
             throws InterruptedException {
@@ -308,26 +386,35 @@ final class LoadDriver {
         }
         joinAll(pushThreads);
         double pushRate = ids.size() / ((System.nanoTime() - startNs) / 1e9);
-        return new SteadyPush(ids, Histogram.merged(pushLatency), Histogram.merged(sendLags), perSecond, pushRate,
+        return new SteadyPush(
+                ids,
+                Histogram.merged(pushLatency),
+                Histogram.merged(sendLags),
+                perSecond,
+                pushRate,
                 errors.get(),
                 firstError.get());
     }
 
     /** POSTs one job due {@code delayMs} from now; returns the id the gateway gave it. */
     String push(String topic, long delayMs) throws IOException {
-        return JSON.readTree(send(post("/push", job(topic, delayMs)))).path("data").asText();
+        return JSON.readTree(send(post("/push", job(topic, delayMs))))
+                .path("data")
+                .asText();
     }
 
     /** What the pullers of one delivery run share. */
     private static final class Delivery {
         /** Sized for the jobs expected: growing a set of a million ids on the shared cores costs the gateway CPU. */
         final Set<String> received;
+
         final AtomicLong duplicates = new AtomicLong();
         final AtomicLong pullErrors = new AtomicLong();
         final AtomicLong finishErrors = new AtomicLong();
         final AtomicLong finishesInFlight = new AtomicLong();
         /** Jobs whose finish the gateway answered, and when the last answer came (epoch ms). */
         final AtomicLong finished = new AtomicLong();
+
         final AtomicLong lastFinishedAt = new AtomicLong();
         final AtomicReference<String> firstError = new AtomicReference<>();
         final AtomicBoolean stop = new AtomicBoolean();
@@ -345,8 +432,7 @@ final class LoadDriver {
     }
 
     /** A finish call waiting for a finisher, and how many jobs it finishes. */
-    private record Finish(PlainHttp.Request request, int jobs) {
-    }
+    private record Finish(PlainHttp.Request request, int jobs) {}
 
     /** The pullers and finishers of one topic, started together and stopped together. */
     private final class Consumers {
@@ -359,8 +445,10 @@ final class LoadDriver {
             run = new Delivery(expectedJobs);
             // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
             String wait = "&ttr=30000&timeout=" + pollTimeoutMs;
-            PlainHttp.Request get = get(pullBatch == 1 ? "/get/" + topic + "?" + wait.substring(1)
-                    : "/get/" + topic + "/batch?count=" + pullBatch + wait);
+            PlainHttp.Request get = get(
+                    pullBatch == 1
+                            ? "/get/" + topic + "?" + wait.substring(1)
+                            : "/get/" + topic + "/batch?count=" + pullBatch + wait);
             for (int f = 0; f < FINISHERS; f++) {
                 finishers.add(started("bench-finisher-", f, new Finisher(run)));
             }
@@ -492,16 +580,26 @@ final class LoadDriver {
         /** Acks without waiting for the answer: GET /finish for a single pull, one POST /finish/batch for a batch. */
         private void finish(List<String> ids, boolean batch) {
             run.finishesInFlight.incrementAndGet();
-            run.finishes.add(new Finish(batch
-                    ? post("/finish/batch", ids.stream().map(id -> "\"" + id + "\"")
-                            .collect(Collectors.joining(",", "[", "]")))
-                    : get("/finish?jobId=" + ids.get(0)), ids.size()));
+            run.finishes.add(new Finish(
+                    batch
+                            ? post(
+                                    "/finish/batch",
+                                    ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")))
+                            : get("/finish?jobId=" + ids.get(0)),
+                    ids.size()));
         }
     }
 
     /** Each client sends {@code request} until the measurement ends; a call counts in the window it completes in. */
-    private Throughput closedLoop(String name, int clients, int warmupSeconds, int windowSeconds, int windows,
-                                  PlainHttp.Request request, int jobsPerCall) throws InterruptedException {
+    private Throughput closedLoop(
+            String name,
+            int clients,
+            int warmupSeconds,
+            int windowSeconds,
+            int windows,
+            PlainHttp.Request request,
+            int jobsPerCall)
+            throws InterruptedException {
         long windowNs = TimeUnit.SECONDS.toNanos(windowSeconds);
         long measureStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
         long measureEnd = measureStart + windows * windowNs;
@@ -540,10 +638,19 @@ final class LoadDriver {
             int window = w;
             rates.add(stats.stream().mapToLong(c -> c.jobs[window]).sum() / (double) windowSeconds);
         }
-        String firstError = stats.stream().map(c -> c.firstError).filter(e -> e != null).findFirst().orElse(null);
-        return new Throughput(rates, windowSeconds, Histogram.merged(stats.stream().map(c -> c.latency).toList()),
-                stats.stream().mapToLong(c -> c.calls).sum(), stats.stream().mapToLong(c -> c.errors).sum(),
-                firstError, used);
+        String firstError = stats.stream()
+                .map(c -> c.firstError)
+                .filter(e -> e != null)
+                .findFirst()
+                .orElse(null);
+        return new Throughput(
+                rates,
+                windowSeconds,
+                Histogram.merged(stats.stream().map(c -> c.latency).toList()),
+                stats.stream().mapToLong(c -> c.calls).sum(),
+                stats.stream().mapToLong(c -> c.errors).sum(),
+                firstError,
+                used);
     }
 
     /** What one closed-loop client measured; only its own thread writes it. */
@@ -571,8 +678,8 @@ final class LoadDriver {
     }
 
     /**
-     * Sends one request on this thread's connection (a fresh one, closed after, on threads the driver did not
-     * start); returns the body of a 200 {"success":true...} reply and throws on anything else.
+     * Sends one request on this thread's connection (a fresh one, closed after, on threads the driver did not start);
+     * returns the body of a 200 {"success":true...} reply and throws on anything else.
      */
     private String send(PlainHttp.Request request) throws IOException {
         PlainHttp.Reply reply;
@@ -618,15 +725,17 @@ final class LoadDriver {
      */
     private Thread started(String prefix, int index, Runnable work) {
         URI node = nodes.get(index % nodes.size());
-        Thread thread = new Thread(() -> {
-            connection.set(new PlainHttp(node));
-            try {
-                work.run();
-            } finally {
-                connection.get().close();
-                connection.remove();
-            }
-        }, prefix + index);
+        Thread thread = new Thread(
+                () -> {
+                    connection.set(new PlainHttp(node));
+                    try {
+                        work.run();
+                    } finally {
+                        connection.get().close();
+                        connection.remove();
+                    }
+                },
+                prefix + index);
         thread.start();
         return thread;
     }

@@ -44,8 +44,15 @@ final class LongPollScenario {
     }
 
     void run(GatewayStarter startGateway) throws Exception {
-        System.out.printf(Locale.ROOT, "[bench] 9 push latency alone and with %,d waiting long-polls: %d push clients,"
-                + " %d s warm-up, %d x %d s each%n", waiting, clients, warmupSeconds, windows, windowSeconds);
+        System.out.printf(
+                Locale.ROOT,
+                "[bench] 9 push latency alone and with %,d waiting long-polls: %d push clients,"
+                        + " %d s warm-up, %d x %d s each%n",
+                waiting,
+                clients,
+                warmupSeconds,
+                windows,
+                windowSeconds);
         try (BenchGateway gateway = startGateway.start("mykit.delay.pull.max-timeout=5m")) {
             LoadDriver driver = new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), cpu);
             LoadDriver.Throughput before = driver.singlePush(clients, warmupSeconds, windowSeconds, windows);
@@ -75,45 +82,77 @@ final class LongPollScenario {
             row(scenario, "no long-poll waiting", before);
             row("", String.format(Locale.ROOT, "%,d long-polls waiting", waiting), loaded);
             row("", "no long-poll waiting, again", after);
-            table.row("", "polls waiting at start / end", String.format(Locale.ROOT, "%,d / %,d (%d failed)",
-                    waitingAtStart, waitingAtEnd, polls.failed.get()), "= " + waiting,
-                    ReportTable.verdict(waitingAtStart == waiting && waitingAtEnd == waiting && polls.failed.get() == 0));
-            table.row("", "Tomcat request threads busy", String.format(Locale.ROOT, "%d of %d alone, %d of %d with"
-                    + " the polls waiting (sampled right after each push phase)", threadsAlone[0], threadsAlone[1],
-                    threadsWaiting[0], threadsWaiting[1]), "", "");
+            table.row(
+                    "",
+                    "polls waiting at start / end",
+                    String.format(
+                            Locale.ROOT, "%,d / %,d (%d failed)", waitingAtStart, waitingAtEnd, polls.failed.get()),
+                    "= " + waiting,
+                    ReportTable.verdict(
+                            waitingAtStart == waiting && waitingAtEnd == waiting && polls.failed.get() == 0));
+            table.row(
+                    "",
+                    "Tomcat request threads busy",
+                    String.format(
+                            Locale.ROOT,
+                            "%d of %d alone, %d of %d with"
+                                    + " the polls waiting (sampled right after each push phase)",
+                            threadsAlone[0],
+                            threadsAlone[1],
+                            threadsWaiting[0],
+                            threadsWaiting[1]),
+                    "",
+                    "");
             if (before.errors() + loaded.errors() + after.errors() > 0) {
                 notes.accept("scenario 9: push errors alone " + before.errors() + ", with polls " + loaded.errors()
-                        + ", alone again " + after.errors() + "; first: " + (loaded.firstError() != null
-                        ? loaded.firstError() : before.firstError() != null ? before.firstError() : after.firstError()));
+                        + ", alone again " + after.errors() + "; first: "
+                        + (loaded.firstError() != null
+                                ? loaded.firstError()
+                                : before.firstError() != null ? before.firstError() : after.firstError()));
             }
         }
     }
 
     private void row(String scenario, String measure, LoadDriver.Throughput t) {
         Histogram latency = t.latencyMicros();
-        table.row(scenario, measure, String.format(Locale.ROOT, "latency p50 / p99 / max %s / %s / %s ms;"
-                        + " %s pushes/s; errors %d", ReportTable.micros(latency.percentile(50)),
-                ReportTable.micros(latency.percentile(99)), ReportTable.micros(latency.max()),
-                ReportTable.count(t.median()), t.errors()), "", "");
+        table.row(
+                scenario,
+                measure,
+                String.format(
+                        Locale.ROOT,
+                        "latency p50 / p99 / max %s / %s / %s ms;" + " %s pushes/s; errors %d",
+                        ReportTable.micros(latency.percentile(50)),
+                        ReportTable.micros(latency.percentile(99)),
+                        ReportTable.micros(latency.max()),
+                        ReportTable.count(t.median()),
+                        t.errors()),
+                "",
+                "");
     }
 
     /** Keeps {@code n} GET /get/{topic} long-polls open, each sent again when it answers. */
     private static final class Polls {
         // two threads for all 2,000: the client must not crowd the gateway out of this JVM's two cores
-        private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        private final HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .executor(Executors.newFixedThreadPool(2, runnable -> {
                     Thread thread = new Thread(runnable, "bench-long-polls");
                     thread.setDaemon(true);
                     return thread;
-                })).connectTimeout(Duration.ofSeconds(30)).build();
+                }))
+                .connectTimeout(Duration.ofSeconds(30))
+                .build();
         private final HttpRequest request;
         private final AtomicBoolean running = new AtomicBoolean(true);
         final AtomicLong answered = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
 
         Polls(String base) {
-            request = HttpRequest.newBuilder(URI.create(base + "/get/" + WAIT_TOPIC + "?ttr=600000&timeout="
-                    + POLL_TIMEOUT_MS)).timeout(Duration.ofMillis(POLL_TIMEOUT_MS + 30_000)).GET().build();
+            request = HttpRequest.newBuilder(
+                            URI.create(base + "/get/" + WAIT_TOPIC + "?ttr=600000&timeout=" + POLL_TIMEOUT_MS))
+                    .timeout(Duration.ofMillis(POLL_TIMEOUT_MS + 30_000))
+                    .GET()
+                    .build();
         }
 
         void open(int n) throws InterruptedException {
@@ -146,11 +185,16 @@ final class LongPollScenario {
         /** Pushes {@code count} jobs due now to the waited-on topic, 500 per call. */
         void pushDue(String base, int count) throws Exception {
             for (int sent = 0; sent < count; sent += 500) {
-                String jobs = String.join(",", java.util.Collections.nCopies(Math.min(500, count - sent),
-                        "{\"topic\":\"" + WAIT_TOPIC + "\",\"delay\":0}"));
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/push/batch"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                                "[" + jobs + "]")).build(), HttpResponse.BodyHandlers.ofString());
+                String jobs = String.join(
+                        ",",
+                        java.util.Collections.nCopies(
+                                Math.min(500, count - sent), "{\"topic\":\"" + WAIT_TOPIC + "\",\"delay\":0}"));
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/push/batch"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("[" + jobs + "]"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException("push of due jobs failed: " + response.body());
                 }

@@ -1,12 +1,11 @@
 package io.mykit.delay.bench;
 
-import redis.clients.jedis.Jedis;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import redis.clients.jedis.Jedis;
 
 /**
  * What one round trip costs on this machine, measured before any scenario runs: a Redis PING and a MariaDB commit of
@@ -19,21 +18,26 @@ final class MachineCalibration {
     static final int COMMITS = 200;
     /** Unmeasured first: this JVM's client code is still interpreted at the start. */
     private static final int WARM_UP_CALLS = 200;
+
     private static final String TABLE = "bench_calibration";
 
     /** Round-trip times from one client, in microseconds. */
     record RoundTrips(Histogram redisPingMicros, Histogram mariaDbCommitMicros) {
         String describe() {
-            return String.format(Locale.ROOT, "Redis PING p50 / p99 %d / %d us (%,d), MariaDB one-row commit p50 / p99 "
+            return String.format(
+                    Locale.ROOT,
+                    "Redis PING p50 / p99 %d / %d us (%,d), MariaDB one-row commit p50 / p99 "
                             + "%.1f / %.1f ms (%,d); one client each, before the scenarios",
-                    redisPingMicros.percentile(50), redisPingMicros.percentile(99), redisPingMicros.count(),
-                    mariaDbCommitMicros.percentile(50) / 1000.0, mariaDbCommitMicros.percentile(99) / 1000.0,
+                    redisPingMicros.percentile(50),
+                    redisPingMicros.percentile(99),
+                    redisPingMicros.count(),
+                    mariaDbCommitMicros.percentile(50) / 1000.0,
+                    mariaDbCommitMicros.percentile(99) / 1000.0,
                     mariaDbCommitMicros.count());
         }
     }
 
-    private MachineCalibration() {
-    }
+    private MachineCalibration() {}
 
     static RoundTrips measure(BenchSettings settings) throws SQLException {
         return new RoundTrips(redisPings(settings), mariaDbCommits(settings));
@@ -57,7 +61,7 @@ final class MachineCalibration {
         Histogram micros = new Histogram();
         BenchGateway.resetDatabase(settings);
         try (Connection connection = BenchGateway.journal(settings);
-             Statement statement = connection.createStatement()) {
+                Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE
                     + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, at BIGINT NOT NULL) ENGINE=InnoDB");
             try {

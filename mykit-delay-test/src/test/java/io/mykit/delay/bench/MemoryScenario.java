@@ -4,21 +4,20 @@ import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Scenario 11: Redis bytes per pending job. A private redis-server (nothing else writes to it, so INFO's
- * used_memory moves only with the gateway's keys) gets a fresh gateway; N far-future jobs with bodyBytes-byte bodies
- * are batch-pushed to one topic, and used_memory after - before, over N, is the cost of a pending job; less its
- * body, what the gateway adds. Then MEMORY USAGE (SAMPLES 0: every element counted) of each of the gateway's keys,
- * summed by kind (due slices, job HASH, counters...), shows where the bytes go.
+ * Scenario 11: Redis bytes per pending job. A private redis-server (nothing else writes to it, so INFO's used_memory
+ * moves only with the gateway's keys) gets a fresh gateway; N far-future jobs with bodyBytes-byte bodies are
+ * batch-pushed to one topic, and used_memory after - before, over N, is the cost of a pending job; less its body, what
+ * the gateway adds. Then MEMORY USAGE (SAMPLES 0: every element counted) of each of the gateway's keys, summed by kind
+ * (due slices, job HASH, counters...), shows where the bytes go.
  *
  * <p>Size: {@code -Dbench.memory.jobs} (1,000,000; 5,000 quick).
  */
@@ -33,8 +32,7 @@ final class MemoryScenario {
     private final Arrivals arrivals;
     private final int jobs;
 
-    MemoryScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes,
-                   Arrivals arrivals) {
+    MemoryScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes, Arrivals arrivals) {
         this.settings = settings;
         this.cpu = cpu;
         this.table = table;
@@ -47,8 +45,11 @@ final class MemoryScenario {
     }
 
     void run() throws Exception {
-        progress(String.format(Locale.ROOT, "11 Redis memory: a private redis-server, %,d jobs of %d-byte bodies",
-                jobs, settings.bodyBytes()));
+        progress(String.format(
+                Locale.ROOT,
+                "11 Redis memory: a private redis-server, %,d jobs of %d-byte bodies",
+                jobs,
+                settings.bodyBytes()));
         try (OwnRedis redis = TestServers.startOwnRedis()) {
             BenchSettings own = settings.withRedis(redis.host(), redis.port());
             try (BenchGateway gateway = BenchGateway.start(own)) {
@@ -64,53 +65,121 @@ final class MemoryScenario {
                     for (int b = 0; b < keys.buckets(); b++) {
                         inPools += jedis.hlen(keys.pool(b));
                     }
-                    report(jedis, keys, properties.getRedis().getKeyPrefix(), before, after, inPools, pushRate, journalMs, redis);
+                    report(
+                            jedis,
+                            keys,
+                            properties.getRedis().getKeyPrefix(),
+                            before,
+                            after,
+                            inPools,
+                            pushRate,
+                            journalMs,
+                            redis);
                 }
             }
         }
     }
 
-    private void report(Jedis jedis, Keys keys, String keyPrefix, long before, long after, long inPools, double pushRate,
-                        long journalMs, OwnRedis redis) {
+    private void report(
+            Jedis jedis,
+            Keys keys,
+            String keyPrefix,
+            long before,
+            long after,
+            long inPools,
+            double pushRate,
+            long journalMs,
+            OwnRedis redis) {
         String scenario = "11 Redis memory, " + ReportTable.count(jobs) + " pending";
         double perJob = (after - before) / (double) jobs;
         double beyondBody = perJob - settings.bodyBytes();
-        table.row(scenario, "used_memory per pending job", String.format(Locale.ROOT,
-                        "%s B in all, %s B beyond the %d-byte body (used_memory %+.1f MB)", ReportTable.count(perJob),
-                        ReportTable.count(beyondBody), settings.bodyBytes(), (after - before) / 1048576.0),
+        table.row(
+                scenario,
+                "used_memory per pending job",
+                String.format(
+                        Locale.ROOT,
+                        "%s B in all, %s B beyond the %d-byte body (used_memory %+.1f MB)",
+                        ReportTable.count(perJob),
+                        ReportTable.count(beyondBody),
+                        settings.bodyBytes(),
+                        (after - before) / 1048576.0),
                 "<= " + ReportTable.count(IssueTargets.REDIS_BYTES_BEYOND_BODY) + " B beyond body",
                 ReportTable.verdict(inPools == jobs && beyondBody <= IssueTargets.REDIS_BYTES_BEYOND_BODY));
         long missing = Math.max(0, jobs - inPools);
         long extra = Math.max(0, inPools - jobs);
-        table.row("", "jobs in the pools / pushed", ReportTable.count(inPools) + " / " + ReportTable.count(jobs),
-                "all", ReportTable.verdict(inPools == jobs));
+        table.row(
+                "",
+                "jobs in the pools / pushed",
+                ReportTable.count(inPools) + " / " + ReportTable.count(jobs),
+                "all",
+                ReportTable.verdict(inPools == jobs));
         arrivals.record(scenario, jobs, inPools, missing, extra);
 
         Map<String, long[]> byKind = usageByKind(jedis, keyPrefix);
         long summed = byKind.values().stream().mapToLong(kind -> kind[1]).sum();
-        table.row("", "MEMORY USAGE by key kind (SAMPLES 0)", String.format(Locale.ROOT,
-                "%s B over %d keys = %s B per job", ReportTable.count(summed),
-                byKind.values().stream().mapToLong(kind -> kind[0]).sum(),
-                ReportTable.count(summed / (double) jobs)), "", "");
-        byKind.forEach((kind, figures) -> table.row("", "  " + kind, String.format(Locale.ROOT,
-                "%s B in %d keys, %s B per job", ReportTable.count(figures[1]), figures[0],
-                ReportTable.count(figures[1] / (double) jobs)), "", ""));
+        table.row(
+                "",
+                "MEMORY USAGE by key kind (SAMPLES 0)",
+                String.format(
+                        Locale.ROOT,
+                        "%s B over %d keys = %s B per job",
+                        ReportTable.count(summed),
+                        byKind.values().stream().mapToLong(kind -> kind[0]).sum(),
+                        ReportTable.count(summed / (double) jobs)),
+                "",
+                "");
+        byKind.forEach((kind, figures) -> table.row(
+                "",
+                "  " + kind,
+                String.format(
+                        Locale.ROOT,
+                        "%s B in %d keys, %s B per job",
+                        ReportTable.count(figures[1]),
+                        figures[0],
+                        ReportTable.count(figures[1] / (double) jobs)),
+                "",
+                ""));
         String sampleRecord = jedis.hrandfield(keys.pool(0));
         if (sampleRecord != null) {
             String record = jedis.hget(keys.pool(0), sampleRecord);
-            table.row("", "one job record (HASH field + value)", String.format(Locale.ROOT,
-                    "id %d B + JSON %d B (body %d B)", sampleRecord.length(), record.length(),
-                    settings.bodyBytes()), "", "");
+            table.row(
+                    "",
+                    "one job record (HASH field + value)",
+                    String.format(
+                            Locale.ROOT,
+                            "id %d B + JSON %d B (body %d B)",
+                            sampleRecord.length(),
+                            record.length(),
+                            settings.bodyBytes()),
+                    "",
+                    "");
         }
-        table.row("", "Redis", String.format(Locale.ROOT, "private %s on port %d, %s, %s; %s",
-                infoField(jedis.info("server"), "redis_version"), redis.port(),
-                infoField(jedis.info("memory"), "mem_allocator"),
-                "hash-max-listpack-entries " + configValue(jedis, "hash-max-listpack-entries")
-                        + ", zset-max-listpack-entries " + configValue(jedis, "zset-max-listpack-entries"),
-                keys.buckets() + " buckets"), "", "");
-        table.row("", "batch push", String.format(Locale.ROOT, "%s jobs/s; journal caught up %s",
-                ReportTable.count(pushRate), journalMs < 0 ? "NOT within " + JOURNAL_MAX_MS / 1000 + " s"
-                        : String.format(Locale.ROOT, "in %.1f s", journalMs / 1000.0)), "", "");
+        table.row(
+                "",
+                "Redis",
+                String.format(
+                        Locale.ROOT,
+                        "private %s on port %d, %s, %s; %s",
+                        infoField(jedis.info("server"), "redis_version"),
+                        redis.port(),
+                        infoField(jedis.info("memory"), "mem_allocator"),
+                        "hash-max-listpack-entries " + configValue(jedis, "hash-max-listpack-entries")
+                                + ", zset-max-listpack-entries " + configValue(jedis, "zset-max-listpack-entries"),
+                        keys.buckets() + " buckets"),
+                "",
+                "");
+        table.row(
+                "",
+                "batch push",
+                String.format(
+                        Locale.ROOT,
+                        "%s jobs/s; journal caught up %s",
+                        ReportTable.count(pushRate),
+                        journalMs < 0
+                                ? "NOT within " + JOURNAL_MAX_MS / 1000 + " s"
+                                : String.format(Locale.ROOT, "in %.1f s", journalMs / 1000.0)),
+                "",
+                "");
         notes.accept("scenario 11: used_memory is what Redis' allocator holds for data; beyond body = per job minus"
                 + " the body's bytes. The kinds are the part of each key after its {prefix:bucket} tag; their sum"
                 + " leaves out Redis' own dictionary of keys, which the used_memory delta includes.");
@@ -146,8 +215,11 @@ final class MemoryScenario {
     }
 
     private static String infoField(String info, String field) {
-        return info.lines().filter(line -> line.startsWith(field + ":"))
-                .map(line -> line.substring(field.length() + 1).trim()).findFirst().orElse("?");
+        return info.lines()
+                .filter(line -> line.startsWith(field + ":"))
+                .map(line -> line.substring(field.length() + 1).trim())
+                .findFirst()
+                .orElse("?");
     }
 
     private static String configValue(Jedis jedis, String name) {

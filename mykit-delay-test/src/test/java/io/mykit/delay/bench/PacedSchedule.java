@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The broker-alone comparison's open-loop schedule: message i has its slot at start + i / rate, is sent no earlier,
- * and its lateness is the time from the slot to the send's confirmation, so one stall counts for every message it
- * held up (as a due job held up by the gateway counts).
+ * The broker-alone comparison's open-loop schedule: message i has its slot at start + i / rate, is sent no earlier, and
+ * its lateness is the time from the slot to the send's confirmation, so one stall counts for every message it held up
+ * (as a due job held up by the gateway counts).
  */
 final class PacedSchedule {
     /** Unmeasured receipts wait this long at most for the broker's first delivery (a new consumer's assignment). */
@@ -23,8 +23,7 @@ final class PacedSchedule {
         void send(String id, long slotEpochMs) throws Exception;
     }
 
-    private PacedSchedule() {
-    }
+    private PacedSchedule() {}
 
     /**
      * Sends {@code rate} messages a second for {@code seconds}, ids {@code prefix + 0, 1, ...}; the lateness of each

@@ -2,14 +2,13 @@ package io.mykit.delay.bench;
 
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
-import redis.clients.jedis.Jedis;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.Jedis;
 
 /**
  * The gateway as the peer and A/B scenarios run it: a fresh gateway JVM ({@link GatewayJvm}: this class path, or a
@@ -25,8 +24,8 @@ final class PeerGateway implements AutoCloseable {
     private final CpuMeter.Sample beforeLaunch;
     private final long launchToFirstAnswerMs;
 
-    private PeerGateway(OwnRedis redis, GatewayJvm jvm, CpuMeter cpu, CpuMeter.Sample beforeLaunch,
-                        long launchToFirstAnswerMs) {
+    private PeerGateway(
+            OwnRedis redis, GatewayJvm jvm, CpuMeter cpu, CpuMeter.Sample beforeLaunch, long launchToFirstAnswerMs) {
         this.redis = redis;
         this.jvm = jvm;
         this.cpu = cpu;
@@ -114,9 +113,13 @@ final class PeerGateway implements AutoCloseable {
     /** INFO memory's used_memory of the private Redis, bytes. */
     long redisUsedMemory() {
         try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
-            return jedis.info("memory").lines().filter(line -> line.startsWith("used_memory:"))
-                    .mapToLong(line -> Long.parseLong(line.substring("used_memory:".length()).trim()))
-                    .findFirst().orElse(-1);
+            return jedis.info("memory")
+                    .lines()
+                    .filter(line -> line.startsWith("used_memory:"))
+                    .mapToLong(line -> Long.parseLong(
+                            line.substring("used_memory:".length()).trim()))
+                    .findFirst()
+                    .orElse(-1);
         }
     }
 

@@ -12,11 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * One keep-alive HTTP/1.1 connection on blocking I/O, owned by one load-driver thread. The JDK HttpClient runs
- * every connection through one selector thread and futures: on this 2-core machine it took 0.4 cores (140 us per
- * call) of the cores the gateway was being measured on, and its selector queue showed up in the lateness figures.
- * This speaks just enough HTTP for the bench: a request is sent as prepared bytes, a reply is read by
- * Content-Length or chunks, and a connection the server closes is opened again for the next call.
+ * One keep-alive HTTP/1.1 connection on blocking I/O, owned by one load-driver thread. The JDK HttpClient runs every
+ * connection through one selector thread and futures: on this 2-core machine it took 0.4 cores (140 us per call) of the
+ * cores the gateway was being measured on, and its selector queue showed up in the lateness figures. This speaks just
+ * enough HTTP for the bench: a request is sent as prepared bytes, a reply is read by Content-Length or chunks, and a
+ * connection the server closes is opened again for the next call.
  */
 final class PlainHttp implements Closeable {
     /** A request encoded once, sent as many times as wanted. */
@@ -31,10 +31,16 @@ final class PlainHttp implements Closeable {
 
         private static Request encode(URI base, String method, String pathAndQuery, byte[] body) {
             String line = method + " " + pathAndQuery;
-            StringBuilder head = new StringBuilder(line).append(" HTTP/1.1\r\nHost: ").append(base.getHost())
-                    .append(':').append(base.getPort()).append("\r\nAccept: application/json\r\n");
+            StringBuilder head = new StringBuilder(line)
+                    .append(" HTTP/1.1\r\nHost: ")
+                    .append(base.getHost())
+                    .append(':')
+                    .append(base.getPort())
+                    .append("\r\nAccept: application/json\r\n");
             if (body != null) {
-                head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+                head.append("Content-Type: application/json\r\nContent-Length: ")
+                        .append(body.length)
+                        .append("\r\n");
             }
             byte[] headBytes = head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
             if (body == null) {
@@ -47,8 +53,7 @@ final class PlainHttp implements Closeable {
         }
     }
 
-    record Reply(int status, String body) {
-    }
+    record Reply(int status, String body) {}
 
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final int READ_TIMEOUT_MS = 30_000;
@@ -60,6 +65,7 @@ final class PlainHttp implements Closeable {
     private byte[] buffer = new byte[16 * 1024];
     /** Unread bytes are buffer[start, end). */
     private int start;
+
     private int end;
 
     PlainHttp(URI base) {
@@ -67,8 +73,8 @@ final class PlainHttp implements Closeable {
     }
 
     /**
-     * Sends the request and reads the whole reply. A kept-alive connection that the server closed before answering
-     * (no byte of a reply came back) is retried once on a fresh connection; the server has not run that request.
+     * Sends the request and reads the whole reply. A kept-alive connection that the server closed before answering (no
+     * byte of a reply came back) is retried once on a fresh connection; the server has not run that request.
      */
     Reply exchange(Request request) throws IOException {
         boolean reused = socket != null;
@@ -126,9 +132,10 @@ final class PlainHttp implements Closeable {
             String value = header.substring(colon + 1).trim();
             switch (name) {
                 case "content-length" -> length = Long.parseLong(value);
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                case "transfer-encoding" ->
+                    chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 case "connection" -> closeAfter = value.equalsIgnoreCase("close");
-                default -> { }
+                default -> {}
             }
         }
         String body;

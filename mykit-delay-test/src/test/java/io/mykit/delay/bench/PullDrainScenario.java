@@ -7,15 +7,15 @@ import java.util.function.Consumer;
 
 /**
  * Scenario 10: jobs batch-pushed with one createTime and delay, so that all fall due at one instant after the push,
- * taken by pullers as the issue's harness takes them (4 consumers, GET /get/{topic} and GET /finish one job at a
- * time). Drain rate = jobs / (last finish answered - that instant); then every job must hold a Finish row in the
- * journal. Smaller drains through the same road run first, unmeasured, until the JIT has settled (see {@link #warmUp}).
+ * taken by pullers as the issue's harness takes them (4 consumers, GET /get/{topic} and GET /finish one job at a time).
+ * Drain rate = jobs / (last finish answered - that instant); then every job must hold a Finish row in the journal.
+ * Smaller drains through the same road run first, unmeasured, until the JIT has settled (see {@link #warmUp}).
  *
- * <p>Sizes: {@code -Dbench.pull-drain.jobs} (100,000; 1,000,000 with all; 2,000 quick), {@code .lead} (seconds from
- * the push to the due instant), {@code .pullers}, {@code .pull-batch} (1 = single pulls), {@code .warmup} (jobs per
- * warm-up drain), {@code .warmup-rounds} (most warm-up drains, 5: they stop once the JIT has settled), {@code
- * .fold-wait-seconds} (how long to wait for the journal's rows to catch up after the drain, 300; with the delivery
- * ledger on a 1M fold takes longer on a small buffer pool, and the drain's figure does not depend on it).
+ * <p>Sizes: {@code -Dbench.pull-drain.jobs} (100,000; 1,000,000 with all; 2,000 quick), {@code .lead} (seconds from the
+ * push to the due instant), {@code .pullers}, {@code .pull-batch} (1 = single pulls), {@code .warmup} (jobs per warm-up
+ * drain), {@code .warmup-rounds} (most warm-up drains, 5: they stop once the JIT has settled),
+ * {@code .fold-wait-seconds} (how long to wait for the journal's rows to catch up after the drain, 300; with the
+ * delivery ledger on a 1M fold takes longer on a small buffer pool, and the drain's figure does not depend on it).
  */
 final class PullDrainScenario {
     private static final String TOPIC = "bench-pull-drain";
@@ -23,6 +23,7 @@ final class PullDrainScenario {
     private static final long WARMUP_LEAD_MS = 10_000;
     /** A warm-up drain during which the JIT used less than this many cores ends the warm-up. */
     private static final double WARMUP_JIT_CORES = 0.10;
+
     private static final long DRAIN_MAX_MS = 900_000;
     private static final long JOURNAL_MAX_MS = 300_000;
 
@@ -39,8 +40,8 @@ final class PullDrainScenario {
     private final int warmupRounds;
     private final long foldWaitMs;
 
-    PullDrainScenario(BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes,
-                      Arrivals arrivals) {
+    PullDrainScenario(
+            BenchSettings settings, CpuMeter cpu, ReportTable table, Consumer<String> notes, Arrivals arrivals) {
         this.settings = settings;
         this.cpu = cpu;
         this.table = table;
@@ -60,12 +61,18 @@ final class PullDrainScenario {
     }
 
     void run(RestoreScenario.GatewayStarter gateways) throws Exception {
-        progress(String.format(Locale.ROOT, "10 pull drain: %,d jobs batch-pushed, all due %d s after the push"
-                + " starts, %d pullers taking %d per GET", jobs, leadSeconds, pullers, pullBatch));
+        progress(String.format(
+                Locale.ROOT,
+                "10 pull drain: %,d jobs batch-pushed, all due %d s after the push"
+                        + " starts, %d pullers taking %d per GET",
+                jobs,
+                leadSeconds,
+                pullers,
+                pullBatch));
         try (BenchGateway gateway = gateways.start()) {
             String scenario = String.format(Locale.ROOT, "10 pull drain, %s due at once", ReportTable.count(jobs));
-            LoadDriver driver = new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), cpu)
-                    .pollTimeout(settings.pollTimeoutMs());
+            LoadDriver driver =
+                    new LoadDriver(gateway.baseUrl(), settings.bodyBytes(), cpu).pollTimeout(settings.pollTimeoutMs());
             WarmupDrains warmup = warmUp(driver, gateway);
 
             Set<String> ids = ConcurrentHashMap.newKeySet();
@@ -75,7 +82,9 @@ final class PullDrainScenario {
             long pushedBeforeDueMs = due - System.currentTimeMillis();
             gateway.awaitJournalDrained(JOURNAL_MAX_MS);
             long journalBeforeDueMs = due - System.currentTimeMillis();
-            progress(String.format(Locale.ROOT, "10 pull drain: pushed; all fall due in %.1f s",
+            progress(String.format(
+                    Locale.ROOT,
+                    "10 pull drain: pushed; all fall due in %.1f s",
                     Math.max(0, journalBeforeDueMs) / 1000.0));
 
             LoadDriver.Drain d = driver.drain(TOPIC, ids, due, pullers, pullBatch, DRAIN_MAX_MS);
@@ -86,36 +95,80 @@ final class PullDrainScenario {
             long drainMs = Math.max(1, d.lastFinishedAt() - due);
             double rate = d.finished() * 1000.0 / drainMs;
             boolean complete = d.missing() == 0 && d.unexpected() == 0 && d.received() == ids.size();
-            table.row(scenario, "drain to pullers (finish answered)", String.format(Locale.ROOT,
-                            "%s msg/s (%s finished; last +%s ms after due)", ReportTable.count(rate),
-                            ReportTable.count(d.finished()), ReportTable.count(drainMs)),
+            table.row(
+                    scenario,
+                    "drain to pullers (finish answered)",
+                    String.format(
+                            Locale.ROOT,
+                            "%s msg/s (%s finished; last +%s ms after due)",
+                            ReportTable.count(rate),
+                            ReportTable.count(d.finished()),
+                            ReportTable.count(drainMs)),
                     ">= " + ReportTable.count(IssueTargets.DRAIN_PER_S) + " msg/s",
                     ReportTable.verdict(complete && rate >= IssueTargets.DRAIN_PER_S));
-            table.row("", "received / pushed", String.format("%s / %s; missing %d, duplicates %d, unexpected %d",
-                            ReportTable.count(d.received()), ReportTable.count(ids.size()), d.missing(),
-                            d.duplicates(), d.unexpected()), "all, once", ReportTable.verdict(complete));
+            table.row(
+                    "",
+                    "received / pushed",
+                    String.format(
+                            "%s / %s; missing %d, duplicates %d, unexpected %d",
+                            ReportTable.count(d.received()),
+                            ReportTable.count(ids.size()),
+                            d.missing(),
+                            d.duplicates(),
+                            d.unexpected()),
+                    "all, once",
+                    ReportTable.verdict(complete));
             arrivals.record(scenario, ids.size(), d.received(), d.missing(), d.unexpected());
-            table.row("", "journaled Finish / pushed", String.format("%s / %s (%s Finish rows); journal caught up %s",
-                            ReportTable.count(journaled[0]), ReportTable.count(ids.size()),
-                            ReportTable.count(journaled[1]), journalMs < 0 ? "NOT within "
-                                    + foldWaitMs / 1000 + " s" : String.format(Locale.ROOT, "%.1f s after",
-                                    journalMs / 1000.0)),
-                    "every one", ReportTable.verdict(journaled[0] == ids.size()));
+            table.row(
+                    "",
+                    "journaled Finish / pushed",
+                    String.format(
+                            "%s / %s (%s Finish rows); journal caught up %s",
+                            ReportTable.count(journaled[0]),
+                            ReportTable.count(ids.size()),
+                            ReportTable.count(journaled[1]),
+                            journalMs < 0
+                                    ? "NOT within " + foldWaitMs / 1000 + " s"
+                                    : String.format(Locale.ROOT, "%.1f s after", journalMs / 1000.0)),
+                    "every one",
+                    ReportTable.verdict(journaled[0] == ids.size()));
             // with the delivery ledger on, every Finish is durable once written; the fold into the rows comes later
-            table.row("", "every change written (rows or ledger)", writtenMs < 0 ? "NOT within " + JOURNAL_MAX_MS / 1000
-                    + " s" : String.format(Locale.ROOT, "%.1f s after the last finish", writtenMs / 1000.0), "", "");
+            table.row(
+                    "",
+                    "every change written (rows or ledger)",
+                    writtenMs < 0
+                            ? "NOT within " + JOURNAL_MAX_MS / 1000 + " s"
+                            : String.format(Locale.ROOT, "%.1f s after the last finish", writtenMs / 1000.0),
+                    "",
+                    "");
             table.row("", "lateness p50 / p99 / p99.9 / max", IssueTargets.lateness(d.latenessMs()), "", "");
-            table.row("", "pulls", String.format("%s GETs of up to %d jobs by %d pullers", ReportTable.count(d.gets()),
-                    pullBatch, pullers), "", "");
-            table.row("", "errors", String.format("get %d, finish %d", d.pullErrors(), d.finishErrors()), "0",
+            table.row(
+                    "",
+                    "pulls",
+                    String.format(
+                            "%s GETs of up to %d jobs by %d pullers", ReportTable.count(d.gets()), pullBatch, pullers),
+                    "",
+                    "");
+            table.row(
+                    "",
+                    "errors",
+                    String.format("get %d, finish %d", d.pullErrors(), d.finishErrors()),
+                    "0",
                     ReportTable.verdict(d.pullErrors() + d.finishErrors() == 0));
             if (d.firstError() != null) {
                 notes.accept("first error in scenario 10: " + d.firstError());
             }
-            table.row("", "batch push", String.format(Locale.ROOT,
+            table.row(
+                    "",
+                    "batch push",
+                    String.format(
+                            Locale.ROOT,
                             "%s jobs at %s jobs/s, done %.1f s before due; journal caught up %.1f s before due",
-                            ReportTable.count(ids.size()), ReportTable.count(pushRate), pushedBeforeDueMs / 1000.0,
-                            journalBeforeDueMs / 1000.0), "before due",
+                            ReportTable.count(ids.size()),
+                            ReportTable.count(pushRate),
+                            pushedBeforeDueMs / 1000.0,
+                            journalBeforeDueMs / 1000.0),
+                    "before due",
                     ReportTable.verdict(ids.size() == jobs && journalBeforeDueMs > 0));
             table.row("", "warm-up before measuring", warmup.describe(warmupJobs), "", "");
             table.row("", "CPU (cores)", d.cpu().cores(), "", "");
@@ -126,9 +179,15 @@ final class PullDrainScenario {
     /** What the unmeasured drains before the measured one did. */
     private record WarmupDrains(int rounds, long millis, double lastJitCores) {
         String describe(int jobsEach) {
-            return String.format(Locale.ROOT, "%d drains of %s jobs in %.1f s; JIT %.2f cores in the last (%s %.2f)",
-                    rounds, ReportTable.count(jobsEach), millis / 1000.0, lastJitCores,
-                    lastJitCores < WARMUP_JIT_CORES ? "settled below" : "NOT settled below", WARMUP_JIT_CORES);
+            return String.format(
+                    Locale.ROOT,
+                    "%d drains of %s jobs in %.1f s; JIT %.2f cores in the last (%s %.2f)",
+                    rounds,
+                    ReportTable.count(jobsEach),
+                    millis / 1000.0,
+                    lastJitCores,
+                    lastJitCores < WARMUP_JIT_CORES ? "settled below" : "NOT settled below",
+                    WARMUP_JIT_CORES);
         }
     }
 
@@ -146,13 +205,18 @@ final class PullDrainScenario {
         double jit = Double.NaN;
         while (rounds < warmupRounds) {
             rounds++;
-            progress(String.format(Locale.ROOT, "10 pull drain: warm-up drain %d of at most %d, %,d jobs", rounds,
-                    warmupRounds, warmupJobs));
+            progress(String.format(
+                    Locale.ROOT,
+                    "10 pull drain: warm-up drain %d of at most %d, %,d jobs",
+                    rounds,
+                    warmupRounds,
+                    warmupJobs));
             Set<String> ids = ConcurrentHashMap.newKeySet();
             long createTime = System.currentTimeMillis();
             driver.pushDueAt(WARMUP_TOPIC, warmupJobs, settings.batchClients(), createTime, WARMUP_LEAD_MS, ids);
             jit = driver.drain(WARMUP_TOPIC, ids, createTime + WARMUP_LEAD_MS, pullers, pullBatch, DRAIN_MAX_MS)
-                    .cpu().jit();
+                    .cpu()
+                    .jit();
             gateway.awaitJournalDrained(JOURNAL_MAX_MS);
             if (jit < WARMUP_JIT_CORES) {
                 break;

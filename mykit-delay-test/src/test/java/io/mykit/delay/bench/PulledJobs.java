@@ -3,7 +3,6 @@ package io.mykit.delay.bench;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +16,12 @@ final class PulledJobs {
     private static final JsonFactory JSON = new JsonFactory();
 
     /** A pulled job's id and the due time it was pushed with (createTime + delay + priority). */
-    record Pulled(String id, long due) {
-    }
+    record Pulled(String id, long due) {}
 
     /** What one answer held. */
-    record Answer(List<Pulled> jobs, boolean batch) {
-    }
+    record Answer(List<Pulled> jobs, boolean batch) {}
 
-    private PulledJobs() {
-    }
+    private PulledJobs() {}
 
     /** The jobs of a GET /get answer; none when {@code data} is null, absent or empty. */
     static Answer parse(String reply) throws IOException {

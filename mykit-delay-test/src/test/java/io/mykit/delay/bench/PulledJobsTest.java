@@ -1,11 +1,10 @@
 package io.mykit.delay.bench;
 
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
 
 /** The bench pullers' streaming read of pull answers: ids and due times, whatever else the answer holds. */
 class PulledJobsTest {
@@ -40,13 +39,15 @@ class PulledJobsTest {
     @Test
     void a_batch_with_an_element_that_is_no_job_is_an_error_not_a_shorter_batch() {
         assertThatThrownBy(() -> PulledJobs.parse("{\"data\":[{\"id\":\"a\"},null,{\"id\":\"b\"}]}"))
-                .isInstanceOf(IOException.class).hasMessageContaining("no job");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("no job");
         assertThatThrownBy(() -> PulledJobs.parse("{\"data\":[\"a\"]}")).isInstanceOf(IOException.class);
     }
 
     @Test
     void a_job_without_an_id_or_an_answer_that_is_no_object_is_an_error() {
-        assertThatThrownBy(() -> PulledJobs.parse("{\"data\":{\"delay\":1}}")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> PulledJobs.parse("{\"data\":{\"delay\":1}}"))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("without an id");
         assertThatThrownBy(() -> PulledJobs.parse("[]")).isInstanceOf(IOException.class);
     }

@@ -1,23 +1,22 @@
 package io.mykit.delay.bench;
 
-import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.JedisPooled;
-
+import io.mykit.delay.test.support.WaitingSlices;
 import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * What fencing costs one pump, on the bench's Redis: {@link RedisDelayStore#pumpDue} of one bucket holding
  * {@code batch} due jobs, through a store with an empty token (standalone: pump_due.lua does not read the owner key)
- * and through one whose token was claimed (cluster: it reads and compares it). Only the pump is timed; between
- * pumps the same jobs are made due again (one untimed pipeline), so every pump moves a full batch.
+ * and through one whose token was claimed (cluster: it reads and compares it). Only the pump is timed; between pumps
+ * the same jobs are made due again (one untimed pipeline), so every pump moves a full batch.
  *
  * <pre>
  *   pair i:  A B  (i even)  or  B A  (i odd)     A = empty token, B = claimed token, back to back
@@ -36,13 +35,14 @@ final class PumpFencing {
         long[] medianInterval() {
             int n = differenceNs.count();
             double half = 0.98 * Math.sqrt(n);
-            return new long[] {differenceNs.percentile(100.0 * Math.max(1, Math.floor(n / 2.0 - half)) / n),
-                    differenceNs.percentile(100.0 * Math.min(n, Math.ceil(n / 2.0 + half) + 1) / n)};
+            return new long[] {
+                differenceNs.percentile(100.0 * Math.max(1, Math.floor(n / 2.0 - half)) / n),
+                differenceNs.percentile(100.0 * Math.min(n, Math.ceil(n / 2.0 + half) + 1) / n)
+            };
         }
     }
 
-    private PumpFencing() {
-    }
+    private PumpFencing() {}
 
     /** {@code pairs} pairs of pumps, after {@code warmupPairs} unrecorded ones. */
     static Result measure(BenchSettings settings, int batch, int pairs, int warmupPairs) {

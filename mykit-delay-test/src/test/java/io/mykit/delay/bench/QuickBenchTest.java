@@ -1,24 +1,25 @@
 package io.mykit.delay.bench;
 
-import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mykit.delay.test.support.TestServers;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Runs the bench's quick mode on the test servers, so CI proves every bench road still delivers: single pushes to
- * single pulls (3), a pull drain (10), the Redis memory count (11), a drain to ActiveMQ (7) and the floors' delivery from memory (14). It checks only that
- * exactly the pushed jobs arrived; the speeds it prints are a cold JVM's on a busy CI machine and mean nothing.
+ * single pulls (3), a pull drain (10), the Redis memory count (11), a drain to ActiveMQ (7) and the floors' delivery
+ * from memory (14). It checks only that exactly the pushed jobs arrived; the speeds it prints are a cold JVM's on a
+ * busy CI machine and mean nothing.
  */
 class QuickBenchTest {
     private static final List<String> SCENARIOS_COVERED = List.of("3", "7", "10", "11", "14");
 
-    private final String database = "mykit_bench_quick_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String database =
+            "mykit_bench_quick_" + UUID.randomUUID().toString().substring(0, 8);
 
     @AfterEach
     void dropDatabase() {
@@ -40,10 +41,14 @@ class QuickBenchTest {
         properties.setProperty("bench.mysql.password", TestServers.jdbcPassword());
         properties.setProperty("bench.database", database);
 
-        List<Arrivals.Arrival> arrivals = new Bench(BenchSettings.fromProperties(properties)).run().all();
+        List<Arrivals.Arrival> arrivals =
+                new Bench(BenchSettings.fromProperties(properties)).run().all();
 
-        assertThat(arrivals).extracting(arrival -> arrival.scenario().split(" ")[0])
+        assertThat(arrivals)
+                .extracting(arrival -> arrival.scenario().split(" ")[0])
                 .containsExactlyInAnyOrderElementsOf(SCENARIOS_COVERED);
-        assertThat(arrivals).allSatisfy(arrival -> assertThat(arrival.complete()).as(arrival.toString()).isTrue());
+        assertThat(arrivals)
+                .allSatisfy(arrival ->
+                        assertThat(arrival.complete()).as(arrival.toString()).isTrue());
     }
 }

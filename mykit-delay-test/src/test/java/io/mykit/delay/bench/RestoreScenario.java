@@ -4,10 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.store.Keys;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Response;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -33,15 +29,19 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 
 /**
  * Scenario 4: rebuild Redis from a large journal. A fresh gateway (empty Redis prefix, epoch written) gets N pending
- * jobs written straight into its journal table by multi-row INSERTs, as if Redis had lost them, then one
- * {@code GET /reStore?expire=true} puts them back and a second one must find nothing to do. While the first restore
- * runs, a sampler reads the restoring thread's stack every few milliseconds, which splits its time into the phases
- * of a page (SELECT, Redis add, journal UPDATE and log INSERT) without touching the gateway.
+ * jobs written straight into its journal table by multi-row INSERTs, as if Redis had lost them, then one {@code GET
+ * /reStore?expire=true} puts them back and a second one must find nothing to do. While the first restore runs, a
+ * sampler reads the restoring thread's stack every few milliseconds, which splits its time into the phases of a page
+ * (SELECT, Redis add, journal UPDATE and log INSERT) without touching the gateway.
  *
- * <p>Size: {@code -Dbench.restore.jobs} (default 1,000,000; 10,000 in quick mode). The journal tables are emptied again at the end.
+ * <p>Size: {@code -Dbench.restore.jobs} (default 1,000,000; 10,000 in quick mode). The journal tables are emptied again
+ * at the end.
  */
 final class RestoreScenario {
     private static final int ROWS_PER_INSERT = 2_000;
@@ -50,10 +50,11 @@ final class RestoreScenario {
     /** The node tag part of the generated ids (the gateway draws 12 random hex digits at start-up). */
     private static final String NODE_TAG = "b3e7c0de5eed";
     /**
-     * Jobs fall due over an hour that starts 15 minutes after the fill, so that none falls due while the scenario
-     * runs: a due job would be moved to Ready by the gateway's timers and journaled, which is not restore work.
+     * Jobs fall due over an hour that starts 15 minutes after the fill, so that none falls due while the scenario runs:
+     * a due job would be moved to Ready by the gateway's timers and journaled, which is not restore work.
      */
     private static final long FIRST_DUE_MS = Duration.ofMinutes(15).toMillis();
+
     private static final long DUE_SPREAD_MS = Duration.ofHours(1).toMillis();
     private static final long SAMPLE_EVERY_MS = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -85,8 +86,8 @@ final class RestoreScenario {
     }
 
     void run(GatewayStarter starter) throws Exception {
-        progress(String.format(Locale.ROOT, "4 restore: %,d journaled jobs into an empty Redis, then a second pass",
-                jobs));
+        progress(String.format(
+                Locale.ROOT, "4 restore: %,d journaled jobs into an empty Redis, then a second pass", jobs));
         try (BenchGateway gateway = starter.start()) {
             DelayProperties properties = gateway.properties();
             Keys keys = new Keys(properties.getRedis().getKeyPrefix(), properties.getBuckets());
@@ -123,39 +124,90 @@ final class RestoreScenario {
 
             String scenario = "4 restore, " + ReportTable.count(jobs) + " jobs";
             int pageSize = properties.getRecovery().getPageSize();
-            table.row(scenario, "restore time", String.format(Locale.ROOT, "%.1f s wall (tookMs %s), page %s",
-                            firstWallMs / 1000.0, ReportTable.count(first.tookMs()), ReportTable.count(pageSize)),
+            table.row(
+                    scenario,
+                    "restore time",
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f s wall (tookMs %s), page %s",
+                            firstWallMs / 1000.0,
+                            ReportTable.count(first.tookMs()),
+                            ReportTable.count(pageSize)),
                     "<= " + IssueTargets.RESTORE_MS / 1000 + " s",
                     ReportTable.verdict(first.ok() && firstWallMs <= IssueTargets.RESTORE_MS));
             table.row("", "rate", ReportTable.count(jobs * 1000.0 / Math.max(1, firstWallMs)) + " jobs/s", "", "");
-            table.row("", "restored / scanned", String.format("%s / %s; already stored %s, expired skipped %s",
-                            ReportTable.count(first.restored()), ReportTable.count(first.scanned()),
-                            ReportTable.count(first.alreadyStored()), ReportTable.count(first.skippedExpired())),
-                    "= " + ReportTable.count(jobs), ReportTable.verdict(first.restored() == jobs && inRedis == jobs));
-            table.row("", "Redis after", String.format(Locale.ROOT,
-                    "%s jobs in the pools; used_memory %+.0f MB (%s B/job), %.0f MB in all",
-                    ReportTable.count(inRedis), (memoryAfter - memoryBefore) / 1048576.0,
-                    ReportTable.count((memoryAfter - memoryBefore) / (double) Math.max(1, jobs)),
-                    memoryAfter / 1048576.0), "", "");
-            table.row("", "journal after", String.format("rows by status %s; %s log rows", describe(statuses),
-                    ReportTable.count(logRows)), "", "");
-            table.row("", "second pass", String.format(Locale.ROOT,
-                            "%.1f s wall (tookMs %s); restored %s, already stored %s", secondWallMs / 1000.0,
-                            ReportTable.count(second.tookMs()), ReportTable.count(second.restored()),
-                            ReportTable.count(second.alreadyStored())), "restored 0",
+            table.row(
+                    "",
+                    "restored / scanned",
+                    String.format(
+                            "%s / %s; already stored %s, expired skipped %s",
+                            ReportTable.count(first.restored()),
+                            ReportTable.count(first.scanned()),
+                            ReportTable.count(first.alreadyStored()),
+                            ReportTable.count(first.skippedExpired())),
+                    "= " + ReportTable.count(jobs),
+                    ReportTable.verdict(first.restored() == jobs && inRedis == jobs));
+            table.row(
+                    "",
+                    "Redis after",
+                    String.format(
+                            Locale.ROOT,
+                            "%s jobs in the pools; used_memory %+.0f MB (%s B/job), %.0f MB in all",
+                            ReportTable.count(inRedis),
+                            (memoryAfter - memoryBefore) / 1048576.0,
+                            ReportTable.count((memoryAfter - memoryBefore) / (double) Math.max(1, jobs)),
+                            memoryAfter / 1048576.0),
+                    "",
+                    "");
+            table.row(
+                    "",
+                    "journal after",
+                    String.format("rows by status %s; %s log rows", describe(statuses), ReportTable.count(logRows)),
+                    "",
+                    "");
+            table.row(
+                    "",
+                    "second pass",
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f s wall (tookMs %s); restored %s, already stored %s",
+                            secondWallMs / 1000.0,
+                            ReportTable.count(second.tookMs()),
+                            ReportTable.count(second.restored()),
+                            ReportTable.count(second.alreadyStored())),
+                    "restored 0",
                     ReportTable.verdict(second.ok() && second.restored() == 0 && second.alreadyStored() == jobs));
             long pages = (jobs + pageSize - 1) / pageSize;
-            table.row("", "restoring thread", "time per page of " + ReportTable.count(pageSize) + " by phase, from "
-                    + ReportTable.count(sampler.samples()) + " stack samples (socket = waiting on MariaDB/Redis)", "", "");
+            table.row(
+                    "",
+                    "restoring thread",
+                    "time per page of " + ReportTable.count(pageSize) + " by phase, from "
+                            + ReportTable.count(sampler.samples())
+                            + " stack samples (socket = waiting on MariaDB/Redis)",
+                    "",
+                    "");
             sampler.breakdown(first.tookMs(), pages).forEach(phase -> table.row("", "  " + phase[0], phase[1], "", ""));
             table.row("", "CPU (cores)", usage.cores(), "", "");
             table.row("", "CPU per job", usage.perJob(jobs), "", "");
-            table.row("", "fill (direct SQL)", String.format(Locale.ROOT,
-                    "%s rows in %.1f s (%s rows/s), %s per INSERT, commit per %s", ReportTable.count(jobs),
-                    fillSeconds, ReportTable.count(jobs / fillSeconds), ReportTable.count(ROWS_PER_INSERT),
-                    ReportTable.count(ROWS_PER_COMMIT)), "", "");
-            table.row("", "load average", String.format(Locale.ROOT, "%.1f before the restore, %.1f after",
-                    loadBefore, loadAfter), "", "");
+            table.row(
+                    "",
+                    "fill (direct SQL)",
+                    String.format(
+                            Locale.ROOT,
+                            "%s rows in %.1f s (%s rows/s), %s per INSERT, commit per %s",
+                            ReportTable.count(jobs),
+                            fillSeconds,
+                            ReportTable.count(jobs / fillSeconds),
+                            ReportTable.count(ROWS_PER_INSERT),
+                            ReportTable.count(ROWS_PER_COMMIT)),
+                    "",
+                    "");
+            table.row(
+                    "",
+                    "load average",
+                    String.format(Locale.ROOT, "%.1f before the restore, %.1f after", loadBefore, loadAfter),
+                    "",
+                    "");
             first.error().ifPresent(e -> notes.accept("first /reStore failed: " + e));
             second.error().ifPresent(e -> notes.accept("second /reStore failed: " + e));
         } finally {
@@ -172,7 +224,7 @@ final class RestoreScenario {
         LocalDateTime updateTime = LocalDateTime.now();
         int fullRows = Math.min(ROWS_PER_INSERT, jobs);
         try (Connection connection = connect();
-             PreparedStatement full = connection.prepareStatement(insertSql(fullRows))) {
+                PreparedStatement full = connection.prepareStatement(insertSql(fullRows))) {
             connection.setAutoCommit(false);
             int sinceCommit = 0;
             int next = 0;
@@ -212,7 +264,9 @@ final class RestoreScenario {
     }
 
     private static String insertSql(int rows) {
-        StringBuilder sql = new StringBuilder("INSERT INTO mykit_delay_queue_job ").append(COLUMNS).append(" VALUES ");
+        StringBuilder sql = new StringBuilder("INSERT INTO mykit_delay_queue_job ")
+                .append(COLUMNS)
+                .append(" VALUES ");
         String tuple = "(" + "?,".repeat(COLUMN_COUNT - 1) + "?)";
         for (int i = 0; i < rows; i++) {
             sql.append(i == 0 ? "" : ",").append(tuple);
@@ -240,9 +294,10 @@ final class RestoreScenario {
 
     private Map<Integer, Long> journalStatuses() throws SQLException {
         Map<Integer, Long> byStatus = new TreeMap<>();
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery(
-                     "SELECT status, COUNT(*) FROM mykit_delay_queue_job GROUP BY status")) {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rs =
+                        statement.executeQuery("SELECT status, COUNT(*) FROM mykit_delay_queue_job GROUP BY status")) {
             while (rs.next()) {
                 byStatus.put(rs.getInt(1), rs.getLong(2));
             }
@@ -257,14 +312,16 @@ final class RestoreScenario {
     }
 
     private long count(String sql) throws SQLException {
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery(sql)) {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : 0;
         }
     }
 
     private void truncateJournal() {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("TRUNCATE TABLE mykit_delay_queue_job");
             statement.execute("TRUNCATE TABLE mykit_delay_queue_job_log");
         } catch (SQLException e) {
@@ -273,16 +330,24 @@ final class RestoreScenario {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://" + settings.mysqlHost() + ":" + settings.mysqlPort() + "/"
-                        + settings.database() + "?useSSL=false&allowPublicKeyRetrieval=true",
-                settings.mysqlUser(), settings.mysqlPassword());
+        return DriverManager.getConnection(
+                "jdbc:mysql://" + settings.mysqlHost() + ":" + settings.mysqlPort() + "/" + settings.database()
+                        + "?useSSL=false&allowPublicKeyRetrieval=true",
+                settings.mysqlUser(),
+                settings.mysqlPassword());
     }
 
     // ---------------------------------------------------------------- the gateway and Redis
 
     /** What one {@code /reStore} answered; a failed call reads as nothing restored. */
-    private record Answer(boolean ok, long scanned, long restored, long alreadyStored, long skippedExpired,
-                          long tookMs, Optional<String> error) {
+    private record Answer(
+            boolean ok,
+            long scanned,
+            long restored,
+            long alreadyStored,
+            long skippedExpired,
+            long tookMs,
+            Optional<String> error) {
         static Answer failed(String error) {
             return new Answer(false, 0, 0, 0, 0, 0, Optional.of(error));
         }
@@ -292,16 +357,23 @@ final class RestoreScenario {
         // generous: a slow restore must be measured, not cut off
         Duration timeout = Duration.ofMillis(Math.max(Duration.ofMinutes(15).toMillis(), jobs));
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/reStore?expire=true"))
-                .timeout(timeout).GET().build();
+                .timeout(timeout)
+                .GET()
+                .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode data = JSON.readTree(response.body()).path("data");
             if (response.statusCode() != 200 || data.isMissingNode() || data.isNull()) {
                 return Answer.failed("HTTP " + response.statusCode() + ": " + abbreviate(response.body()));
             }
-            return new Answer(true, data.path("scanned").asLong(), data.path("restored").asLong(),
-                    data.path("alreadyStored").asLong(), data.path("skippedExpired").asLong(),
-                    data.path("tookMs").asLong(), Optional.empty());
+            return new Answer(
+                    true,
+                    data.path("scanned").asLong(),
+                    data.path("restored").asLong(),
+                    data.path("alreadyStored").asLong(),
+                    data.path("skippedExpired").asLong(),
+                    data.path("tookMs").asLong(),
+                    Optional.empty());
         } catch (IOException e) {
             return Answer.failed(e.toString());
         }
@@ -312,7 +384,8 @@ final class RestoreScenario {
         try (Jedis jedis = jedis()) {
             while (!jedis.exists(keys.epoch(keys.buckets() - 1))) {
                 if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("the gateway wrote no epoch key " + keys.epoch(keys.buckets() - 1) + " in 30 s");
+                    throw new IllegalStateException(
+                            "the gateway wrote no epoch key " + keys.epoch(keys.buckets() - 1) + " in 30 s");
                 }
                 Thread.sleep(50);
             }
@@ -333,10 +406,13 @@ final class RestoreScenario {
 
     private long usedMemory() {
         try (Jedis jedis = jedis()) {
-            return jedis.info("memory").lines()
+            return jedis.info("memory")
+                    .lines()
                     .filter(line -> line.startsWith("used_memory:"))
-                    .mapToLong(line -> Long.parseLong(line.substring("used_memory:".length()).trim()))
-                    .findFirst().orElse(0);
+                    .mapToLong(line -> Long.parseLong(
+                            line.substring("used_memory:".length()).trim()))
+                    .findFirst()
+                    .orElse(0);
         }
     }
 
@@ -348,23 +424,23 @@ final class RestoreScenario {
 
     /**
      * Samples the stack of whichever thread is inside {@code RecoveryService.restore} and names the phase from the
-     * innermost frame it recognises; "on the socket" = the thread was reading or writing its connection (waiting
-     * for MariaDB or Redis), the rest is this JVM's own work in that phase (building SQL, mapping rows, JSON).
+     * innermost frame it recognises; "on the socket" = the thread was reading or writing its connection (waiting for
+     * MariaDB or Redis), the rest is this JVM's own work in that phase (building SQL, mapping rows, JSON).
      */
     private static final class StackSampler implements Runnable {
         /** Innermost match wins: {frame class contains, frame method or "*", phase}. */
         private static final String[][] PHASES = {
-                {"JobMapper", "updateStatus", "journal UPDATE"},
-                {"$Proxy", "updateStatus", "journal UPDATE"},
-                {"MultiRowInsert", "*", "log INSERT"},
-                {"JobLogMapper", "insertAll", "log INSERT"},
-                {"$Proxy", "insertAll", "log INSERT"},
-                {"TransactionManager", "commit", "commit"},
-                {"TransactionManager", "processCommit", "commit"},
-                {"MybatisJournal", "findPendingAfter", "SELECT page"},
-                {"RedisDelayStore", "add", "Redis add"},
-                {"StateChangeWriter", "flush", "writer flush"},
-                {"MybatisJournal", "apply", "journal other"},
+            {"JobMapper", "updateStatus", "journal UPDATE"},
+            {"$Proxy", "updateStatus", "journal UPDATE"},
+            {"MultiRowInsert", "*", "log INSERT"},
+            {"JobLogMapper", "insertAll", "log INSERT"},
+            {"$Proxy", "insertAll", "log INSERT"},
+            {"TransactionManager", "commit", "commit"},
+            {"TransactionManager", "processCommit", "commit"},
+            {"MybatisJournal", "findPendingAfter", "SELECT page"},
+            {"RedisDelayStore", "add", "Redis add"},
+            {"StateChangeWriter", "flush", "writer flush"},
+            {"MybatisJournal", "apply", "journal other"},
         };
 
         private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -416,7 +492,8 @@ final class RestoreScenario {
 
         private static boolean inRestore(StackTraceElement[] stack) {
             for (StackTraceElement frame : stack) {
-                if (frame.getClassName().endsWith("RecoveryService") && frame.getMethodName().equals("restore")) {
+                if (frame.getClassName().endsWith("RecoveryService")
+                        && frame.getMethodName().equals("restore")) {
                     return true;
                 }
             }
@@ -431,7 +508,8 @@ final class RestoreScenario {
             search:
             for (StackTraceElement frame : stack) {
                 for (String[] p : PHASES) {
-                    if (frame.getClassName().contains(p[0]) && (p[1].equals("*") || frame.getMethodName().equals(p[1]))) {
+                    if (frame.getClassName().contains(p[0])
+                            && (p[1].equals("*") || frame.getMethodName().equals(p[1]))) {
                         phase = p[2];
                         break search;
                     }
@@ -455,8 +533,15 @@ final class RestoreScenario {
             List<String[]> rows = new ArrayList<>();
             for (Map.Entry<String, long[]> e : phases) {
                 double share = (double) e.getValue()[0] / total;
-                rows.add(new String[] {e.getKey(), String.format(Locale.ROOT, "%.0f ms = %.0f%% (socket %.0f%%)",
-                        share * tookMs / Math.max(1, pages), 100 * share, 100.0 * e.getValue()[1] / total)});
+                rows.add(new String[] {
+                    e.getKey(),
+                    String.format(
+                            Locale.ROOT,
+                            "%.0f ms = %.0f%% (socket %.0f%%)",
+                            share * tookMs / Math.max(1, pages),
+                            100 * share,
+                            100.0 * e.getValue()[1] / total)
+                });
             }
             return rows;
         }

@@ -1,16 +1,15 @@
 package io.mykit.delay.core;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.support.TestServers;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
-
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Start-up with waiting jobs in the single delay ZSET of a version before the due slices: a node that starts alone
@@ -42,13 +41,19 @@ class StartupLayoutLegacyTest {
         settings.setKeyPrefix(prefix);
 
         assertThatThrownBy(() -> StartupLayout.ensure(settings, keys, true))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("stop every node of the older version");
-        assertThat(redis.zscore(keys.legacyDelay(1), "old-job")).as("left where it was").isEqualTo(1_000.0);
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("stop every node of the older version");
+        assertThat(redis.zscore(keys.legacyDelay(1), "old-job"))
+                .as("left where it was")
+                .isEqualTo(1_000.0);
 
         StartupLayout.ensure(settings, keys, false);
         assertThat(redis.exists(keys.legacyDelay(1))).isFalse();
         assertThat(redis.zscore(keys.dueSlice(1, "old-job"), "old-job")).isEqualTo(1_000.0);
-        assertThat(redis.zscore(keys.due(1), keys.dueSlice(1, "old-job").substring(keys.due(1).length() + 1)))
-                .as("the slice is indexed by its earliest").isEqualTo(1_000.0);
+        assertThat(redis.zscore(
+                        keys.due(1),
+                        keys.dueSlice(1, "old-job").substring(keys.due(1).length() + 1)))
+                .as("the slice is indexed by its earliest")
+                .isEqualTo(1_000.0);
     }
 }

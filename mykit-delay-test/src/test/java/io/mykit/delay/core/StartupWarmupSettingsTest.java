@@ -1,13 +1,12 @@
 package io.mykit.delay.core;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.StandardEnvironment;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /** When the start-up warm-up runs unless configured, and how it reads a cancel's refusals. Pure logic. */
 class StartupWarmupSettingsTest {
@@ -17,18 +16,22 @@ class StartupWarmupSettingsTest {
         assertThat(StartupWarmup.duration(null, new StandardEnvironment())).isEqualTo(Duration.ofSeconds(60));
         StandardEnvironment embedded = new StandardEnvironment();
         // the property source EmbeddedStoresPostProcessor adds when it started the stores
-        embedded.getPropertySources().addFirst(new MapPropertySource("mykitDelayEmbeddedStores",
-                Map.of("mykit.delay.redis.host", "127.0.0.1", "spring.datasource.url", "jdbc:h2:file:./x")));
+        embedded.getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "mykitDelayEmbeddedStores",
+                        Map.of("mykit.delay.redis.host", "127.0.0.1", "spring.datasource.url", "jdbc:h2:file:./x")));
         assertThat(StartupWarmup.duration(null, embedded)).isZero();
     }
 
     @Test
     void a_configured_duration_wins_either_way() {
         StandardEnvironment embedded = new StandardEnvironment();
-        embedded.getPropertySources().addFirst(new MapPropertySource("mykitDelayEmbeddedStores",
-                Map.of("mykit.delay.redis.host", "127.0.0.1")));
+        embedded.getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "mykitDelayEmbeddedStores", Map.of("mykit.delay.redis.host", "127.0.0.1")));
         assertThat(StartupWarmup.duration(Duration.ofSeconds(4), embedded)).isEqualTo(Duration.ofSeconds(4));
-        assertThat(StartupWarmup.duration(Duration.ZERO, new StandardEnvironment())).isZero();
+        assertThat(StartupWarmup.duration(Duration.ZERO, new StandardEnvironment()))
+                .isZero();
     }
 
     @Test
@@ -36,7 +39,8 @@ class StartupWarmupSettingsTest {
         assertThat(StartupWarmup.refused("{\"success\":true,\"data\":{\"cancelled\":[\"a\",\"b\"],\"refused\":{}}}"))
                 .isZero();
         assertThat(StartupWarmup.refused("{\"success\":true,\"data\":{\"cancelled\":[],\"refused\":{\"a\":\"job a"
-                + " already handed over\",\"b\":\"job b is being stored\"}}}")).isEqualTo(2);
+                        + " already handed over\",\"b\":\"job b is being stored\"}}}"))
+                .isEqualTo(2);
         assertThat(StartupWarmup.refused("{\"success\":false,\"code\":503}")).isEqualTo(-1);
     }
 }

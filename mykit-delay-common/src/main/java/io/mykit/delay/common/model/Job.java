@@ -3,12 +3,11 @@ package io.mykit.delay.common.model;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.util.Objects;
 
 /**
- * A delayed message. Field names are the original mykit-delay's, plus {@code priority}, {@code tries}
- * and {@code attempts}. Due time = createTime + delay + priority (milliseconds since the epoch).
+ * A delayed message. Field names are the original mykit-delay's, plus {@code priority}, {@code tries} and
+ * {@code attempts}. Due time = createTime + delay + priority (milliseconds since the epoch).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // the original's job JSON also carried status (and, for ActiveMQ, buckedName): clients still send them
@@ -26,11 +25,19 @@ public final class Job {
     private String body;
     private long createTime;
 
-    public Job() {
-    }
+    public Job() {}
 
-    public Job(String id, String topic, String subtopic, String bizKey, long delay, int priority,
-               long ttl, int tries, String body, long createTime) {
+    public Job(
+            String id,
+            String topic,
+            String subtopic,
+            String bizKey,
+            long delay,
+            int priority,
+            long ttl,
+            int tries,
+            String body,
+            long createTime) {
         this.id = id;
         this.topic = topic;
         this.subtopic = subtopic;
@@ -49,28 +56,93 @@ public final class Job {
         return createTime + delay + priority;
     }
 
-    public String getId() { return id; }
-    public void setId(String id) { this.id = id; }
-    public String getTopic() { return topic; }
-    public void setTopic(String topic) { this.topic = topic; }
-    public String getSubtopic() { return subtopic; }
-    public void setSubtopic(String subtopic) { this.subtopic = subtopic; }
-    public String getBizKey() { return bizKey; }
-    public void setBizKey(String bizKey) { this.bizKey = bizKey; }
-    public long getDelay() { return delay; }
-    public void setDelay(long delay) { this.delay = delay; }
-    public int getPriority() { return priority; }
-    public void setPriority(int priority) { this.priority = priority; }
-    public long getTtl() { return ttl; }
-    public void setTtl(long ttl) { this.ttl = ttl; }
-    public int getTries() { return tries; }
-    public void setTries(int tries) { this.tries = tries; }
-    public int getAttempts() { return attempts; }
-    public void setAttempts(int attempts) { this.attempts = attempts; }
-    public String getBody() { return body; }
-    public void setBody(String body) { this.body = body; }
-    public long getCreateTime() { return createTime; }
-    public void setCreateTime(long createTime) { this.createTime = createTime; }
+    public String getId() {
+        return id;
+    }
+
+    public void setId(String id) {
+        this.id = id;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getSubtopic() {
+        return subtopic;
+    }
+
+    public void setSubtopic(String subtopic) {
+        this.subtopic = subtopic;
+    }
+
+    public String getBizKey() {
+        return bizKey;
+    }
+
+    public void setBizKey(String bizKey) {
+        this.bizKey = bizKey;
+    }
+
+    public long getDelay() {
+        return delay;
+    }
+
+    public void setDelay(long delay) {
+        this.delay = delay;
+    }
+
+    public int getPriority() {
+        return priority;
+    }
+
+    public void setPriority(int priority) {
+        this.priority = priority;
+    }
+
+    public long getTtl() {
+        return ttl;
+    }
+
+    public void setTtl(long ttl) {
+        this.ttl = ttl;
+    }
+
+    public int getTries() {
+        return tries;
+    }
+
+    public void setTries(int tries) {
+        this.tries = tries;
+    }
+
+    public int getAttempts() {
+        return attempts;
+    }
+
+    public void setAttempts(int attempts) {
+        this.attempts = attempts;
+    }
+
+    public String getBody() {
+        return body;
+    }
+
+    public void setBody(String body) {
+        this.body = body;
+    }
+
+    public long getCreateTime() {
+        return createTime;
+    }
+
+    public void setCreateTime(long createTime) {
+        this.createTime = createTime;
+    }
 
     @Override
     public boolean equals(Object o) {

@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Turns a job into the record kept in the Redis job pool and back. The pool's field is the job id, so a record does
- * not repeat it. Two formats, told apart by the first character; the Lua scripts read both (lua/include/record.lua):
+ * Turns a job into the record kept in the Redis job pool and back. The pool's field is the job id, so a record does not
+ * repeat it. Two formats, told apart by the first character; the Lua scripts read both (lua/include/record.lua):
+ *
  * <pre>
  *   compact (version 1)   ~topic \n createTime \n delay \n [tagged lines] \n body
  *                         tagged lines, only for fields not at their default: p priority, l ttl, t tries,
@@ -14,20 +15,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *                         (no head line is empty) and the body runs to the end of the record
  *   JSON (before it)      {"id":...,"topic":...}   every field named, as Jackson writes a Job
  * </pre>
+ *
  * A job the compact form cannot hold exactly (a newline in topic, subtopic or bizKey, an empty string that must stay
  * apart from null, a negative number) is written as JSON, which every reader still takes.
  */
 public final class JobCodec {
     /** First character of a compact record, version 1; JSON starts with '{'. */
     public static final char COMPACT_V1 = '~';
+
     private static final char SEP = '\n';
     private static final int RADIX = 36;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private JobCodec() {
-    }
+    private JobCodec() {}
 
     /** The compact record of a job, or its JSON record when the compact one could not hold it exactly. */
     public static String encode(Job job) {
@@ -36,9 +38,13 @@ public final class JobCodec {
         }
         String body = job.getBody();
         StringBuilder out = new StringBuilder(32 + (body == null ? 0 : body.length()));
-        out.append(COMPACT_V1).append(job.getTopic()).append(SEP)
-                .append(Long.toString(job.getCreateTime(), RADIX)).append(SEP)
-                .append(Long.toString(job.getDelay(), RADIX)).append(SEP);
+        out.append(COMPACT_V1)
+                .append(job.getTopic())
+                .append(SEP)
+                .append(Long.toString(job.getCreateTime(), RADIX))
+                .append(SEP)
+                .append(Long.toString(job.getDelay(), RADIX))
+                .append(SEP);
         tagged(out, 'p', job.getPriority());
         tagged(out, 'l', job.getTtl());
         tagged(out, 't', job.getTries());
@@ -69,8 +75,8 @@ public final class JobCodec {
         Job job = switch (record.charAt(0)) {
             case COMPACT_V1 -> decodeCompact(id, record);
             case '{' -> decodeJson(record);
-            default -> throw new IllegalStateException("job record of " + id + " in an unknown format: "
-                    + abbreviate(record));
+            default ->
+                throw new IllegalStateException("job record of " + id + " in an unknown format: " + abbreviate(record));
         };
         job.setId(id);
         return job;
@@ -78,11 +84,18 @@ public final class JobCodec {
 
     private static boolean fitsCompact(Job job) {
         String topic = job.getTopic();
-        return topic != null && !topic.isEmpty() && topic.indexOf(SEP) < 0
-                && nullOrPlain(job.getSubtopic()) && nullOrPlain(job.getBizKey())
+        return topic != null
+                && !topic.isEmpty()
+                && topic.indexOf(SEP) < 0
+                && nullOrPlain(job.getSubtopic())
+                && nullOrPlain(job.getBizKey())
                 && (job.getBody() == null || !job.getBody().isEmpty())
-                && job.getCreateTime() >= 0 && job.getDelay() >= 0 && job.getPriority() >= 0 && job.getTtl() >= 0
-                && job.getTries() >= 0 && job.getAttempts() >= 0;
+                && job.getCreateTime() >= 0
+                && job.getDelay() >= 0
+                && job.getPriority() >= 0
+                && job.getTtl() >= 0
+                && job.getTries() >= 0
+                && job.getAttempts() >= 0;
     }
 
     /** Null is written as nothing, so an empty string could not be told from it. */
@@ -122,7 +135,7 @@ public final class JobCodec {
                     case 's' -> job.setSubtopic(record.substring(from + 1, end));
                     case 'k' -> job.setBizKey(record.substring(from + 1, end));
                     // a field a newer version added: this one has no use for it
-                    default -> { }
+                    default -> {}
                 }
                 from = end + 1;
                 end = lineEnd(id, record, from);

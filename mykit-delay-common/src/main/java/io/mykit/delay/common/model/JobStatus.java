@@ -12,6 +12,7 @@ import java.util.Optional;
  *              └──(stranded repair)─────────┘  │              └──(ttr / dispatch deadline passed)──▶ Delay
  *                                              └──(cancel)──▶ Delete
  * </pre>
+ *
  * A push writes its job rows in Delay at once, with the WaitPut log row, and lists them in a storing row until Redis
  * holds them: the journal reads such a job as WaitPut (the queue module's journal package-info).
  */

@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Ids unique across nodes without coordination: 12 hex digits of milliseconds, a 48-bit random node tag
- * drawn at start-up, and a per-node counter. They sort by creation time on one node, which keeps
- * journal inserts at the right end of the primary key.
+ * Ids unique across nodes without coordination: 12 hex digits of milliseconds, a 48-bit random node tag drawn at
+ * start-up, and a per-node counter. They sort by creation time on one node, which keeps journal inserts at the right
+ * end of the primary key.
  */
 public final class JobIdGenerator {
     private final String nodeTag;

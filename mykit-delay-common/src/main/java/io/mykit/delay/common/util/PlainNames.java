@@ -1,17 +1,16 @@
 package io.mykit.delay.common.util;
 
 /**
- * The portable alphabet of topics and job ids, checked by hand: a batch finish checks every id it is given, and a
- * regex match per id showed in the drain's profile.
+ * The portable alphabet of topics and job ids, checked by hand: a batch finish checks every id it is given, and a regex
+ * match per id showed in the drain's profile.
  */
 public final class PlainNames {
 
-    private PlainNames() {
-    }
+    private PlainNames() {}
 
     /**
-     * Whether {@code text[from, to)} holds 1 to {@code maxLength} characters, each one of A-Z a-z 0-9 _ . - (and :
-     * when {@code colon}).
+     * Whether {@code text[from, to)} holds 1 to {@code maxLength} characters, each one of A-Z a-z 0-9 _ . - (and : when
+     * {@code colon}).
      */
     public static boolean plain(String text, int from, int to, int maxLength, boolean colon) {
         int length = to - from;
@@ -20,8 +19,13 @@ public final class PlainNames {
         }
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
-            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '_' || c == '.' || c == '-' || (colon && c == ':');
+            boolean allowed = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '_'
+                    || c == '.'
+                    || c == '-'
+                    || (colon && c == ':');
             if (!allowed) {
                 return false;
             }

@@ -1,9 +1,9 @@
 package io.mykit.delay.common.model;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class JobCodecTest {
     private static final long CREATED = 1_764_000_000_000L;
@@ -16,7 +16,9 @@ class JobCodecTest {
         String record = JobCodec.encode(job);
 
         assertThat(record).startsWith("~orders\n").doesNotContain("order-42");
-        assertThat(JobCodec.decode("order-42", record)).usingRecursiveComparison().isEqualTo(job);
+        assertThat(JobCodec.decode("order-42", record))
+                .usingRecursiveComparison()
+                .isEqualTo(job);
     }
 
     @Test
@@ -26,8 +28,9 @@ class JobCodecTest {
         String record = JobCodec.encode(job);
 
         // marker, topic, createTime and delay in base 36, the empty line, the body: nothing else
-        assertThat(record).isEqualTo("~orders\n" + Long.toString(CREATED, 36) + "\n" + Long.toString(60_000, 36)
-                + "\n\n" + "x".repeat(100));
+        assertThat(record)
+                .isEqualTo("~orders\n" + Long.toString(CREATED, 36) + "\n" + Long.toString(60_000, 36) + "\n\n"
+                        + "x".repeat(100));
         assertThat(record.length()).isLessThanOrEqualTo(100 + 24);
         Job back = JobCodec.decode("id-1", record);
         assertThat(back).usingRecursiveComparison().isEqualTo(job);
@@ -39,7 +42,9 @@ class JobCodecTest {
     void a_body_that_starts_with_empty_lines_or_looks_like_a_head_stays_whole() {
         Job job = new Job("id-3", "orders", null, "k", 0, 0, 0, 0, "\n\npx\nk2\n\n", 0);
 
-        assertThat(JobCodec.decode("id-3", JobCodec.encode(job))).usingRecursiveComparison().isEqualTo(job);
+        assertThat(JobCodec.decode("id-3", JobCodec.encode(job)))
+                .usingRecursiveComparison()
+                .isEqualTo(job);
     }
 
     @Test
@@ -68,7 +73,10 @@ class JobCodecTest {
         for (Job job : new Job[] {emptySubtopic, newlineInBizKey, emptyBody, negative}) {
             String record = JobCodec.encode(job);
             assertThat(record).as(job.getId()).startsWith("{");
-            assertThat(JobCodec.decode(job.getId(), record)).as(job.getId()).usingRecursiveComparison().isEqualTo(job);
+            assertThat(JobCodec.decode(job.getId(), record))
+                    .as(job.getId())
+                    .usingRecursiveComparison()
+                    .isEqualTo(job);
         }
     }
 
@@ -92,11 +100,16 @@ class JobCodecTest {
 
     @Test
     void a_record_in_an_unknown_format_or_cut_short_is_refused_with_the_id() {
-        assertThatThrownBy(() -> JobCodec.decode("x1", "#1\norders")).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("x1").hasMessageContaining("unknown format");
-        assertThatThrownBy(() -> JobCodec.decode("x2", "~orders\n1\n")).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("x2").hasMessageContaining("truncated");
-        assertThatThrownBy(() -> JobCodec.decode("x3", "~orders\n!!\n0\n\n")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> JobCodec.decode("x1", "#1\norders"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("x1")
+                .hasMessageContaining("unknown format");
+        assertThatThrownBy(() -> JobCodec.decode("x2", "~orders\n1\n"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("x2")
+                .hasMessageContaining("truncated");
+        assertThatThrownBy(() -> JobCodec.decode("x3", "~orders\n!!\n0\n\n"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x3");
     }
 
@@ -104,11 +117,14 @@ class JobCodecTest {
     void numbers_are_read_in_place_as_long_to_string_writes_them_in_base_36() {
         for (long n : new long[] {0, 1, 35, 36, CREATED, Integer.MAX_VALUE, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
             String record = "x" + Long.toString(n, 36) + "\n";
-            assertThat(JobCodec.base36(record, 1, record.length() - 1)).as("%d", n).isEqualTo(n);
+            assertThat(JobCodec.base36(record, 1, record.length() - 1))
+                    .as("%d", n)
+                    .isEqualTo(n);
         }
         for (String bad : new String[] {"", "-1", "+1", "A", "1 ", "1b4x7z!", "1y2p0ij32e8e8", "zzzzzzzzzzzzzz"}) {
             String record = "x" + bad + "\n";
-            assertThatThrownBy(() -> JobCodec.base36(record, 1, record.length() - 1)).as("'%s'", bad)
+            assertThatThrownBy(() -> JobCodec.base36(record, 1, record.length() - 1))
+                    .as("'%s'", bad)
                     .isInstanceOf(NumberFormatException.class);
         }
     }
@@ -116,7 +132,9 @@ class JobCodecTest {
     @Test
     void a_tagged_number_beyond_an_int_is_a_corrupt_record() {
         String tooManyTries = "~orders\n1\n2\nt" + Long.toString(1L << 31, 36) + "\n\nbody";
-        assertThatThrownBy(() -> JobCodec.decode("x4", tooManyTries)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("x4").hasMessageContaining("corrupt");
+        assertThatThrownBy(() -> JobCodec.decode("x4", tooManyTries))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("x4")
+                .hasMessageContaining("corrupt");
     }
 }

@@ -1,14 +1,13 @@
 package io.mykit.delay.common.util;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
-import org.junit.jupiter.api.Test;
-
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class IdsAndBucketsTest {
 
@@ -47,8 +46,12 @@ class IdsAndBucketsTest {
     @Test
     void bucket_is_stable_and_in_range() {
         assertThat(Buckets.of("order-42", 16)).isEqualTo(Buckets.of("order-42", 16));
-        IntStream.range(0, 1_000).forEach(i -> assertThat(Buckets.of("id-" + i, 16)).isBetween(0, 15));
-        long used = IntStream.range(0, 1_000).map(i -> Buckets.of("id-" + i, 16)).distinct().count();
+        IntStream.range(0, 1_000)
+                .forEach(i -> assertThat(Buckets.of("id-" + i, 16)).isBetween(0, 15));
+        long used = IntStream.range(0, 1_000)
+                .map(i -> Buckets.of("id-" + i, 16))
+                .distinct()
+                .count();
         assertThat(used).isEqualTo(16);
     }
 

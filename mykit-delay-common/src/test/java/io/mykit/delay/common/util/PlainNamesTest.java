@@ -1,11 +1,10 @@
 package io.mykit.delay.common.util;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PlainNamesTest {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:\\-]{1,128}");
@@ -22,8 +21,12 @@ class PlainNamesTest {
                 text.append(CHARS.charAt(random.nextInt(random.nextBoolean() ? 8 : CHARS.length())));
             }
             String s = text.toString();
-            assertThat(PlainNames.plain(s, 128, true)).as("id %s", s).isEqualTo(ID.matcher(s).matches());
-            assertThat(PlainNames.plain(s, 128, false)).as("topic %s", s).isEqualTo(TOPIC.matcher(s).matches());
+            assertThat(PlainNames.plain(s, 128, true))
+                    .as("id %s", s)
+                    .isEqualTo(ID.matcher(s).matches());
+            assertThat(PlainNames.plain(s, 128, false))
+                    .as("topic %s", s)
+                    .isEqualTo(TOPIC.matcher(s).matches());
         }
     }
 

@@ -1,5 +1,13 @@
 package io.mykit.delay.core.compat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import org.apache.commons.logging.Log;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -13,15 +21,6 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 
 /**
  * Reads what a deployment of the original mykit-delay configured under the original's names and hands it to this
@@ -45,16 +44,23 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         Binder binder = Binder.get(environment);
-        OriginalSettings.Result result = OriginalSettings.translate(key -> lookup(environment, binder, key),
-                key -> binder.bind(key, Bindable.listOf(String.class)).orElse(List.of()), starterProperties(),
-                OriginalSettingsPostProcessor::loadable, key -> environment.containsProperty(key),
+        OriginalSettings.Result result = OriginalSettings.translate(
+                key -> lookup(environment, binder, key),
+                key -> binder.bind(key, Bindable.listOf(String.class)).orElse(List.of()),
+                starterProperties(),
+                OriginalSettingsPostProcessor::loadable,
+                key -> environment.containsProperty(key),
                 prefix -> anyUnder(environment, prefix + "."));
         result.notes().forEach(log::warn);
         if (!result.translated().isEmpty()) {
-            environment.getPropertySources().addLast(new MapPropertySource(TRANSLATED, new LinkedHashMap<>(result.translated())));
+            environment
+                    .getPropertySources()
+                    .addLast(new MapPropertySource(TRANSLATED, new LinkedHashMap<>(result.translated())));
         }
         if (!result.overrides().isEmpty()) {
-            environment.getPropertySources().addFirst(new MapPropertySource(OVERRIDDEN, new LinkedHashMap<>(result.overrides())));
+            environment
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource(OVERRIDDEN, new LinkedHashMap<>(result.overrides())));
         }
     }
 
@@ -64,20 +70,25 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
         } catch (RuntimeException unresolvable) {
             // an unresolvable placeholder: the raw text tells the user which one
             return Optional.ofNullable(environment.getPropertySources().stream()
-                    .map(source -> source.getProperty(key)).filter(value -> value != null).findFirst()
-                    .map(Object::toString).orElse(null));
+                    .map(source -> source.getProperty(key))
+                    .filter(value -> value != null)
+                    .findFirst()
+                    .map(Object::toString)
+                    .orElse(null));
         }
     }
 
     /** The original's starter.properties: on the classpath as it shipped, or beside the jar. */
     private static Optional<OriginalSettings.Located> starterProperties() {
-        for (Resource resource : List.of(new ClassPathResource(STARTER_PROPERTIES), new FileSystemResource(STARTER_PROPERTIES))) {
+        for (Resource resource :
+                List.of(new ClassPathResource(STARTER_PROPERTIES), new FileSystemResource(STARTER_PROPERTIES))) {
             if (resource.exists()) {
                 Properties properties = new Properties();
                 try (InputStream in = resource.getInputStream()) {
                     properties.load(in);
                 } catch (IOException e) {
-                    throw new IllegalStateException("cannot read " + resource.getDescription() + ": " + e.getMessage(), e);
+                    throw new IllegalStateException(
+                            "cannot read " + resource.getDescription() + ": " + e.getMessage(), e);
                 }
                 Map<String, String> values = new LinkedHashMap<>();
                 properties.stringPropertyNames().forEach(name -> values.put(name, properties.getProperty(name)));
@@ -96,7 +107,10 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
         return environment.getPropertySources().stream()
                 .filter(source -> source instanceof EnumerablePropertySource<?>)
                 .flatMap(source -> Arrays.stream(((EnumerablePropertySource<?>) source).getPropertyNames()))
-                .filter(name -> name.startsWith(prefix)).distinct().sorted().toList();
+                .filter(name -> name.startsWith(prefix))
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     private static boolean loadable(String className) {

@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.apache.commons.logging.Log;
 
 /**
@@ -81,7 +80,8 @@ final class EmbeddedRedis {
 
     private static EmbeddedRedis start(Path dir, Log log) throws IOException {
         Files.createDirectories(dir);
-        FileChannel lock = FileChannel.open(dir.resolve("redis.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel lock =
+                FileChannel.open(dir.resolve("redis.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
             if (lock.tryLock() == null) {
                 throw new IllegalStateException("Embedded Redis directory " + dir + " is in use by another process; "
@@ -121,7 +121,8 @@ final class EmbeddedRedis {
             return;
         }
         String text = Files.readString(pidFile, StandardCharsets.US_ASCII).trim();
-        Optional<ProcessHandle> orphan = parsePid(text).flatMap(ProcessHandle::of)
+        Optional<ProcessHandle> orphan = parsePid(text)
+                .flatMap(ProcessHandle::of)
                 .filter(ProcessHandle::isAlive)
                 .filter(EmbeddedRedis::isRedisServer);
         if (orphan.isPresent()) {

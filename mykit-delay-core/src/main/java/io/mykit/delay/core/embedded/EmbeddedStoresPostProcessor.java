@@ -1,5 +1,6 @@
 package io.mykit.delay.core.embedded;
 
+import io.mykit.delay.core.compat.OriginalSettingsPostProcessor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import io.mykit.delay.core.compat.OriginalSettingsPostProcessor;
 import org.apache.commons.logging.Log;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
@@ -64,16 +63,20 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
             return;
         }
         boolean needRedis = isBlank(binder, REDIS_HOST)
-                && binder.bind(REDIS_CLUSTER_NODES, Bindable.listOf(String.class)).map(List::isEmpty).orElse(true);
+                && binder.bind(REDIS_CLUSTER_NODES, Bindable.listOf(String.class))
+                        .map(List::isEmpty)
+                        .orElse(true);
         boolean needJournal = isBlank(binder, DATASOURCE_URL);
         if (needJournal) {
             // a username or pool type without a URL still means a database was meant (the pool settings of the
             // gateway's own application.yml aside)
             List<String> stray = OriginalSettingsPostProcessor.namesUnder(environment, "spring.datasource.").stream()
-                    .filter(name -> !name.startsWith("spring.datasource.hikari.")).toList();
+                    .filter(name -> !name.startsWith("spring.datasource.hikari."))
+                    .toList();
             if (!stray.isEmpty()) {
-                throw new IllegalStateException(String.join(", ", stray) + " set but " + DATASOURCE_URL + " is not: set "
-                        + DATASOURCE_URL + " (the embedded journal starts only when no datasource setting is given)");
+                throw new IllegalStateException(
+                        String.join(", ", stray) + " set but " + DATASOURCE_URL + " is not: set " + DATASOURCE_URL
+                                + " (the embedded journal starts only when no datasource setting is given)");
             }
         }
         if (!needRedis && !needJournal) {
@@ -83,7 +86,9 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
             // a production node with one store set must not fall back to a private store under ./data for the other
             throw new IllegalStateException(halfConfigured(needRedis));
         }
-        Path dataDir = Path.of(binder.bind(DATA_DIR, String.class).orElse(DEFAULT_DATA_DIR)).toAbsolutePath().normalize();
+        Path dataDir = Path.of(binder.bind(DATA_DIR, String.class).orElse(DEFAULT_DATA_DIR))
+                .toAbsolutePath()
+                .normalize();
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> started = new ArrayList<>();
         if (needRedis) {
@@ -148,8 +153,10 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         try {
             return EmbeddedRedis.acquire(dir, log);
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("Cannot start the embedded Redis in " + dir + " (set " + REDIS_HOST
-                    + " to use your own Redis): " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Cannot start the embedded Redis in " + dir + " (set " + REDIS_HOST + " to use your own Redis): "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -175,7 +182,8 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
         public void onApplicationEvent(SpringApplicationEvent event) {
             if (event instanceof ApplicationPreparedEvent prepared) {
                 // Registered before any bean, so destroyed after all of them: the engine's last writes still land.
-                ConfigurableListableBeanFactory beanFactory = prepared.getApplicationContext().getBeanFactory();
+                ConfigurableListableBeanFactory beanFactory =
+                        prepared.getApplicationContext().getBeanFactory();
                 if (beanFactory instanceof DefaultSingletonBeanRegistry registry) {
                     registry.registerDisposableBean(LEASE_BEAN_NAME, lease::release);
                 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -86,7 +85,8 @@ public final class RedisProcess {
     /** The redis-server binary shipped in the embedded-redis jar, extracted once per JVM to a temp directory. */
     public static synchronized Path bundledExecutable() throws IOException {
         if (bundledExecutable == null) {
-            bundledExecutable = ExecutableProvider.newJarResourceProvider().get().toPath();
+            bundledExecutable =
+                    ExecutableProvider.newJarResourceProvider().get().toPath();
         }
         return bundledExecutable;
     }
@@ -100,7 +100,8 @@ public final class RedisProcess {
             OutputStream out = socket.getOutputStream();
             out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
             return "+PONG".equals(in.readLine());
         } catch (IOException e) {
             return false;
@@ -174,8 +175,8 @@ public final class RedisProcess {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IOException(this + " exited with code " + process.exitValue() + " at start; "
-                        + log + " ends with:\n" + tail(log));
+                throw new IOException(this + " exited with code " + process.exitValue() + " at start; " + log
+                        + " ends with:\n" + tail(log));
             }
             if (answersPing(HOST, port)) {
                 return;
@@ -183,8 +184,8 @@ public final class RedisProcess {
             sleep(Duration.ofMillis(20));
         }
         process.destroyForcibly();
-        throw new IOException(this + " did not answer PING within " + START_TIMEOUT + "; " + log + " ends with:\n"
-                + tail(log));
+        throw new IOException(
+                this + " did not answer PING within " + START_TIMEOUT + "; " + log + " ends with:\n" + tail(log));
     }
 
     // Quoted values, so a directory with spaces survives Redis's config parser.

@@ -1,9 +1,5 @@
 package io.mykit.delay.core.journal;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -12,12 +8,15 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Brings the original mykit-delay's two tables (utf8, {@code ttl int}, no priority/tries/attempts/due_time, a log
- * table without a key, no Flyway history) to the shape of this gateway's V1 migration, so Flyway can baseline at 1
- * and apply the later migrations. Every step checks first whether it is still needed: MySQL DDL is not
- * transactional, and a start that died half-way must be able to finish the job on the next start.
+ * Brings the original mykit-delay's two tables (utf8, {@code ttl int}, no priority/tries/attempts/due_time, a log table
+ * without a key, no Flyway history) to the shape of this gateway's V1 migration, so Flyway can baseline at 1 and apply
+ * the later migrations. Every step checks first whether it is still needed: MySQL DDL is not transactional, and a start
+ * that died half-way must be able to finish the job on the next start.
  */
 public final class OriginalSchemaUpgrade {
     static final String JOB = "mykit_delay_queue_job";
@@ -41,10 +40,13 @@ public final class OriginalSchemaUpgrade {
 
     /** Runs the missing steps; afterwards the tables match V1 (the caller baselines Flyway at 1). */
     public void run() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             long pending = count(s, "SELECT COUNT(*) FROM " + JOB + " WHERE status IN (0, 1, 2, 5, 6)");
-            log.warn("the original mykit-delay's tables found without a Flyway history ({} pending jobs): upgrading "
-                    + "them in place to this gateway's schema", pending);
+            log.warn(
+                    "the original mykit-delay's tables found without a Flyway history ({} pending jobs): upgrading "
+                            + "them in place to this gateway's schema",
+                    pending);
             if (!tableCollation(c, JOB).startsWith("utf8mb4")) {
                 // utf8 (3 bytes) cannot hold every body this gateway accepts; TEXT becomes MEDIUMTEXT on the way
                 s.execute("ALTER TABLE " + JOB + " CONVERT TO CHARACTER SET utf8mb4");
@@ -73,9 +75,10 @@ public final class OriginalSchemaUpgrade {
             }
             s.execute("ALTER TABLE " + JOB + " " + String.join(", ", changes));
             // the original wrote every row with create_time and delay; a row without one is due at once
-            int filled = s.executeUpdate("UPDATE " + JOB + " SET due_time = COALESCE(create_time, 0) + COALESCE(delay, 0),"
-                    + " priority = COALESCE(priority, 0), ttl = COALESCE(ttl, 0), tries = COALESCE(tries, 0),"
-                    + " attempts = COALESCE(attempts, 0) WHERE due_time IS NULL");
+            int filled =
+                    s.executeUpdate("UPDATE " + JOB + " SET due_time = COALESCE(create_time, 0) + COALESCE(delay, 0),"
+                            + " priority = COALESCE(priority, 0), ttl = COALESCE(ttl, 0), tries = COALESCE(tries, 0),"
+                            + " attempts = COALESCE(attempts, 0) WHERE due_time IS NULL");
             if (!indexExists(c, JOB, "mykit_delay_queue_job_STATUS_DUE")) {
                 // V1 made it and V3 drops it: it must be there for V3
                 s.execute("CREATE INDEX mykit_delay_queue_job_STATUS_DUE ON " + JOB + " (status, due_time)");
@@ -85,14 +88,16 @@ public final class OriginalSchemaUpgrade {
                     s.execute("ALTER TABLE " + LOG + " CONVERT TO CHARACTER SET utf8mb4");
                 }
                 if (!columnExists(c, LOG, "log_id")) {
-                    s.execute("ALTER TABLE " + LOG + " ADD COLUMN log_id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST");
+                    s.execute("ALTER TABLE " + LOG
+                            + " ADD COLUMN log_id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST");
                 }
                 if (!indexExists(c, LOG, "mykit_delay_queue_job_LOG_ID_STATUS")) {
                     s.execute("CREATE INDEX mykit_delay_queue_job_LOG_ID_STATUS ON " + LOG + " (id, status)");
                 }
             } else {
                 s.execute("CREATE TABLE " + LOG + " (log_id BIGINT NOT NULL AUTO_INCREMENT, id VARCHAR(128) NOT NULL,"
-                        + " status INT DEFAULT NULL, thread VARCHAR(60) DEFAULT NULL, update_time DATETIME(3) DEFAULT NULL,"
+                        + " status INT DEFAULT NULL, thread VARCHAR(60) DEFAULT NULL, update_time "
+                        + "DATETIME(3) DEFAULT NULL,"
                         + " host VARCHAR(128) DEFAULT NULL, PRIMARY KEY (log_id))");
                 s.execute("CREATE INDEX mykit_delay_queue_job_LOG_ID_STATUS ON " + LOG + " (id, status)");
             }

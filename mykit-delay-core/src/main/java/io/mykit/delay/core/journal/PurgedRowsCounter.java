@@ -2,11 +2,10 @@ package io.mykit.delay.core.journal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ObjLongConsumer;
+import org.springframework.beans.factory.ObjectProvider;
 
 /** Counts purged journal rows as {@code mykit.delay.journal.purged{table=...}} when a meter registry exists. */
 final class PurgedRowsCounter implements ObjLongConsumer<String> {
@@ -26,7 +25,12 @@ final class PurgedRowsCounter implements ObjLongConsumer<String> {
         if (registry == null) {
             return;
         }
-        byTable.computeIfAbsent(table, t -> Counter.builder(NAME).tag("table", t)
-                .description("Journal rows deleted by the retention purge").register(registry)).increment(rows);
+        byTable.computeIfAbsent(
+                        table,
+                        t -> Counter.builder(NAME)
+                                .tag("table", t)
+                                .description("Journal rows deleted by the retention purge")
+                                .register(registry))
+                .increment(rows);
     }
 }

@@ -5,14 +5,13 @@ import java.util.regex.Pattern;
 
 /**
  * A connection URL or address list reduced to where it points, for /actuator/info: no user or password in any of the
- * forms drivers accept ({@code jdbc:mysql://u:p@host/db}, {@code failover:(tcp://u:p@a,tcp://b)},
- * {@code ?password=}, {@code ;password=}, {@code (host=a,password=p)}, {@code jdbc:oracle:thin:u/p@host}).
+ * forms drivers accept ({@code jdbc:mysql://u:p@host/db}, {@code failover:(tcp://u:p@a,tcp://b)}, {@code ?password=},
+ * {@code ;password=}, {@code (host=a,password=p)}, {@code jdbc:oracle:thin:u/p@host}).
  */
 final class AddressesOnly {
     static final String REDACTED = "[redacted]";
 
-    private AddressesOnly() {
-    }
+    private AddressesOnly() {}
 
     static String of(String url) {
         if (url == null) {

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Timer;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -31,6 +30,7 @@ public final class DelayMetrics implements QueueMetrics {
     private final Clock clock;
     /** Meter name + first tag value -> topic tag -> counter: looked up per job, so no key is built per call. */
     private final Map<String, Map<String, Map<String, Counter>>> counters = new ConcurrentHashMap<>();
+
     private final Map<String, Map<String, Timer>> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> journalCommits = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> journalBatches = new ConcurrentHashMap<>();
@@ -63,17 +63,33 @@ public final class DelayMetrics implements QueueMetrics {
         (failed ? pushFailed : pushOk).record(nanos, TimeUnit.NANOSECONDS);
         String outcome = failed ? "failed" : "ok";
         for (Job job : jobs) {
-            counter("mykit.delay.pushes", "jobs pushed (ok: durable, failed: answered with an error)",
-                    "outcome", outcome, topicTag(job.getTopic())).increment();
+            counter(
+                            "mykit.delay.pushes",
+                            "jobs pushed (ok: durable, failed: answered with an error)",
+                            "outcome",
+                            outcome,
+                            topicTag(job.getTopic()))
+                    .increment();
         }
     }
 
     @Override
     public void journalBatch(String writer, int rows, long nanos) {
-        journalBatches.computeIfAbsent(writer, w -> DistributionSummary.builder("mykit.delay.journal.batch.size")
-                .description("rows per journal commit").tag("writer", w).register(registry)).record(rows);
-        journalCommits.computeIfAbsent(writer, w -> Timer.builder("mykit.delay.journal.commit")
-                .description("time of one journal batch write and commit").tag("writer", w).register(registry))
+        journalBatches
+                .computeIfAbsent(
+                        writer,
+                        w -> DistributionSummary.builder("mykit.delay.journal.batch.size")
+                                .description("rows per journal commit")
+                                .tag("writer", w)
+                                .register(registry))
+                .record(rows);
+        journalCommits
+                .computeIfAbsent(
+                        writer,
+                        w -> Timer.builder("mykit.delay.journal.commit")
+                                .description("time of one journal batch write and commit")
+                                .tag("writer", w)
+                                .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -81,8 +97,13 @@ public final class DelayMetrics implements QueueMetrics {
     public void handedOver(String target, List<Job> jobs) {
         long now = clock.millis();
         for (Job job : jobs) {
-            counter("mykit.delay.handovers", "due jobs handed to a delivery target", "target", target,
-                    topicTag(job.getTopic())).increment();
+            counter(
+                            "mykit.delay.handovers",
+                            "due jobs handed to a delivery target",
+                            "target",
+                            target,
+                            topicTag(job.getTopic()))
+                    .increment();
             late("handed_over", target, now - job.dueTime());
         }
     }
@@ -90,34 +111,59 @@ public final class DelayMetrics implements QueueMetrics {
     @Override
     public void delivered(String target, Job job) {
         String name = targetOf(target, job);
-        counter("mykit.delay.deliveries", "jobs the target confirmed (broker ack, log line, ready list)", "target", name,
-                topicTag(job.getTopic())).increment();
+        counter(
+                        "mykit.delay.deliveries",
+                        "jobs the target confirmed (broker ack, log line, ready list)",
+                        "target",
+                        name,
+                        topicTag(job.getTopic()))
+                .increment();
         late("delivered", name, clock.millis() - job.dueTime());
     }
 
     @Override
     public void failed(String target, Job job) {
-        counter("mykit.delay.delivery.failures", "failed hand-overs (each is retried or buried)", "target",
-                targetOf(target, job), topicTag(job.getTopic())).increment();
+        counter(
+                        "mykit.delay.delivery.failures",
+                        "failed hand-overs (each is retried or buried)",
+                        "target",
+                        targetOf(target, job),
+                        topicTag(job.getTopic()))
+                .increment();
     }
 
     @Override
     public void retried(String target, Job job) {
-        counter("mykit.delay.retries", "jobs put back with a backoff after a failed hand-over", "target",
-                targetOf(target, job), topicTag(job.getTopic())).increment();
+        counter(
+                        "mykit.delay.retries",
+                        "jobs put back with a backoff after a failed hand-over",
+                        "target",
+                        targetOf(target, job),
+                        topicTag(job.getTopic()))
+                .increment();
     }
 
     @Override
     public void dead(String target, Job job) {
-        counter("mykit.delay.dead.letters", "jobs buried after their tries or ttl ran out", "target",
-                targetOf(target, job), topicTag(job.getTopic())).increment();
+        counter(
+                        "mykit.delay.dead.letters",
+                        "jobs buried after their tries or ttl ran out",
+                        "target",
+                        targetOf(target, job),
+                        topicTag(job.getTopic()))
+                .increment();
     }
 
     @Override
     public void endsKept(JobStatus status, int jobs) {
-        endsKept.computeIfAbsent(status, s -> Counter.builder("mykit.delay.journal.ended.kept")
-                .description("late ends the journal left out, the job having ended already (its first end stays)")
-                .tag("status", s.name()).register(registry)).increment(jobs);
+        endsKept.computeIfAbsent(
+                        status,
+                        s -> Counter.builder("mykit.delay.journal.ended.kept")
+                                .description("late ends the journal left out, the job having ended "
+                                        + "already (its first end stays)")
+                                .tag("status", s.name())
+                                .register(registry))
+                .increment(jobs);
     }
 
     private String targetOf(String target, Job job) {
@@ -127,19 +173,28 @@ public final class DelayMetrics implements QueueMetrics {
     private Counter counter(String name, String description, String key, String value, String topic) {
         return counters.computeIfAbsent(name, n -> new ConcurrentHashMap<>())
                 .computeIfAbsent(value, v -> new ConcurrentHashMap<>())
-                .computeIfAbsent(topic, t -> Counter.builder(name).description(description).tag(key, value)
-                        .tag("topic", t).register(registry));
+                .computeIfAbsent(
+                        topic,
+                        t -> Counter.builder(name)
+                                .description(description)
+                                .tag(key, value)
+                                .tag("topic", t)
+                                .register(registry));
     }
 
     private void late(String stage, String target, long millis) {
-        lateness.computeIfAbsent(stage, s -> new ConcurrentHashMap<>()).computeIfAbsent(target, t -> Timer
-                .builder("mykit.delay.lateness")
-                .description("due time to hand-over (stage handed_over) or to the target's confirmation (delivered)")
-                .tag("stage", stage).tag("target", t)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofHours(1))
-                .register(registry))
+        lateness.computeIfAbsent(stage, s -> new ConcurrentHashMap<>())
+                .computeIfAbsent(
+                        target,
+                        t -> Timer.builder("mykit.delay.lateness")
+                                .description("due time to hand-over (stage handed_over) or to the "
+                                        + "target's confirmation (delivered)")
+                                .tag("stage", stage)
+                                .tag("target", t)
+                                .publishPercentileHistogram()
+                                .minimumExpectedValue(Duration.ofMillis(1))
+                                .maximumExpectedValue(Duration.ofHours(1))
+                                .register(registry))
                 // a job handed over before its due time (clock skew between nodes) counts as on time
                 .record(Math.max(0, millis), TimeUnit.MILLISECONDS);
     }

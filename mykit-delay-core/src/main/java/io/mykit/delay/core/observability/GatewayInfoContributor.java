@@ -4,10 +4,6 @@ import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.core.NodeIdentity;
 import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
-import org.springframework.boot.actuate.info.Info;
-import org.springframework.boot.actuate.info.InfoContributor;
-import org.springframework.core.env.Environment;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -17,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.core.env.Environment;
 
 /**
  * /actuator/info: version, mode, node, buckets, where the stores are (and whether they are the embedded ones) and the
@@ -35,14 +34,21 @@ final class GatewayInfoContributor implements InfoContributor {
         info.put("buckets", properties.getBuckets());
         Map<String, Object> stores = new LinkedHashMap<>();
         RedisProperties redis = properties.getRedis();
-        stores.put("redis", Map.of(
-                "address", AddressesOnly.of(redis.isCluster() ? String.join(",", redis.getClusterNodes())
-                        : redis.getHost() + ":" + redis.getPort()),
-                "keyPrefix", redis.getKeyPrefix(),
-                "embedded", EmbeddedStoresPostProcessor.embeddedRedis(environment)));
-        stores.put("journal", Map.of(
-                "url", AddressesOnly.of(environment.getProperty("spring.datasource.url", "")),
-                "embedded", EmbeddedStoresPostProcessor.embeddedJournal(environment)));
+        stores.put(
+                "redis",
+                Map.of(
+                        "address",
+                                AddressesOnly.of(
+                                        redis.isCluster()
+                                                ? String.join(",", redis.getClusterNodes())
+                                                : redis.getHost() + ":" + redis.getPort()),
+                        "keyPrefix", redis.getKeyPrefix(),
+                        "embedded", EmbeddedStoresPostProcessor.embeddedRedis(environment)));
+        stores.put(
+                "journal",
+                Map.of(
+                        "url", AddressesOnly.of(environment.getProperty("spring.datasource.url", "")),
+                        "embedded", EmbeddedStoresPostProcessor.embeddedJournal(environment)));
         info.put("stores", stores);
         info.put("targets", targets(properties));
         if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
@@ -66,12 +72,18 @@ final class GatewayInfoContributor implements InfoContributor {
             Map<String, String> target = new LinkedHashMap<>();
             target.put("name", name);
             switch (name) {
-                case "activemq" -> target.put("broker", AddressesOnly.of(properties.getActivemq().getBrokerUrl()));
-                case "rocketmq" -> target.put("nameServer",
-                        AddressesOnly.each(properties.getRocketmq().getNamesrvAddr(), ";"));
-                default -> { }
+                case "activemq" ->
+                    target.put(
+                            "broker", AddressesOnly.of(properties.getActivemq().getBrokerUrl()));
+                case "rocketmq" ->
+                    target.put(
+                            "nameServer",
+                            AddressesOnly.each(properties.getRocketmq().getNamesrvAddr(), ";"));
+                default -> {}
             }
-            target.put("default", Boolean.toString(name.equals(properties.getDispatch().getDefaultTarget())));
+            target.put(
+                    "default",
+                    Boolean.toString(name.equals(properties.getDispatch().getDefaultTarget())));
             targets.add(target);
         }
         return targets;

@@ -19,15 +19,14 @@ import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.StoreCounts;
+import java.time.Clock;
+import java.util.function.ToDoubleFunction;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-
-import java.time.Clock;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Health indicators, /actuator/info and the metrics, wired onto the engine without changing its construction: the
@@ -50,7 +49,10 @@ public class ObservabilityConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")
     public StoreSampler storeSampler(StoreCounts counts, DelayProperties properties, MeterRegistry registry) {
-        return new StoreSampler(counts, properties.getBuckets(), properties.getMetrics().getSampleInterval().toMillis(),
+        return new StoreSampler(
+                counts,
+                properties.getBuckets(),
+                properties.getMetrics().getSampleInterval().toMillis(),
                 registry);
     }
 
@@ -66,8 +68,8 @@ public class ObservabilityConfiguration {
     }
 
     @Bean
-    public GatewayInfoContributor gatewayInfoContributor(DelayProperties properties, Environment environment,
-                                                         NodeIdentity node) {
+    public GatewayInfoContributor gatewayInfoContributor(
+            DelayProperties properties, Environment environment, NodeIdentity node) {
         return new GatewayInfoContributor(properties, environment, node);
     }
 
@@ -76,12 +78,20 @@ public class ObservabilityConfiguration {
      * in the ZooKeeper modes, and the gauges read from memory (journal backlogs, restore progress, ownership).
      */
     @Bean
-    public SmartInitializingSingleton observabilityWiring(DelayMetrics metrics, DeliveryTargets targets,
-                                                          PushPipeline pushes, StateChangeWriter states,
-                                                          Dispatcher dispatcher, DeliveryOutcomes outcomes,
-                                                          PullTarget pull, Journal journal, RecoveryService recovery,
-                                                          BucketOwnership ownership, DelayProperties properties,
-                                                          HealthContributorRegistry health, MeterRegistry registry) {
+    public SmartInitializingSingleton observabilityWiring(
+            DelayMetrics metrics,
+            DeliveryTargets targets,
+            PushPipeline pushes,
+            StateChangeWriter states,
+            Dispatcher dispatcher,
+            DeliveryOutcomes outcomes,
+            PullTarget pull,
+            Journal journal,
+            RecoveryService recovery,
+            BucketOwnership ownership,
+            DelayProperties properties,
+            HealthContributorRegistry health,
+            MeterRegistry registry) {
         return () -> {
             metrics.routeOf(topic -> targets.router().route(topic).name());
             pushes.metrics(metrics);
@@ -96,15 +106,29 @@ public class ObservabilityConfiguration {
                     health.registerContributor(name, new ProbeHealthIndicator(name, broker::probe, PROBE_TIMEOUT_MS));
                 }
             }
-            gauge(registry, "mykit.delay.journal.backlog", "push", pushes, PushPipeline::backlog,
+            gauge(
+                    registry,
+                    "mykit.delay.journal.backlog",
+                    "push",
+                    pushes,
+                    PushPipeline::backlog,
                     "push calls waiting for a journal writer");
-            gauge(registry, "mykit.delay.journal.backlog", "state", states, StateChangeWriter::backlog,
+            gauge(
+                    registry,
+                    "mykit.delay.journal.backlog",
+                    "state",
+                    states,
+                    StateChangeWriter::backlog,
                     "state changes waiting for the journal state writer");
             restoreGauges(registry, recovery);
             if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
                 health.registerContributor("zookeeper", new ZooKeeperHealthIndicator(ownership));
-                Gauge.builder("mykit.delay.buckets.owned", ownership, o -> o.activeBuckets().size())
-                        .description("buckets this node pumps now").register(registry);
+                Gauge.builder(
+                                "mykit.delay.buckets.owned",
+                                ownership,
+                                o -> o.activeBuckets().size())
+                        .description("buckets this node pumps now")
+                        .register(registry);
                 Gauge.builder("mykit.delay.leader", ownership, o -> o.runsChores() ? 1 : 0)
                         .description("1 on the node that runs the once-per-cluster chores (the leader in master-slave)")
                         .register(registry);
@@ -112,25 +136,48 @@ public class ObservabilityConfiguration {
         };
     }
 
-    private static <T> void gauge(MeterRegistry registry, String name, String writer, T source, ToDoubleFunction<T> value,
-                                  String description) {
-        Gauge.builder(name, source, value).description(description).tag("writer", writer).register(registry);
+    private static <T> void gauge(
+            MeterRegistry registry,
+            String name,
+            String writer,
+            T source,
+            ToDoubleFunction<T> value,
+            String description) {
+        Gauge.builder(name, source, value)
+                .description(description)
+                .tag("writer", writer)
+                .register(registry);
     }
 
     private static void restoreGauges(MeterRegistry registry, RecoveryService recovery) {
         Gauge.builder("mykit.delay.restore.running", recovery, r -> r.isRunning() ? 1 : 0)
-                .description("1 while a restore from the journal runs").register(registry);
-        restoreGauge(registry, "mykit.delay.restore.scanned", recovery, RestoreReport::scanned,
+                .description("1 while a restore from the journal runs")
+                .register(registry);
+        restoreGauge(
+                registry,
+                "mykit.delay.restore.scanned",
+                recovery,
+                RestoreReport::scanned,
                 "journal rows the running (or last) restore scanned");
-        restoreGauge(registry, "mykit.delay.restore.restored", recovery, RestoreReport::restored,
+        restoreGauge(
+                registry,
+                "mykit.delay.restore.restored",
+                recovery,
+                RestoreReport::restored,
                 "jobs the running (or last) restore added to Redis");
     }
 
-    private static void restoreGauge(MeterRegistry registry, String name, RecoveryService recovery,
-                                     ToDoubleFunction<RestoreReport> value, String description) {
+    private static void restoreGauge(
+            MeterRegistry registry,
+            String name,
+            RecoveryService recovery,
+            ToDoubleFunction<RestoreReport> value,
+            String description) {
         Gauge.builder(name, recovery, r -> {
-            RestoreReport report = r.status();
-            return report == null ? 0 : value.applyAsDouble(report);
-        }).description(description).register(registry);
+                    RestoreReport report = r.status();
+                    return report == null ? 0 : value.applyAsDouble(report);
+                })
+                .description(description)
+                .register(registry);
     }
 }

@@ -1,13 +1,12 @@
 package io.mykit.delay.core.observability;
 
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
  * A health check that asks a server (Redis, a broker): UP when the probe returns within the timeout, DOWN with the
@@ -43,10 +42,13 @@ final class ProbeHealthIndicator implements HealthIndicator {
             current().get(timeoutMs, TimeUnit.MILLISECONDS);
             return Health.up().build();
         } catch (TimeoutException e) {
-            return Health.down().withDetail("error", what + " did not answer within " + timeoutMs + " ms").build();
+            return Health.down()
+                    .withDetail("error", what + " did not answer within " + timeoutMs + " ms")
+                    .build();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            return Health.down().withDetail("error", cause.getClass().getSimpleName() + ": " + cause.getMessage())
+            return Health.down()
+                    .withDetail("error", cause.getClass().getSimpleName() + ": " + cause.getMessage())
                     .build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -57,15 +59,17 @@ final class ProbeHealthIndicator implements HealthIndicator {
     /** The probe under way, or a new one when the last has finished. */
     private synchronized CompletableFuture<Void> current() {
         if (running == null || running.isDone()) {
-            running = CompletableFuture.runAsync(() -> {
-                try {
-                    probe.run(timeoutMs);
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            }, executor);
+            running = CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            probe.run(timeoutMs);
+                        } catch (RuntimeException e) {
+                            throw e;
+                        } catch (Exception e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    },
+                    executor);
         }
         return running;
     }

@@ -7,8 +7,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 
 /**
- * {@value #CODE} while a restore rebuilds Redis from the journal, else UP. The status order in application.yml makes
- * it count as UP for /actuator/health and as 503 for the readiness group: the node is alive, but not complete yet.
+ * {@value #CODE} while a restore rebuilds Redis from the journal, else UP. The status order in application.yml makes it
+ * count as UP for /actuator/health and as 503 for the readiness group: the node is alive, but not complete yet.
  */
 final class RestoreHealthIndicator implements HealthIndicator {
     static final String CODE = "RESTORING";
@@ -28,7 +28,8 @@ final class RestoreHealthIndicator implements HealthIndicator {
         RestoreReport report = recovery.status();
         if (report != null) {
             // the running restore's progress, or how the last one ended
-            builder.withDetail("scanned", report.scanned()).withDetail("restored", report.restored())
+            builder.withDetail("scanned", report.scanned())
+                    .withDetail("restored", report.restored())
                     .withDetail("startedAt", report.startedAt());
         }
         return builder.build();

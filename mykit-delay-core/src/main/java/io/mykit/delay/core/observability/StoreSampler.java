@@ -3,17 +3,16 @@ package io.mykit.delay.core.observability;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.queue.store.StoreCounts;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Samples the Redis counts on its own thread every interval; the gauges read the last sample, so a scrape never
- * touches Redis. A failed sample keeps the previous values; mykit.delay.sample.age tells how old they are.
+ * Samples the Redis counts on its own thread every interval; the gauges read the last sample, so a scrape never touches
+ * Redis. A failed sample keeps the previous values; mykit.delay.sample.age tells how old they are.
  */
 public final class StoreSampler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoreSampler.class);
@@ -40,15 +39,22 @@ public final class StoreSampler implements AutoCloseable {
             int bucket = b;
             Gauge.builder("mykit.delay.pending", this, s -> s.pending[bucket])
                     .description("jobs waiting for their due time in the bucket (sampled)")
-                    .tag("bucket", Integer.toString(b)).register(registry);
+                    .tag("bucket", Integer.toString(b))
+                    .register(registry);
         }
         Gauge.builder("mykit.delay.inflight", this, s -> s.inflight)
-                .description("jobs handed over or reserved, not yet confirmed (sampled)").register(registry);
+                .description("jobs handed over or reserved, not yet confirmed (sampled)")
+                .register(registry);
         Gauge.builder("mykit.delay.ready", this, s -> s.ready)
-                .description("jobs in pull topics' ready lists (sampled)").register(registry);
-        Gauge.builder("mykit.delay.sample.age", this, s -> s.lastSampleAt == 0 ? Double.NaN
-                        : (System.currentTimeMillis() - s.lastSampleAt) / 1000.0)
-                .description("seconds since the last successful Redis sample").baseUnit("seconds").register(registry);
+                .description("jobs in pull topics' ready lists (sampled)")
+                .register(registry);
+        Gauge.builder(
+                        "mykit.delay.sample.age",
+                        this,
+                        s -> s.lastSampleAt == 0 ? Double.NaN : (System.currentTimeMillis() - s.lastSampleAt) / 1000.0)
+                .description("seconds since the last successful Redis sample")
+                .baseUnit("seconds")
+                .register(registry);
     }
 
     public void start() {

@@ -6,8 +6,8 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
- * UP while this node's ZooKeeper session is connected, from the state Curator last reported (no call to ZooKeeper,
- * so the answer is immediate while ZooKeeper is out of reach). A suspended or lost session stops the node's buckets.
+ * UP while this node's ZooKeeper session is connected, from the state Curator last reported (no call to ZooKeeper, so
+ * the answer is immediate while ZooKeeper is out of reach). A suspended or lost session stops the node's buckets.
  */
 final class ZooKeeperHealthIndicator implements HealthIndicator {
     private final BucketOwnership ownership;
@@ -21,8 +21,10 @@ final class ZooKeeperHealthIndicator implements HealthIndicator {
         ClusterView view = ownership.view();
         String state = view.zookeeper();
         boolean connected = "CONNECTED".equals(state) || "RECONNECTED".equals(state);
-        return (connected ? Health.up() : Health.down()).withDetail("state", String.valueOf(state))
+        return (connected ? Health.up() : Health.down())
+                .withDetail("state", String.valueOf(state))
                 .withDetail("members", view.members().size())
-                .withDetail("ownedBuckets", ownership.activeBuckets().size()).build();
+                .withDetail("ownedBuckets", ownership.activeBuckets().size())
+                .build();
     }
 }

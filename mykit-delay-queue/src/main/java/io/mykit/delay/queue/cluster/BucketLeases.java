@@ -2,14 +2,6 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.timer.TimerGroup;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The buckets this node holds. Each is an ephemeral /owners/bI znode whose czxid is the term's token; the token is
@@ -46,11 +45,17 @@ final class BucketLeases {
     private final Set<Integer> owned = new HashSet<>();
     /** Buckets whose timer may pump: cleared at once by a connection loss, whatever the ownership's thread is doing. */
     private final Set<Integer> active = ConcurrentHashMap.newKeySet();
+
     private long lastReclaim;
 
     /** {@code answerWait}: how long an answer of ZooKeeper is awaited (the session timeout). */
-    BucketLeases(CuratorFramework client, String nodeId, TimerGroup timers, FenceTokens fence, TermClaims claims,
-                 Duration answerWait) {
+    BucketLeases(
+            CuratorFramework client,
+            String nodeId,
+            TimerGroup timers,
+            FenceTokens fence,
+            TermClaims claims,
+            Duration answerWait) {
         this.client = client;
         this.nodeId = nodeId;
         this.timers = timers;
@@ -82,7 +87,8 @@ final class BucketLeases {
 
     /** Takes the buckets of {@code desired} not held yet. */
     void acquireMissing(Set<Integer> desired, long session) throws Exception {
-        List<Integer> missing = desired.stream().filter(bucket -> !owned.contains(bucket)).toList();
+        List<Integer> missing =
+                desired.stream().filter(bucket -> !owned.contains(bucket)).toList();
         acquire(missing, session);
     }
 
@@ -101,8 +107,12 @@ final class BucketLeases {
             CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
             creates.put(bucket, answer);
             // storingStatIn makes the answer carry the new znode's stat: its czxid is the term's token
-            client.create().storingStatIn(new Stat()).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-                    .inBackground((c, event) -> answer.complete(event)).forPath(ZNodes.owner(bucket), data);
+            client.create()
+                    .storingStatIn(new Stat())
+                    .creatingParentContainersIfNeeded()
+                    .withMode(CreateMode.EPHEMERAL)
+                    .inBackground((c, event) -> answer.complete(event))
+                    .forPath(ZNodes.owner(bucket), data);
         }
         Map<Integer, Stat> held = new TreeMap<>();
         List<Integer> existed = new ArrayList<>();
@@ -138,7 +148,9 @@ final class BucketLeases {
         List<String> taken = new ArrayList<>();
         for (int bucket : ours) {
             if (outranked.contains(bucket)) {
-                log.warn("bucket {}: Redis holds a newer term than ours ({}), letting it go", bucket,
+                log.warn(
+                        "bucket {}: Redis holds a newer term than ours ({}), letting it go",
+                        bucket,
                         fence.token(bucket));
                 deleteIfOurs(ZNodes.owner(bucket), session);
             } else {
@@ -147,8 +159,11 @@ final class BucketLeases {
             }
         }
         if (!taken.isEmpty()) {
-            log.info("buckets ours (bucket@token): {}; znodes in {} ms, terms in Redis in {} ms", taken,
-                    (znodes - begin) / 1_000_000, (terms - znodes) / 1_000_000);
+            log.info(
+                    "buckets ours (bucket@token): {}; znodes in {} ms, terms in Redis in {} ms",
+                    taken,
+                    (znodes - begin) / 1_000_000,
+                    (terms - znodes) / 1_000_000);
         }
     }
 
@@ -158,7 +173,9 @@ final class BucketLeases {
         for (int bucket : buckets) {
             CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
             reads.put(bucket, answer);
-            client.checkExists().inBackground((c, event) -> answer.complete(event)).forPath(ZNodes.owner(bucket));
+            client.checkExists()
+                    .inBackground((c, event) -> answer.complete(event))
+                    .forPath(ZNodes.owner(bucket));
         }
         Map<Integer, Stat> ours = new TreeMap<>();
         for (Map.Entry<Integer, CompletableFuture<CuratorEvent>> read : reads.entrySet()) {

@@ -1,14 +1,13 @@
 package io.mykit.delay.queue.cluster;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Follows the ZooKeeper connection for the ownership. SUSPENDED: the buckets pump on for a grace, then stop; LOST: they
@@ -30,14 +29,15 @@ final class ConnectionGrace {
     });
     /** Counts connection changes: a grace ends only if no change came after the suspension that started it. */
     private final AtomicLong connectionChanges = new AtomicLong();
+
     private volatile boolean inGrace;
     private volatile boolean connected;
     private volatile boolean sessionInDoubt;
     private volatile ConnectionState lastState = ConnectionState.CONNECTED;
 
     /** {@code stopPumping} stops every bucket at once; {@code reconcile} asks the ownership's thread to look again. */
-    ConnectionGrace(CuratorFramework client, OwnershipSettings.Timing timing, Runnable stopPumping,
-                    Runnable reconcile) {
+    ConnectionGrace(
+            CuratorFramework client, OwnershipSettings.Timing timing, Runnable stopPumping, Runnable reconcile) {
         this.client = client;
         this.timing = timing;
         this.stopPumping = stopPumping;
@@ -98,7 +98,9 @@ final class ConnectionGrace {
             session = timing.sessionTimeout().toMillis();
         }
         long safe = session * 4 / 15;
-        return timing.suspendGrace() == null ? safe : Math.min(timing.suspendGrace().toMillis(), safe);
+        return timing.suspendGrace() == null
+                ? safe
+                : Math.min(timing.suspendGrace().toMillis(), safe);
     }
 
     boolean isConnected() {

@@ -1,16 +1,15 @@
 package io.mykit.delay.queue.cluster;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.zookeeper.KeeperException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the nodes of a namespace on one layout (bucket count and key prefix). Under the /locks/layout lock a starting
@@ -43,8 +42,8 @@ final class LayoutGuard {
 
     /**
      * Checks the layout, then runs {@code join}, all under the lock: one node at a time checks (and may migrate) the
-     * layout and joins, so a node starting at the same moment with another bucket count sees this one as a live
-     * member and refuses.
+     * layout and joins, so a node starting at the same moment with another bucket count sees this one as a live member
+     * and refuses.
      */
     void checkThen(Step join) throws Exception {
         InterProcessMutex lock = new InterProcessMutex(client, ZNodes.LAYOUT_LOCK);

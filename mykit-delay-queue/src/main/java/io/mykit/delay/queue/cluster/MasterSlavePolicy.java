@@ -1,17 +1,16 @@
 package io.mykit.delay.queue.cluster;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Comparator;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 /** Master-slave: the holder of the leader latch owns every bucket, the other nodes none. */
 final class MasterSlavePolicy implements OwnershipPolicy {
@@ -22,8 +21,13 @@ final class MasterSlavePolicy implements OwnershipPolicy {
     private final LeaderLatch latch;
 
     /** {@code stopPumping} stops every bucket at once; {@code reconcile} asks the ownership's thread to look again. */
-    MasterSlavePolicy(CuratorFramework client, CuratorCache cache, String nodeId, int buckets, Runnable stopPumping,
-                      Runnable reconcile) {
+    MasterSlavePolicy(
+            CuratorFramework client,
+            CuratorCache cache,
+            String nodeId,
+            int buckets,
+            Runnable stopPumping,
+            Runnable reconcile) {
         this.cache = cache;
         this.buckets = buckets;
         this.latch = new LeaderLatch(client, ZNodes.LEADER, nodeId);
@@ -74,7 +78,8 @@ final class MasterSlavePolicy implements OwnershipPolicy {
      */
     @Override
     public Optional<String> leader() {
-        return cache.stream().filter(data -> data.getPath().startsWith(ZNodes.LEADER + "/"))
+        return cache.stream()
+                .filter(data -> data.getPath().startsWith(ZNodes.LEADER + "/"))
                 .min(Comparator.comparing(data -> sequenceOf(data.getPath())))
                 .map(data -> new String(data.getData(), StandardCharsets.UTF_8))
                 .filter(id -> !id.isEmpty());

@@ -1,17 +1,16 @@
 package io.mykit.delay.queue.cluster;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * The live gateways: one ephemeral /members/node-id each, whose data is the node's base URL, marked serve-only while
@@ -39,7 +38,8 @@ final class Membership {
         byte[] data = (takesBuckets ? nodeUrl : nodeUrl + SERVE_ONLY).getBytes(StandardCharsets.UTF_8);
         // as the cache last saw it: no ZooKeeper round trip on a reconcile that finds us registered already
         Optional<ChildData> seen = cache.get(path);
-        if (seen.isPresent() && seen.get().getStat().getEphemeralOwner() == session
+        if (seen.isPresent()
+                && seen.get().getStat().getEphemeralOwner() == session
                 && Arrays.equals(seen.get().getData(), data)) {
             return;
         }
@@ -54,13 +54,18 @@ final class Membership {
             // left by an earlier run of this node whose session has not expired yet
             deleteQuietly(path);
         }
-        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, data);
+        client.create()
+                .creatingParentContainersIfNeeded()
+                .withMode(CreateMode.EPHEMERAL)
+                .forPath(path, data);
     }
 
     /** The other live members, read from ZooKeeper. */
     List<String> others() throws Exception {
-        List<String> live = new ArrayList<>(client.checkExists().forPath(ZNodes.MEMBERS) == null ? List.of()
-                : client.getChildren().forPath(ZNodes.MEMBERS));
+        List<String> live = new ArrayList<>(
+                client.checkExists().forPath(ZNodes.MEMBERS) == null
+                        ? List.of()
+                        : client.getChildren().forPath(ZNodes.MEMBERS));
         // an earlier run of this very node whose session has not expired yet is not another node
         live.remove(nodeId);
         return live;
@@ -85,7 +90,9 @@ final class Membership {
     /** Live members (node ids, sorted) as the local cache last saw them: answers while ZooKeeper is out of reach. */
     List<String> live() {
         List<String> members = new ArrayList<>();
-        cache.stream().map(ChildData::getPath).filter(path -> path.startsWith(ZNodes.MEMBERS + "/"))
+        cache.stream()
+                .map(ChildData::getPath)
+                .filter(path -> path.startsWith(ZNodes.MEMBERS + "/"))
                 .forEach(path -> members.add(path.substring(ZNodes.MEMBERS.length() + 1)));
         members.sort(null);
         return members;

@@ -6,8 +6,8 @@ import java.time.Duration;
  * What this node is in a ZooKeeper mode. {@code pumps} false: its timers are off, so it serves HTTP and answers
  * restores but takes no bucket. {@code buckets} and {@code keyPrefix} make the layout every node of a namespace shares.
  */
-public record OwnershipSettings(Mode mode, String nodeId, String nodeUrl, boolean pumps, int buckets,
-                                String keyPrefix, Timing timing) {
+public record OwnershipSettings(
+        Mode mode, String nodeId, String nodeUrl, boolean pumps, int buckets, String keyPrefix, Timing timing) {
 
     /** How the buckets are shared out. */
     public enum Mode {
@@ -29,8 +29,8 @@ public record OwnershipSettings(Mode mode, String nodeId, String nodeUrl, boolea
     }
 
     /**
-     * ZooKeeper timing. {@code suspendGrace}: how long buckets keep pumping after SUSPENDED, null for the longest
-     * safe grace (4/15 of the negotiated session); never longer than that, whatever is configured.
+     * ZooKeeper timing. {@code suspendGrace}: how long buckets keep pumping after SUSPENDED, null for the longest safe
+     * grace (4/15 of the negotiated session); never longer than that, whatever is configured.
      */
     public record Timing(Duration connectTimeout, Duration sessionTimeout, Duration suspendGrace) {
         public boolean stopsAtOnce() {

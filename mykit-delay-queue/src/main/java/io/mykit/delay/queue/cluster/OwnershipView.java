@@ -1,9 +1,6 @@
 package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.store.FenceTokens;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
 
 /**
  * This node's {@link ClusterView} in a ZooKeeper mode. Owners and tokens come from the local cache of ZooKeeper, never
@@ -34,17 +33,26 @@ final class OwnershipView {
     ClusterView read(String connection, String leader, List<String> members, IntPredicate pumping) {
         Map<Integer, ChildData> owners = new HashMap<>();
         String prefix = ZNodes.OWNERS + "/b";
-        cache.stream().filter(data -> data.getPath().startsWith(prefix))
+        cache.stream()
+                .filter(data -> data.getPath().startsWith(prefix))
                 .forEach(data -> owners.put(Integer.parseInt(data.getPath().substring(prefix.length())), data));
         List<ClusterView.BucketView> views = new ArrayList<>(settings.buckets());
         for (int b = 0; b < settings.buckets(); b++) {
             ChildData owner = owners.get(b);
-            views.add(new ClusterView.BucketView(b,
+            views.add(new ClusterView.BucketView(
+                    b,
                     owner == null ? null : new String(owner.getData(), StandardCharsets.UTF_8),
                     owner == null ? null : FenceTokens.format(owner.getStat().getCzxid()),
                     pumping.test(b)));
         }
-        return new ClusterView(settings.mode().label(), settings.nodeId(), connection, leader, members,
-                fence.refusals(), restores.getAsLong(), views);
+        return new ClusterView(
+                settings.mode().label(),
+                settings.nodeId(),
+                connection,
+                leader,
+                members,
+                fence.refusals(),
+                restores.getAsLong(),
+                views);
     }
 }

@@ -4,16 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 
 /**
- * Rendezvous (highest random weight) hashing of buckets over members: every node computes the same owner from the
- * same member list, and a member joining or leaving moves only the buckets it wins or held.
+ * Rendezvous (highest random weight) hashing of buckets over members: every node computes the same owner from the same
+ * member list, and a member joining or leaving moves only the buckets it wins or held.
  */
 public final class Rendezvous {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private Rendezvous() {
-    }
+    private Rendezvous() {}
 
     /** The member that wins {@code bucket}, or null when there is none. */
     public static String owner(int bucket, Collection<String> members) {
@@ -21,7 +20,8 @@ public final class Rendezvous {
         long bestScore = 0;
         for (String member : members) {
             long score = score(member, bucket);
-            if (best == null || Long.compareUnsigned(score, bestScore) > 0
+            if (best == null
+                    || Long.compareUnsigned(score, bestScore) > 0
                     || (score == bestScore && member.compareTo(best) < 0)) {
                 best = member;
                 bestScore = score;

@@ -2,7 +2,6 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.timer.TimerGroup;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -21,8 +20,8 @@ public final class StandaloneOwnership implements BucketOwnership {
     private volatile boolean running;
 
     /** {@code pumps} false: timers are switched off, the node only serves HTTP. */
-    public StandaloneOwnership(TimerGroup timers, int buckets, String node, FenceTokens fence, LongSupplier restores,
-                               boolean pumps) {
+    public StandaloneOwnership(
+            TimerGroup timers, int buckets, String node, FenceTokens fence, LongSupplier restores, boolean pumps) {
         this.timers = timers;
         this.buckets = buckets;
         this.node = node;
@@ -72,7 +71,7 @@ public final class StandaloneOwnership implements BucketOwnership {
         for (int b = 0; b < buckets; b++) {
             views.add(new ClusterView.BucketView(b, node, null, timers.isPumping(b)));
         }
-        return new ClusterView("standalone", node, "NONE", null, List.of(node), fence.refusals(), restores.getAsLong(),
-                views);
+        return new ClusterView(
+                "standalone", node, "NONE", null, List.of(node), fence.refusals(), restores.getAsLong(), views);
     }
 }

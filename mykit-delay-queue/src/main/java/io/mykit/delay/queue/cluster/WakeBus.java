@@ -4,10 +4,6 @@ import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.RedisChannels;
 import io.mykit.delay.queue.timer.TimerGroup;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPubSub;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,14 +14,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.JedisPubSub;
 
 /**
  * Wake-ups between nodes over one Redis pub/sub channel {@code {prefix}:wake}: a push that falls due before the owner's
  * idle cap wakes the bucket's owner, and a hand-over to a pull topic wakes long-polls waiting on other nodes (they cost
  * Redis nothing until then). Messages are coalesced per bucket and topic and published by one thread, so a push never
  * waits for them; a publish that fails is tried again, and every (re)subscription makes the local long-polls look once,
- * for what was published while this node was not listening. A message lost all the same costs at most the timer's
- * idle cap or the long-polls' safety re-check.
+ * for what was published while this node was not listening. A message lost all the same costs at most the timer's idle
+ * cap or the long-polls' safety re-check.
  *
  * <pre>
  * b &lt;bucket&gt; &lt;due&gt;               the bucket has a job due at &lt;due&gt;
@@ -33,6 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * f &lt;node&gt; &lt;request&gt;             &lt;node&gt; restores: journal every end you applied in Redis, then answer
  * a &lt;request&gt; &lt;node&gt;             &lt;node&gt; has journaled its ends for &lt;request&gt;
  * </pre>
+ *
  * The flush round ({@link #flushEverywhere}) is what makes a restore safe with several nodes: without it a restore
  * reads the journal while another node's finish is applied in Redis but not yet written, and re-adds the job.
  */
@@ -64,8 +64,16 @@ public final class WakeBus implements AutoCloseable {
     private Thread publisher;
     private Thread subscriber;
 
-    public WakeBus(RedisChannels channels, String keyPrefix, String node, TimerGroup timers, BucketOwnership ownership,
-                   PullTarget pull, StateChangeWriter states, Clock clock, long idleCapMs) {
+    public WakeBus(
+            RedisChannels channels,
+            String keyPrefix,
+            String node,
+            TimerGroup timers,
+            BucketOwnership ownership,
+            PullTarget pull,
+            StateChangeWriter states,
+            Clock clock,
+            long idleCapMs) {
         this.channels = channels;
         this.channel = "{" + keyPrefix + "}:wake";
         this.node = node;
@@ -129,7 +137,9 @@ public final class WakeBus implements AutoCloseable {
             if (!answered.containsAll(others)) {
                 List<String> silent = new ArrayList<>(others);
                 silent.removeAll(answered);
-                log.warn("nodes {} did not confirm their ends within {} ms: the restore waits and tries again", silent,
+                log.warn(
+                        "nodes {} did not confirm their ends within {} ms: the restore waits and tries again",
+                        silent,
                         timeoutMs);
                 return false;
             }
@@ -145,7 +155,8 @@ public final class WakeBus implements AutoCloseable {
                 if (states.flushEndings(FLUSH_ANSWER_MS)) {
                     channels.publish(channel, List.of("a " + request + " " + node));
                 } else {
-                    log.warn("could not journal this node's ends within {} ms for restore {}", FLUSH_ANSWER_MS, request);
+                    log.warn(
+                            "could not journal this node's ends within {} ms for restore {}", FLUSH_ANSWER_MS, request);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

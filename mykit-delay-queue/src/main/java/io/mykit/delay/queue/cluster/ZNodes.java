@@ -8,8 +8,7 @@ final class ZNodes {
     static final String LEADER = "/leader";
     static final String OWNERS = "/owners";
 
-    private ZNodes() {
-    }
+    private ZNodes() {}
 
     static String member(String nodeId) {
         return MEMBERS + "/" + nodeId;

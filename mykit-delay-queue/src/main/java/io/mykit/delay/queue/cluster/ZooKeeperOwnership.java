@@ -2,12 +2,6 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.timer.TimerGroup;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -17,6 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bucket ownership through ZooKeeper (see the package notes): master-slave (the leader latch holder owns every bucket)
@@ -35,6 +34,7 @@ public final class ZooKeeperOwnership implements BucketOwnership {
     private final FenceTokens fence;
     /** The namespace as last seen: members, owners and the leader are read from here without a round trip. */
     private final CuratorCache cache;
+
     private final ConnectionGrace connection;
     private final Membership membership;
     private final LayoutGuard layoutGuard;
@@ -55,25 +55,38 @@ public final class ZooKeeperOwnership implements BucketOwnership {
      * Redis; {@code layoutCheck} gets whether other nodes live once ZooKeeper's layout agrees, and checks (or migrates)
      * Redis; {@code restores} counts the automatic restores this node ran.
      */
-    public ZooKeeperOwnership(CuratorFramework client, OwnershipSettings settings, TimerGroup timers, FenceTokens fence,
-                              TermClaims claims, Consumer<Boolean> layoutCheck, LongSupplier restores) {
+    public ZooKeeperOwnership(
+            CuratorFramework client,
+            OwnershipSettings settings,
+            TimerGroup timers,
+            FenceTokens fence,
+            TermClaims claims,
+            Consumer<Boolean> layoutCheck,
+            LongSupplier restores) {
         this.client = client;
         this.settings = settings;
         this.fence = fence;
         this.cache = CuratorCache.build(client, "/");
-        this.leases = new BucketLeases(client, settings.nodeId(), timers, fence, claims,
+        this.leases = new BucketLeases(
+                client,
+                settings.nodeId(),
+                timers,
+                fence,
+                claims,
                 settings.timing().sessionTimeout());
         this.connection = new ConnectionGrace(client, settings.timing(), leases::deactivateAll, this::schedule);
         this.membership = new Membership(client, cache, settings.nodeId(), settings.nodeUrl());
         this.layoutGuard = new LayoutGuard(client, settings.layout(), membership, layoutCheck);
         this.policy = settings.mode() == OwnershipSettings.Mode.MASTER_SLAVE
-                ? new MasterSlavePolicy(client, cache, settings.nodeId(), settings.buckets(),
-                        leases::deactivateAll, this::schedule)
+                ? new MasterSlavePolicy(
+                        client, cache, settings.nodeId(), settings.buckets(), leases::deactivateAll, this::schedule)
                 : new ClusterPolicy(membership, settings.nodeId(), settings.buckets());
         this.view = new OwnershipView(cache, settings, fence, restores);
     }
 
-    /** Connects and checks the layout; fails (the node refuses to start) when ZooKeeper is out of reach or disagrees. */
+    /**
+     * Connects and checks the layout; fails (the node refuses to start) when ZooKeeper is out of reach or disagrees.
+     */
     public void join() {
         client.start();
         try {
@@ -81,7 +94,8 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             if (!client.blockUntilConnected((int) connectWait, TimeUnit.MILLISECONDS)) {
                 String servers = client.getZookeeperClient().getCurrentConnectionString();
                 throw new IllegalStateException("ZooKeeper " + servers + " did not answer within "
-                        + settings.timing().connectTimeout().multipliedBy(3) + ": mode " + settings.mode().label()
+                        + settings.timing().connectTimeout().multipliedBy(3) + ": mode "
+                        + settings.mode().label()
                         + " needs it to start");
             }
             // as serve-only until start(): the others keep their buckets until this node can take its share
@@ -105,8 +119,10 @@ public final class ZooKeeperOwnership implements BucketOwnership {
             join();
         }
         client.getConnectionStateListenable().addListener((c, state) -> connection.changed(state));
-        cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, before, after) -> schedule()).build());
+        cache.listenable()
+                .addListener(CuratorCacheListener.builder()
+                        .forAll((type, before, after) -> schedule())
+                        .build());
         cache.start();
         if (settings.pumps()) {
             policy.start();
@@ -192,8 +208,11 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         // buckets free the moment it leads (closing the latch first would let it lead while they are still ours)
         client.close();
         long end = System.nanoTime();
-        log.info("left ZooKeeper in {} ms: timers stopped in {} ms, session closed in {} ms", (end - begin) / 1_000_000,
-                (timersStopped - begin) / 1_000_000, (end - timersStopped) / 1_000_000);
+        log.info(
+                "left ZooKeeper in {} ms: timers stopped in {} ms, session closed in {} ms",
+                (end - begin) / 1_000_000,
+                (timersStopped - begin) / 1_000_000,
+                (end - timersStopped) / 1_000_000);
     }
 
     @Override

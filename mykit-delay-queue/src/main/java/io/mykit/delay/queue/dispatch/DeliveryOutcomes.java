@@ -8,26 +8,26 @@ import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.Fencing;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
- * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish
- * first, so nothing after can lose that; failed ones go back to their bucket with a backoff (journaled Delay,
- * attempts+1) or, out of tries or ttl, are parked in flight and buried ({@link #bury}). If settling itself fails the
- * jobs left stay in flight: the sweeper returns those not yet parked, and buries the parked ones.
+ * Settles a sent batch of one bucket in a few round trips: confirmed jobs leave Redis and are journaled Finish first,
+ * so nothing after can lose that; failed ones go back to their bucket with a backoff (journaled Delay, attempts+1) or,
+ * out of tries or ttl, are parked in flight and buried ({@link #bury}). If settling itself fails the jobs left stay in
+ * flight: the sweeper returns those not yet parked, and buries the parked ones.
  */
 public class DeliveryOutcomes {
     /** A job to be buried stays in flight this long (Redis clock); if its burial fails, a later sweep buries it. */
     public static final long BURIAL_WINDOW_MS = 60_000;
+
     private static final Logger log = LoggerFactory.getLogger(DeliveryOutcomes.class);
 
     private final Delivery store;
@@ -39,8 +39,14 @@ public class DeliveryOutcomes {
     private final Clock clock;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public DeliveryOutcomes(Delivery store, Fencing fencing, Journal journal, StateChangeWriter states,
-                            RetryPolicy policy, BiConsumer<Integer, Long> wakeBucket, Clock clock) {
+    public DeliveryOutcomes(
+            Delivery store,
+            Fencing fencing,
+            Journal journal,
+            StateChangeWriter states,
+            RetryPolicy policy,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock) {
         this.store = store;
         this.fencing = fencing;
         this.journal = journal;
@@ -60,7 +66,9 @@ public class DeliveryOutcomes {
         return fencing.outranked(buckets);
     }
 
-    /** {@link #settle(String, int, List, List)} for a caller that does not name its target (the topic's route counts). */
+    /**
+     * {@link #settle(String, int, List, List)} for a caller that does not name its target (the topic's route counts).
+     */
     public void settle(int bucket, List<Job> delivered, List<SendFailure> failed) {
         settle(null, bucket, delivered, failed);
     }
@@ -72,8 +80,11 @@ public class DeliveryOutcomes {
             List<String> gone = delivered.stream().map(Job::getId).toList();
             try (StateChangeWriter.Ending ending = states.beginEnding()) {
                 store.forget(bucket, gone);
-                // submitted at once: a failure below (a Dead write) must not leave delivered jobs pending in the journal
-                states.submitAll(gone.stream().map(id -> StateChange.of(id, JobStatus.Finish, now)).toList());
+                // submitted at once: a failure below (a Dead write) must not leave delivered jobs pending in the
+                // journal
+                states.submitAll(gone.stream()
+                        .map(id -> StateChange.of(id, JobStatus.Finish, now))
+                        .toList());
             }
             delivered.forEach(job -> metrics.delivered(target, job));
         }
@@ -104,15 +115,18 @@ public class DeliveryOutcomes {
         if (!retries.isEmpty()) {
             store.retry(bucket, retries, retryAt);
             // journaled before the timer is woken, so the log keeps the real order
-            states.submitAll(retries.stream().map(job -> StateChange.of(job.getId(), JobStatus.Delay, now)).toList());
-            wakeBucket.accept(bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
+            states.submitAll(retries.stream()
+                    .map(job -> StateChange.of(job.getId(), JobStatus.Delay, now))
+                    .toList());
+            wakeBucket.accept(
+                    bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
         }
         buryParked(bucket, dead);
     }
 
     /**
-     * Parks failed jobs out of tries or ttl in flight ({@link Delivery#park}) and buries those parked. A job that is
-     * no longer in flight was swept back meanwhile: the hand-over that has it now settles it.
+     * Parks failed jobs out of tries or ttl in flight ({@link Delivery#park}) and buries those parked. A job that is no
+     * longer in flight was swept back meanwhile: the hand-over that has it now settles it.
      */
     private void buryParked(int bucket, List<Job> dead) {
         if (dead.isEmpty()) {
@@ -124,8 +138,10 @@ public class DeliveryOutcomes {
             if (parked.contains(job.getId())) {
                 buried.add(job);
             } else {
-                log.warn("job {} is out of tries but no longer in flight (swept back while it was sent): left to the"
-                        + " hand-over that has it now", job.getId());
+                log.warn(
+                        "job {} is out of tries but no longer in flight (swept back while it was sent): left to the"
+                                + " hand-over that has it now",
+                        job.getId());
             }
         }
         bury(bucket, buried);
@@ -134,16 +150,18 @@ public class DeliveryOutcomes {
     /**
      * Buries jobs of one bucket that are out of tries or ttl: journaled Dead synchronously, then dropped from Redis.
      * Each must be parked in flight so that nothing hands it out meanwhile: a pull job whose reservations reached its
-     * tries is (release, sweep), a broker job is once {@link Delivery#park} marked its record spent. A journal
-     * failure, a failed forget or a crash in between leaves them there, and the sweeper buries them again: nothing is
-     * dropped unrecorded, and nothing buried is sent again (the journal keeps the first Dead whatever comes later).
+     * tries is (release, sweep), a broker job is once {@link Delivery#park} marked its record spent. A journal failure,
+     * a failed forget or a crash in between leaves them there, and the sweeper buries them again: nothing is dropped
+     * unrecorded, and nothing buried is sent again (the journal keeps the first Dead whatever comes later).
      */
     public void bury(int bucket, List<Job> jobs) {
         if (jobs.isEmpty()) {
             return;
         }
         long now = clock.millis();
-        journal.apply(jobs.stream().map(job -> StateChange.of(job.getId(), JobStatus.Dead, now)).toList());
+        journal.apply(jobs.stream()
+                .map(job -> StateChange.of(job.getId(), JobStatus.Dead, now))
+                .toList());
         store.forget(bucket, jobs.stream().map(Job::getId).toList());
         jobs.forEach(job -> metrics.dead(null, job));
     }
@@ -153,8 +171,15 @@ public class DeliveryOutcomes {
         String outer = MDC.get("jobId");
         MDC.put("jobId", job.getId());
         try {
-            log.warn("delivery failed: jobId={} topic={} bucket={} target={} attempt={} next={}: {}", job.getId(),
-                    job.getTopic(), bucket, target == null ? "(route)" : target, attempts, next, reason);
+            log.warn(
+                    "delivery failed: jobId={} topic={} bucket={} target={} attempt={} next={}: {}",
+                    job.getId(),
+                    job.getTopic(),
+                    bucket,
+                    target == null ? "(route)" : target,
+                    attempts,
+                    next,
+                    reason);
         } finally {
             if (outer == null) {
                 MDC.remove("jobId");

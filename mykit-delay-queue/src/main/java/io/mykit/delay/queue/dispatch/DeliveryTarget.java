@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
-
 import java.util.List;
 
 /**

@@ -2,7 +2,6 @@ package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +10,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Routes each due job to its topic's delivery target. Every target gets its share even if another one throws (its
- * jobs stay in flight for the sweeper); the first error is thrown afterwards so the timer backs off.
+ * Routes each due job to its topic's delivery target. Every target gets its share even if another one throws (its jobs
+ * stay in flight for the sweeper); the first error is thrown afterwards so the timer backs off.
  */
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
@@ -21,7 +20,7 @@ public class Dispatcher {
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
-        this(routeOf, jobs -> { });
+        this(routeOf, jobs -> {});
     }
 
     /** {@code handedOver} sees each batch as it goes to its targets (the stats' lateness recorder). */
@@ -39,7 +38,10 @@ public class Dispatcher {
         this.onlyTarget = onlyTarget;
     }
 
-    /** True when every topic goes to the pull queue: a pump may then use {@link io.mykit.delay.queue.store.Delivery#pumpDueToReady}. */
+    /**
+     * True when every topic goes to the pull queue: a pump may then use
+     * {@link io.mykit.delay.queue.store.Delivery#pumpDueToReady}.
+     */
     public boolean readyOnPump() {
         return onlyTarget != null;
     }
@@ -58,8 +60,9 @@ public class Dispatcher {
 
     public void dispatch(int bucket, List<Job> jobs) {
         handedOver.accept(jobs);
-        Map<DeliveryTarget, List<Job>> byTarget = jobs.stream().collect(
-                Collectors.groupingBy(job -> routeOf.apply(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
+        Map<DeliveryTarget, List<Job>> byTarget = jobs.stream()
+                .collect(Collectors.groupingBy(
+                        job -> routeOf.apply(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
         RuntimeException first = null;
         for (Map.Entry<DeliveryTarget, List<Job>> entry : byTarget.entrySet()) {
             try {

@@ -1,10 +1,9 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
 
 /** Writes due jobs to the log and counts them delivered: for trying the gateway out and for dry runs. */
 public class LogTarget implements DeliveryTarget {
@@ -26,8 +25,14 @@ public class LogTarget implements DeliveryTarget {
     public void deliver(int bucket, List<Job> jobs) {
         // bodies may hold personal data: at INFO only their size, the body itself at DEBUG
         jobs.forEach(job -> {
-            log.info("due: id={} topic={} subtopic={} bizKey={} bucket={} bodyChars={}", job.getId(), job.getTopic(),
-                    job.getSubtopic(), job.getBizKey(), bucket, job.getBody() == null ? 0 : job.getBody().length());
+            log.info(
+                    "due: id={} topic={} subtopic={} bizKey={} bucket={} bodyChars={}",
+                    job.getId(),
+                    job.getTopic(),
+                    job.getSubtopic(),
+                    job.getBizKey(),
+                    bucket,
+                    job.getBody() == null ? 0 : job.getBody().length());
             log.debug("due: id={} body={}", job.getId(), job.getBody());
         });
         outcomes.settle(NAME, bucket, jobs, List.of());

@@ -7,9 +7,6 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.Delivery;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -26,17 +23,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and
- * finish it, or the sweeper makes it due again when the ttr runs out. A long-poll looks once when it arrives, then
- * waits per topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on
- * another node through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look
- * per topic, not per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread
- * ({@link #reserve}) or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP routes
- * uses: a waiting poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is
- * refused ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most one deadline task
- * and one look queued.
+ * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and finish it,
+ * or the sweeper makes it due again when the ttr runs out. A long-poll looks once when it arrives, then waits per
+ * topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on another node
+ * through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look per topic, not
+ * per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread ({@link #reserve})
+ * or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP routes uses: a waiting
+ * poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is refused
+ * ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most one deadline task and one
+ * look queued.
  *
  * <pre>
  *  async poll:  WAITING --look (first, wake-up, safety re-check, deadline)--> RUNNING --jobs / last look--> DONE
@@ -64,12 +63,13 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private final Map<String, HotBuckets> hotBuckets = new ConcurrentHashMap<>();
     /** A topic's hot buckets are forgotten after this long without a hand-over or a look there. */
     static final long HOT_IDLE_MS = 60_000;
+
     public static final int DEFAULT_POLL_WORKERS = 2;
     public static final int DEFAULT_MAX_POLLS = 4_096;
     private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
-    private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> { };
+    private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> {};
 
     public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
         this(store, states, clock, safetyIntervalMs, DEFAULT_POLL_WORKERS, DEFAULT_MAX_POLLS);
@@ -79,8 +79,13 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait; at most
      * {@code maxPolls} polls run at once.
      */
-    public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs, int pollWorkers,
-                      int maxPolls) {
+    public PullTarget(
+            Delivery store,
+            StateChangeWriter states,
+            Clock clock,
+            long safetyIntervalMs,
+            int pollWorkers,
+            int maxPolls) {
         this.store = store;
         this.states = states;
         this.clock = clock;
@@ -94,8 +99,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         });
         // a finished poll's deadline task is dropped at once instead of lingering until its time
         this.workers.setRemoveOnCancelPolicy(true);
-        this.workers.scheduleWithFixedDelay(this::safetyCheck, safetyIntervalMs, safetyIntervalMs,
-                TimeUnit.MILLISECONDS);
+        this.workers.scheduleWithFixedDelay(
+                this::safetyCheck, safetyIntervalMs, safetyIntervalMs, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -167,11 +172,15 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     private static Map<String, List<String>> byTopic(List<Job> jobs) {
         Map<String, List<String>> idsByTopic = new LinkedHashMap<>();
-        jobs.forEach(job -> idsByTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>()).add(job.getId()));
+        jobs.forEach(job -> idsByTopic
+                .computeIfAbsent(job.getTopic(), t -> new ArrayList<>())
+                .add(job.getId()));
         return idsByTopic;
     }
 
-    /** Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one. */
+    /**
+     * Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one.
+     */
     public List<Job> reserve(String topic, int max, long ttrMs, long timeoutMs) throws InterruptedException {
         long end = clock.millis() + timeoutMs;
         Signal signal = enter(topic);
@@ -191,7 +200,10 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         }
     }
 
-    /** How a waiting long-poll is answered, from one of the poll workers (or the caller's thread when no wait is needed). */
+    /**
+     * How a waiting long-poll is answered, from one of the poll workers (or the caller's thread when no wait is
+     * needed).
+     */
     public interface PollAnswer {
         /** Hands the reserved jobs (none at the deadline) to the client; false when it is gone. */
         boolean jobs(List<Job> jobs);
@@ -207,8 +219,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
     /**
      * {@link #reserve} without holding the caller's thread: looks once at once, then waits as a registered poll that a
-     * hand-over, the topic's safety re-check or the deadline answers. Jobs reserved for a poll whose client went
-     * away are given back, first in their ready list and not counted as a try.
+     * hand-over, the topic's safety re-check or the deadline answers. Jobs reserved for a poll whose client went away
+     * are given back, first in their ready list and not counted as a try.
      */
     public PendingPoll reserveAsync(String topic, int max, long ttrMs, long timeoutMs, PollAnswer answer) {
         AsyncPoll poll = new AsyncPoll(topic, max, ttrMs, clock.millis() + timeoutMs, answer);
@@ -237,6 +249,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         final PollAnswer answer;
         /** Starts WAITING: nothing else knows the poll before its first look, which wins it like any later one. */
         final AtomicInteger state = new AtomicInteger(WAITING);
+
         Signal signal;
         volatile boolean cancelled;
         volatile ScheduledFuture<?> deadlineTask;
@@ -320,8 +333,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 // still reserved: the sweeper returns them when their ttr runs out
-                log.warn("could not give back {} jobs of topic {} reserved for a poll nobody received: {}",
-                        jobs.size() - back, topic, e.getMessage());
+                log.warn(
+                        "could not give back {} jobs of topic {} reserved for a poll nobody received: {}",
+                        jobs.size() - back,
+                        topic,
+                        e.getMessage());
             }
             if (back > 0) {
                 wakeTopic(topic, back);
@@ -365,8 +381,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private Signal enter(String topic) {
         if (polls.incrementAndGet() > maxPolls) {
             polls.decrementAndGet();
-            throw new TooManyPollsException("too many long-polls waiting (pull.max-waiting-polls = " + maxPolls
-                    + "): try again in a moment");
+            throw new TooManyPollsException(
+                    "too many long-polls waiting (pull.max-waiting-polls = " + maxPolls + "): try again in a moment");
         }
         return signals.compute(topic, (t, signal) -> {
             Signal used = signal == null ? new Signal() : signal;
@@ -450,10 +466,10 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     }
 
     /**
-     * Where long-polls of one topic wait. A hand-over wakes waiters oldest first, only as many as its jobs need
-     * (each asked for up to {@code wants}); waking all of them sent every puller to Redis for each hand-over and
-     * cost more gateway and Redis CPU than the deliveries in the bench. A thread waiter not woken looks again after
-     * the safety interval; an async one is looked for by the topic's safety re-check, oldest first.
+     * Where long-polls of one topic wait. A hand-over wakes waiters oldest first, only as many as its jobs need (each
+     * asked for up to {@code wants}); waking all of them sent every puller to Redis for each hand-over and cost more
+     * gateway and Redis CPU than the deliveries in the bench. A thread waiter not woken looks again after the safety
+     * interval; an async one is looked for by the topic's safety re-check, oldest first.
      */
     private static final class Signal {
         /** A waiting long-poll: a parked thread or an async poll. */
@@ -466,6 +482,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
 
         /** Long-polls using this signal; changed only inside the signal map's compute calls. */
         private int users;
+
         private long generation;
         private final Deque<Sleeper> waiters = new ArrayDeque<>();
 
@@ -551,7 +568,9 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         }
 
         synchronized int asyncWaiters() {
-            return (int) waiters.stream().filter(waiter -> !(waiter instanceof Waiter)).count();
+            return (int) waiters.stream()
+                    .filter(waiter -> !(waiter instanceof Waiter))
+                    .count();
         }
 
         /** Waits up to {@code timeoutMs} for a hand-over, unless one came since {@code seen} was read. */

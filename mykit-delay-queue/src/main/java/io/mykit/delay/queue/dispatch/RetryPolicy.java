@@ -3,15 +3,18 @@ package io.mykit.delay.queue.dispatch;
 import io.mykit.delay.common.model.Job;
 
 /**
- * What happens to a job whose send failed: tried again after an exponential backoff, or buried as dead when
- * its tries are used up or its ttl (counted from its due time) has run out.
+ * What happens to a job whose send failed: tried again after an exponential backoff, or buried as dead when its tries
+ * are used up or its ttl (counted from its due time) has run out.
  */
 public final class RetryPolicy {
-    public enum Verdict { RETRY, DEAD, EXPIRED }
+    public enum Verdict {
+        RETRY,
+        DEAD,
+        EXPIRED
+    }
 
     /** The verdict and, for RETRY, the new due time. */
-    public record Decision(Verdict verdict, long retryAt) {
-    }
+    public record Decision(Verdict verdict, long retryAt) {}
 
     private final long baseMs;
     private final long capMs;

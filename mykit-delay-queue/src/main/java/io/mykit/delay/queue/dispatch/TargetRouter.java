@@ -9,18 +9,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Chooses each topic's delivery target from operator rules: an exact topic name wins, then the longest matching
- * pattern ({@code *} matches any run of characters), then the default. Jobs cannot pick a target themselves.
+ * Chooses each topic's delivery target from operator rules: an exact topic name wins, then the longest matching pattern
+ * ({@code *} matches any run of characters), then the default. Jobs cannot pick a target themselves.
  */
 public class TargetRouter {
-    private record Rule(String pattern, Pattern regex, DeliveryTarget target) {
-    }
+    private record Rule(String pattern, Pattern regex, DeliveryTarget target) {}
 
     private final DeliveryTarget defaultTarget;
     private final Map<String, DeliveryTarget> exact = new ConcurrentHashMap<>();
     private final List<Rule> patterns;
     /** Topics are the clients' choice: the cache starts over once this full rather than grow with every topic seen. */
     static final int MAX_CACHED_TOPICS = 4_096;
+
     private final Map<String, DeliveryTarget> cache = new ConcurrentHashMap<>();
 
     /** {@code routes}: topic or pattern -> target name; every name must be in {@code targets}. */
@@ -34,7 +34,8 @@ public class TargetRouter {
         this.patterns = routes.entrySet().stream()
                 .filter(e -> e.getKey().contains("*"))
                 .map(e -> new Rule(e.getKey(), globToRegex(e.getKey()), require(targets, e.getValue())))
-                .sorted(Comparator.comparingInt((Rule r) -> r.pattern().length()).reversed())
+                .sorted(Comparator.comparingInt((Rule r) -> r.pattern().length())
+                        .reversed())
                 .toList();
     }
 
@@ -59,12 +60,16 @@ public class TargetRouter {
         if (target != null) {
             return target;
         }
-        return patterns.stream().filter(r -> r.regex().matcher(topic).matches()).findFirst()
-                .map(Rule::target).orElse(defaultTarget);
+        return patterns.stream()
+                .filter(r -> r.regex().matcher(topic).matches())
+                .findFirst()
+                .map(Rule::target)
+                .orElse(defaultTarget);
     }
 
     private static Pattern globToRegex(String glob) {
-        return Pattern.compile(Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
+        return Pattern.compile(
+                Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
     }
 
     private static DeliveryTarget require(Map<String, DeliveryTarget> targets, String name) {

@@ -1,10 +1,10 @@
 package io.mykit.delay.queue.journal;
 
+import static io.mykit.delay.queue.journal.JournalTransactions.guarded;
+
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -15,8 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static io.mykit.delay.queue.journal.JournalTransactions.guarded;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The delivery ledger ({@code mykit_delay_queue_ledger}): state-change flushes appended as packed rows
@@ -31,6 +30,7 @@ final class DeliveryLedger {
     private static final int OVERLAY_ROWS = 64;
     /** Up to this many ids a read finds their ledger entries by LOCATE; more read the (small) ledger whole. */
     private static final int POINT_IDS = 8;
+
     private static final int FOLD_ROWS_MAX = 200;
     private static final int FOLD_DOWN_WAITS = 10;
 
@@ -66,8 +66,11 @@ final class DeliveryLedger {
     int fold(long before, int maxEntries) {
         // read outside the transaction: ledger rows never change, and the DELETE below tells whether they are still
         // ours, so a fold with nothing due (the compactor's idle look, on every node) is one query
-        List<LedgerRow> due = guarded(() -> jdbc.query(COLUMNS + " WHERE base_time < ? ORDER BY seq LIMIT ?",
-                DeliveryLedger::ledgerRow, before, FOLD_ROWS_MAX));
+        List<LedgerRow> due = guarded(() -> jdbc.query(
+                COLUMNS + " WHERE base_time < ? ORDER BY seq LIMIT ?",
+                DeliveryLedger::ledgerRow,
+                before,
+                FOLD_ROWS_MAX));
         List<Long> seqs = new ArrayList<>();
         List<StateChange> changes = new ArrayList<>();
         List<String> hosts = new ArrayList<>();
@@ -87,8 +90,10 @@ final class DeliveryLedger {
         KeptEnds kept = new KeptEnds();
         int[] changed = transactions.inTransaction(status -> {
             // rows another node folds meanwhile are locked by its DELETE: ours then deletes fewer and backs off
-            int taken = MultiRowInsert.update(jdbc, "DELETE FROM mykit_delay_queue_ledger WHERE seq IN ("
-                    + placeholders(seqs.size()) + ")", new ArrayList<>(seqs));
+            int taken = MultiRowInsert.update(
+                    jdbc,
+                    "DELETE FROM mykit_delay_queue_ledger WHERE seq IN (" + placeholders(seqs.size()) + ")",
+                    new ArrayList<>(seqs));
             if (taken != seqs.size()) {
                 status.setRollbackOnly();
                 return null;
@@ -104,8 +109,8 @@ final class DeliveryLedger {
 
     /** Rows not yet folded. */
     int rows() {
-        Integer rows = guarded(() -> jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_ledger",
-                Integer.class));
+        Integer rows =
+                guarded(() -> jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_ledger", Integer.class));
         return rows == null ? 0 : rows;
     }
 
@@ -121,7 +126,9 @@ final class DeliveryLedger {
         List<LedgerRow> rows;
         if (ids != null && ids.size() <= POINT_IDS) {
             String where = String.join(" OR ", Collections.nCopies(ids.size(), "LOCATE(?, changes) > 0"));
-            rows = jdbc.query(COLUMNS + " WHERE " + where + " ORDER BY seq", DeliveryLedger::ledgerRow,
+            rows = jdbc.query(
+                    COLUMNS + " WHERE " + where + " ORDER BY seq",
+                    DeliveryLedger::ledgerRow,
                     ids.stream().map(LedgerRow::marker).toArray());
         } else {
             foldDown(OVERLAY_ROWS);
@@ -163,10 +170,14 @@ final class DeliveryLedger {
 
     /** Whether an ended entry (Finish, Delete, Dead) of {@code jobId} waits in the ledger, not yet folded. */
     boolean holdsEnd(String jobId) {
-        return !jdbc.queryForList("SELECT 1 FROM mykit_delay_queue_ledger WHERE LOCATE(?, changes) > 0"
-                        + " OR LOCATE(?, changes) > 0 OR LOCATE(?, changes) > 0 LIMIT 1", Integer.class,
-                LedgerRow.marker(jobId, JobStatus.Finish), LedgerRow.marker(jobId, JobStatus.Delete),
-                LedgerRow.marker(jobId, JobStatus.Dead)).isEmpty();
+        return !jdbc.queryForList(
+                        "SELECT 1 FROM mykit_delay_queue_ledger WHERE LOCATE(?, changes) > 0"
+                                + " OR LOCATE(?, changes) > 0 OR LOCATE(?, changes) > 0 LIMIT 1",
+                        Integer.class,
+                        LedgerRow.marker(jobId, JobStatus.Finish),
+                        LedgerRow.marker(jobId, JobStatus.Delete),
+                        LedgerRow.marker(jobId, JobStatus.Dead))
+                .isEmpty();
     }
 
     private static LedgerRow ledgerRow(ResultSet rs, int n) throws SQLException {

@@ -1,12 +1,11 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The retention purge's statements: jobs that ended for good and last changed before a cut-off, found and deleted with
@@ -14,10 +13,11 @@ import java.util.List;
  */
 final class EndedJobsPurge {
     /** Ended for good: Dead is not among them, a dead letter waits in the journal for an operator's respawn or drop. */
-    private static final String PURGEABLE = "status IN (" + JobStatus.Finish.code() + ", " + JobStatus.Delete.code()
-            + ")";
-    private static final String ENDED_BEFORE = "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE
-            + " AND update_time < ? LIMIT ?";
+    private static final String PURGEABLE =
+            "status IN (" + JobStatus.Finish.code() + ", " + JobStatus.Delete.code() + ")";
+
+    private static final String ENDED_BEFORE =
+            "SELECT id FROM mykit_delay_queue_job WHERE " + PURGEABLE + " AND update_time < ? LIMIT ?";
 
     private final JdbcTemplate jdbc;
 

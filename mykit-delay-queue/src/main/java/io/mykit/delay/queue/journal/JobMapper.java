@@ -1,13 +1,12 @@
 package io.mykit.delay.queue.journal;
 
 import com.baomidou.mybatisplus.core.mapper.BaseMapper;
-import org.apache.ibatis.annotations.Mapper;
-import org.apache.ibatis.annotations.Param;
-import org.apache.ibatis.annotations.Select;
-
 import java.time.LocalDateTime;
 import java.util.Collection;
 import java.util.List;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
 
 @Mapper
 public interface JobMapper extends BaseMapper<JobRow> {
@@ -30,21 +29,29 @@ public interface JobMapper extends BaseMapper<JobRow> {
             WHERE status = #{status} AND update_time < #{before}
               AND (update_time > #{afterTime} OR (update_time = #{afterTime} AND id > #{afterId}))
             ORDER BY update_time, id LIMIT #{limit}""")
-    List<JobRow> findInStatusBefore(@Param("status") int status, @Param("before") LocalDateTime before,
-                                    @Param("afterTime") LocalDateTime afterTime, @Param("afterId") String afterId,
-                                    @Param("limit") int limit);
+    List<JobRow> findInStatusBefore(
+            @Param("status") int status,
+            @Param("before") LocalDateTime before,
+            @Param("afterTime") LocalDateTime afterTime,
+            @Param("afterId") String afterId,
+            @Param("limit") int limit);
 
     /** One topic's jobs in one status, keyset-paged by id; {@code ids} narrows it to those jobs when given. */
     @Select("""
             <script>
             SELECT * FROM mykit_delay_queue_job
             WHERE topic = #{topic} AND status = #{status} AND id &gt; #{afterId}
-            <if test="ids != null"> AND id IN <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach></if>
+            <if test="ids != null"> AND id IN
+              <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            </if>
             ORDER BY id LIMIT #{limit}
             </script>""")
-    List<JobRow> findByTopicAndStatus(@Param("topic") String topic, @Param("status") int status,
-                                      @Param("afterId") String afterId, @Param("ids") Collection<String> ids,
-                                      @Param("limit") int limit);
+    List<JobRow> findByTopicAndStatus(
+            @Param("topic") String topic,
+            @Param("status") int status,
+            @Param("afterId") String afterId,
+            @Param("ids") Collection<String> ids,
+            @Param("limit") int limit);
 
     /** Jobs not yet ended (not Finish, Delete or Dead), keyset-paged by primary key. */
     @Select("""
@@ -62,7 +69,10 @@ public interface JobMapper extends BaseMapper<JobRow> {
             <if test="pendingOnly"> AND status NOT IN (3, 4, 7)</if>
             ORDER BY id LIMIT #{limit}
             </script>""")
-    List<JobRow> findByBizKey(@Param("bizKey") String bizKey, @Param("topic") String topic,
-                              @Param("pendingOnly") boolean pendingOnly, @Param("afterId") String afterId,
-                              @Param("limit") int limit);
+    List<JobRow> findByBizKey(
+            @Param("bizKey") String bizKey,
+            @Param("topic") String topic,
+            @Param("pendingOnly") boolean pendingOnly,
+            @Param("afterId") String afterId,
+            @Param("limit") int limit);
 }

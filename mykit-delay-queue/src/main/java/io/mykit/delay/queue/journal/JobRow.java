@@ -5,7 +5,6 @@ import com.baomidou.mybatisplus.annotation.TableField;
 import com.baomidou.mybatisplus.annotation.TableId;
 import com.baomidou.mybatisplus.annotation.TableName;
 import io.mykit.delay.common.model.Job;
-
 import java.time.LocalDateTime;
 
 /** A row of {@code mykit_delay_queue_job}. */
@@ -13,8 +12,10 @@ import java.time.LocalDateTime;
 public class JobRow {
     @TableId(type = IdType.INPUT)
     private String id;
+
     @TableField("bizkey")
     private String bizKey;
+
     private String topic;
     private String subtopic;
     private Long delay;
@@ -48,8 +49,17 @@ public class JobRow {
     }
 
     public Job toJob() {
-        Job job = new Job(id, topic, subtopic, bizKey, nz(delay), priority == null ? 0 : priority, nz(ttl),
-                tries == null ? 0 : tries, body, nz(createTime));
+        Job job = new Job(
+                id,
+                topic,
+                subtopic,
+                bizKey,
+                nz(delay),
+                priority == null ? 0 : priority,
+                nz(ttl),
+                tries == null ? 0 : tries,
+                body,
+                nz(createTime));
         job.setAttempts(attempts == null ? 0 : attempts);
         return job;
     }
@@ -58,32 +68,115 @@ public class JobRow {
         return v == null ? 0 : v;
     }
 
-    public String getId() { return id; }
-    public void setId(String id) { this.id = id; }
-    public String getBizKey() { return bizKey; }
-    public void setBizKey(String bizKey) { this.bizKey = bizKey; }
-    public String getTopic() { return topic; }
-    public void setTopic(String topic) { this.topic = topic; }
-    public String getSubtopic() { return subtopic; }
-    public void setSubtopic(String subtopic) { this.subtopic = subtopic; }
-    public Long getDelay() { return delay; }
-    public void setDelay(Long delay) { this.delay = delay; }
-    public Integer getPriority() { return priority; }
-    public void setPriority(Integer priority) { this.priority = priority; }
-    public Long getTtl() { return ttl; }
-    public void setTtl(Long ttl) { this.ttl = ttl; }
-    public Integer getTries() { return tries; }
-    public void setTries(Integer tries) { this.tries = tries; }
-    public Integer getAttempts() { return attempts; }
-    public void setAttempts(Integer attempts) { this.attempts = attempts; }
-    public Long getCreateTime() { return createTime; }
-    public void setCreateTime(Long createTime) { this.createTime = createTime; }
-    public Long getDueTime() { return dueTime; }
-    public void setDueTime(Long dueTime) { this.dueTime = dueTime; }
-    public String getBody() { return body; }
-    public void setBody(String body) { this.body = body; }
-    public Integer getStatus() { return status; }
-    public void setStatus(Integer status) { this.status = status; }
-    public LocalDateTime getUpdateTime() { return updateTime; }
-    public void setUpdateTime(LocalDateTime updateTime) { this.updateTime = updateTime; }
+    public String getId() {
+        return id;
+    }
+
+    public void setId(String id) {
+        this.id = id;
+    }
+
+    public String getBizKey() {
+        return bizKey;
+    }
+
+    public void setBizKey(String bizKey) {
+        this.bizKey = bizKey;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getSubtopic() {
+        return subtopic;
+    }
+
+    public void setSubtopic(String subtopic) {
+        this.subtopic = subtopic;
+    }
+
+    public Long getDelay() {
+        return delay;
+    }
+
+    public void setDelay(Long delay) {
+        this.delay = delay;
+    }
+
+    public Integer getPriority() {
+        return priority;
+    }
+
+    public void setPriority(Integer priority) {
+        this.priority = priority;
+    }
+
+    public Long getTtl() {
+        return ttl;
+    }
+
+    public void setTtl(Long ttl) {
+        this.ttl = ttl;
+    }
+
+    public Integer getTries() {
+        return tries;
+    }
+
+    public void setTries(Integer tries) {
+        this.tries = tries;
+    }
+
+    public Integer getAttempts() {
+        return attempts;
+    }
+
+    public void setAttempts(Integer attempts) {
+        this.attempts = attempts;
+    }
+
+    public Long getCreateTime() {
+        return createTime;
+    }
+
+    public void setCreateTime(Long createTime) {
+        this.createTime = createTime;
+    }
+
+    public Long getDueTime() {
+        return dueTime;
+    }
+
+    public void setDueTime(Long dueTime) {
+        this.dueTime = dueTime;
+    }
+
+    public String getBody() {
+        return body;
+    }
+
+    public void setBody(String body) {
+        this.body = body;
+    }
+
+    public Integer getStatus() {
+        return status;
+    }
+
+    public void setStatus(Integer status) {
+        this.status = status;
+    }
+
+    public LocalDateTime getUpdateTime() {
+        return updateTime;
+    }
+
+    public void setUpdateTime(LocalDateTime updateTime) {
+        this.updateTime = updateTime;
+    }
 }

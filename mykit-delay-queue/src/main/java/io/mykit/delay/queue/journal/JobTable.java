@@ -2,8 +2,6 @@ package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -16,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The job rows and their log ({@code mykit_delay_queue_job}, {@code mykit_delay_queue_job_log}): the statements that
@@ -24,28 +23,42 @@ import java.util.stream.Collectors;
  * named status (an operator's respawn or drop of dead letters).
  */
 final class JobTable {
-    static final List<Integer> TERMINAL = List.of(
-            JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
-    private static final List<Integer> TERMINAL_OR_WAIT_PUT = List.of(
-            JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code(), JobStatus.WaitPut.code());
+    static final List<Integer> TERMINAL =
+            List.of(JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
+    private static final List<Integer> TERMINAL_OR_WAIT_PUT =
+            List.of(JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code(), JobStatus.WaitPut.code());
 
     private static final MultiRowInsert<JobRow> JOB_INSERT = new MultiRowInsert<>(
             "INSERT IGNORE INTO mykit_delay_queue_job (id, bizkey, topic, subtopic, delay, priority, ttl, tries,"
-                    + " attempts, create_time, due_time, body, status, update_time)", 14,
-            r -> new Object[] {r.getId(), r.getBizKey(), r.getTopic(), r.getSubtopic(), r.getDelay(), r.getPriority(),
-                    r.getTtl(), r.getTries(), r.getAttempts(), r.getCreateTime(), r.getDueTime(), r.getBody(),
-                    r.getStatus(), r.getUpdateTime()});
+                    + " attempts, create_time, due_time, body, status, update_time)",
+            14,
+            r -> new Object[] {
+                r.getId(),
+                r.getBizKey(),
+                r.getTopic(),
+                r.getSubtopic(),
+                r.getDelay(),
+                r.getPriority(),
+                r.getTtl(),
+                r.getTries(),
+                r.getAttempts(),
+                r.getCreateTime(),
+                r.getDueTime(),
+                r.getBody(),
+                r.getStatus(),
+                r.getUpdateTime()
+            });
     private static final MultiRowInsert<JobLogRow> LOG_INSERT = new MultiRowInsert<>(
-            "INSERT INTO mykit_delay_queue_job_log (id, status, thread, update_time, host)", 5,
-            r -> new Object[] {r.id(), r.status(), r.thread(), r.updateTime(), r.host()});
+            "INSERT INTO mykit_delay_queue_job_log (id, status, thread, update_time, host)", 5, r ->
+                    new Object[] {r.id(), r.status(), r.thread(), r.updateTime(), r.host()});
     /**
-     * Delete unless ended, WaitPut, or listed in a storing row: a job its push may still add to Redis is not
-     * cancelled.
+     * Delete unless ended, WaitPut, or listed in a storing row: a job its push may still add to Redis is not cancelled.
      */
     private static final String DELETE_UNLESS_STORING = "UPDATE mykit_delay_queue_job SET status = ?, update_time = ?"
-            + " WHERE id = ? AND status NOT IN (" + TERMINAL_OR_WAIT_PUT.stream().map(String::valueOf)
-            .collect(Collectors.joining(",")) + ")"
+            + " WHERE id = ? AND status NOT IN ("
+            + TERMINAL_OR_WAIT_PUT.stream().map(String::valueOf).collect(Collectors.joining(",")) + ")"
             + " AND NOT EXISTS (SELECT 1 FROM mykit_delay_queue_storing s WHERE LOCATE(?, s.ids) > 0)";
+
     private static final String RESCHEDULE = "UPDATE mykit_delay_queue_job SET create_time = ?, delay = ?,"
             + " due_time = ?, body = ?, update_time = ? WHERE id = ? AND status NOT IN (?, ?, ?)";
     private static final LocalDateTime FIRST_TIME = LocalDateTime.of(1000, 1, 1, 0, 0);
@@ -76,9 +89,9 @@ final class JobTable {
     }
 
     /**
-     * The status UPDATEs (one per target status, the decisive change per job, an ended row never changed again) and
-     * the log INSERT that journal {@code changes} in their rows; {@code hostOf} names the node of the change at an
-     * index. {@code kept} learns which ends they may leave out (the log keeps a row of each).
+     * The status UPDATEs (one per target status, the decisive change per job, an ended row never changed again) and the
+     * log INSERT that journal {@code changes} in their rows; {@code hostOf} names the node of the change at an index.
+     * {@code kept} learns which ends they may leave out (the log keeps a row of each).
      */
     List<MultiRowInsert.Sql> changeStatements(List<StateChange> changes, IntFunction<String> hostOf, KeptEnds kept) {
         List<MultiRowInsert.Sql> statements = new ArrayList<>();
@@ -98,8 +111,8 @@ final class JobTable {
         List<JobLogRow> logRows = new ArrayList<>(changes.size());
         for (int i = 0; i < changes.size(); i++) {
             StateChange c = changes.get(i);
-            logRows.add(new JobLogRow(c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()),
-                    hostOf.apply(i)));
+            logRows.add(new JobLogRow(
+                    c.jobId(), c.status().code(), abbreviate(c.thread()), toTime(c.at()), hostOf.apply(i)));
         }
         idsByKind.forEach((kind, ids) -> {
             if (kind.status().isTerminal()) {
@@ -107,8 +120,12 @@ final class JobTable {
             }
             // an ended job stays as it ended: neither a late Ready (flushed after a Delete) nor a late end (a broker's
             // Finish after the burial's Dead, a dropped dead letter's send confirmed) changes it; only a respawn does
-            statements.add(STATUS_UPDATE.statement(ids, kind.status().code(), updateTime,
-                    kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null, TERMINAL));
+            statements.add(STATUS_UPDATE.statement(
+                    ids,
+                    kind.status().code(),
+                    updateTime,
+                    kind.onlyFromWaitPut() ? JobStatus.WaitPut.code() : null,
+                    TERMINAL));
         });
         statements.add(LOG_INSERT.statement(logRows));
         return statements;
@@ -133,7 +150,11 @@ final class JobTable {
      */
     boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, LocalDateTime time) {
         int changed = unlessWaitPut
-                ? jdbc.update(DELETE_UNLESS_STORING, JobStatus.Delete.code(), MultiRowInsert.text(time), jobId,
+                ? jdbc.update(
+                        DELETE_UNLESS_STORING,
+                        JobStatus.Delete.code(),
+                        MultiRowInsert.text(time),
+                        jobId,
                         StoringRows.listed(jobId))
                 : STATUS_UPDATE.update(jdbc, List.of(jobId), JobStatus.Delete.code(), time, null, TERMINAL);
         if (changed > 0) {
@@ -144,8 +165,17 @@ final class JobTable {
 
     /** In the caller's transaction: a pending job's new schedule and body, logged as Delay; false if it ended. */
     boolean reschedule(Job job, String thread, LocalDateTime time) {
-        int changed = jdbc.update(RESCHEDULE, job.getCreateTime(), job.getDelay(), job.dueTime(), job.getBody(), time,
-                job.getId(), TERMINAL.get(0), TERMINAL.get(1), TERMINAL.get(2));
+        int changed = jdbc.update(
+                RESCHEDULE,
+                job.getCreateTime(),
+                job.getDelay(),
+                job.dueTime(),
+                job.getBody(),
+                time,
+                job.getId(),
+                TERMINAL.get(0),
+                TERMINAL.get(1),
+                TERMINAL.get(2));
         if (changed > 0) {
             LOG_INSERT.insert(jdbc, List.of(logRow(job.getId(), JobStatus.Delay, thread, time)));
         }
@@ -156,10 +186,13 @@ final class JobTable {
     List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, LocalDateTime time) {
         List<String> moving = jobs.selectBatchIds(ids).stream()
                 .filter(row -> row.getStatus() != null && row.getStatus() == from.code())
-                .map(JobRow::getId).toList();
+                .map(JobRow::getId)
+                .toList();
         if (!moving.isEmpty()) {
             STATUS_UPDATE.update(jdbc, moving, to.code(), time, from.code(), null);
-            LOG_INSERT.insert(jdbc, moving.stream().map(id -> logRow(id, to, thread, time)).toList());
+            LOG_INSERT.insert(
+                    jdbc,
+                    moving.stream().map(id -> logRow(id, to, thread, time)).toList());
         }
         return moving;
     }
@@ -196,8 +229,12 @@ final class JobTable {
     }
 
     List<Job> byTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit) {
-        return jobs.findByTopicAndStatus(topic, status.code(), afterId,
-                onlyIds == null || onlyIds.isEmpty() ? null : onlyIds, limit).stream().map(JobRow::toJob).toList();
+        return jobs
+                .findByTopicAndStatus(
+                        topic, status.code(), afterId, onlyIds == null || onlyIds.isEmpty() ? null : onlyIds, limit)
+                .stream()
+                .map(JobRow::toJob)
+                .toList();
     }
 
     /** The log rows of {@code jobId}, in write order. */
@@ -221,7 +258,8 @@ final class JobTable {
 
     /** The status a row holds (WaitPut for none or an unknown code). */
     static JobStatus status(JobRow row) {
-        return row.getStatus() == null ? JobStatus.WaitPut
+        return row.getStatus() == null
+                ? JobStatus.WaitPut
                 : JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut);
     }
 

@@ -2,7 +2,6 @@ package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The durable record of every accepted job and each of its state changes: the source of truth Redis is
- * rebuilt from. Failures to reach the database are {@link io.mykit.delay.common.error.StoreUnavailableException}.
+ * The durable record of every accepted job and each of its state changes: the source of truth Redis is rebuilt from.
+ * Failures to reach the database are {@link io.mykit.delay.common.error.StoreUnavailableException}.
  */
 public interface Journal {
 
@@ -55,8 +54,7 @@ public interface Journal {
     void apply(List<StateChange> changes);
 
     /** Where the ends this journal leaves out (the job had ended already) are reported. */
-    default void metrics(io.mykit.delay.queue.metrics.QueueMetrics metrics) {
-    }
+    default void metrics(io.mykit.delay.queue.metrics.QueueMetrics metrics) {}
 
     /**
      * Folds the oldest delivery-ledger rows made before {@code before} into the job and log rows, about
@@ -75,7 +73,10 @@ public interface Journal {
     /** Appends log rows only, leaving the job rows as they are: for events that do not change a job's state. */
     void log(List<StateChange> events);
 
-    /** Marks a job deleted unless it already ended (or, with {@code unlessWaitPut}, is still WaitPut); true when the row changed. */
+    /**
+     * Marks a job deleted unless it already ended (or, with {@code unlessWaitPut}, is still WaitPut); true when the row
+     * changed.
+     */
     boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at);
 
     /**
@@ -99,9 +100,13 @@ public interface Journal {
     List<JobLogRow> history(String jobId);
 
     /** One topic's jobs in one status, keyset-paged by id, optionally only the given ids. */
-    List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit);
+    List<Job> findByTopicAndStatus(
+            String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit);
 
-    /** In one transaction: moves those of {@code ids} that are in {@code from} to {@code to}, with log rows; returns them. */
+    /**
+     * In one transaction: moves those of {@code ids} that are in {@code from} to {@code to}, with log rows; returns
+     * them.
+     */
     List<String> transition(Collection<String> ids, JobStatus from, JobStatus to, String thread, long at);
 
     /** Jobs not yet ended (to be in Redis), keyset-paged by id. */
@@ -110,15 +115,17 @@ public interface Journal {
     /** Up to {@code limit} ids of jobs that ended for good (Finish, Delete) and last changed before {@code before}. */
     List<String> endedBefore(long before, int limit);
 
-    /** Deletes up to {@code limit} log rows of those of {@code ids} still ended before {@code before}; returns how many. */
+    /**
+     * Deletes up to {@code limit} log rows of those of {@code ids} still ended before {@code before}; returns how many.
+     */
     int purgeLogs(Collection<String> ids, long before, int limit);
 
     /** Deletes the job rows of those of {@code ids} still ended before {@code before}; returns how many. */
     int purgeJobs(Collection<String> ids, long before);
 
     /**
-     * Jobs of one bizKey, in one topic when {@code topic} is not null, only those not yet ended when {@code pendingOnly};
-     * keyset-paged by id.
+     * Jobs of one bizKey, in one topic when {@code topic} is not null, only those not yet ended when
+     * {@code pendingOnly}; keyset-paged by id.
      */
     List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit);
 

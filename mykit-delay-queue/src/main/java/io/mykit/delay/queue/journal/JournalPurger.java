@@ -1,13 +1,12 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.queue.timer.WakeableLoop;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.ObjLongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the journal from growing forever: jobs that ended for good (Finish, Delete) and last changed more than
@@ -19,6 +18,7 @@ import java.util.function.ObjLongConsumer;
  *               delete their log rows, N per statement, until none is left   (pause after each)
  *               delete their job rows                                        (pause)
  * </pre>
+ *
  * Log rows go first: a crash between the two leaves job rows the next pass finds again, never orphan log rows.
  */
 public final class JournalPurger extends WakeableLoop {
@@ -38,8 +38,15 @@ public final class JournalPurger extends WakeableLoop {
      * Purges only while {@code mine} holds (one node of a cluster runs the chores); {@code purged} is told of each
      * statement's deleted rows by table name.
      */
-    public JournalPurger(Journal journal, Clock clock, long retentionMs, int batchSize, long pauseMs, long intervalMs,
-                         BooleanSupplier mine, ObjLongConsumer<String> purged) {
+    public JournalPurger(
+            Journal journal,
+            Clock clock,
+            long retentionMs,
+            int batchSize,
+            long pauseMs,
+            long intervalMs,
+            BooleanSupplier mine,
+            ObjLongConsumer<String> purged) {
         super("mykit-journal-purge", clock);
         this.journal = journal;
         this.retentionMs = retentionMs;
@@ -57,8 +64,8 @@ public final class JournalPurger extends WakeableLoop {
     }
 
     /**
-     * One purge of everything past the retention, batch by batch, while {@code goOn} and {@code mine} hold;
-     * returns the job rows deleted.
+     * One purge of everything past the retention, batch by batch, while {@code goOn} and {@code mine} hold; returns the
+     * job rows deleted.
      */
     public long purgeOnce(BooleanSupplier goOn) throws InterruptedException {
         long jobs = 0;
@@ -86,7 +93,10 @@ public final class JournalPurger extends WakeableLoop {
             pause();
         }
         if (jobs > 0 || logs > 0) {
-            log.info("journal retention: purged {} ended jobs and {} log rows last changed before {}", jobs, logs,
+            log.info(
+                    "journal retention: purged {} ended jobs and {} log rows last changed before {}",
+                    jobs,
+                    logs,
                     java.time.Instant.ofEpochMilli(cutOff));
         }
         return jobs;

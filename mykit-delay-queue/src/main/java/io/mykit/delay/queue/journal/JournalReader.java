@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,9 +12,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Reads jobs as the journal knows them: a job row with its unfolded ledger entries overlaid (unless the row ended,
- * by the fold's own rule), and a Delay row that a storing row still lists as WaitPut. The ledger is read before the
- * job rows and the storing rows after them ({@link DeliveryLedger#unfolded}, {@link #withStoring}).
+ * Reads jobs as the journal knows them: a job row with its unfolded ledger entries overlaid (unless the row ended, by
+ * the fold's own rule), and a Delay row that a storing row still lists as WaitPut. The ledger is read before the job
+ * rows and the storing rows after them ({@link DeliveryLedger#unfolded}, {@link #withStoring}).
  */
 final class JournalReader {
     private final JobTable jobTable;
@@ -81,8 +80,8 @@ final class JournalReader {
         // changes still in the ledger come after every folded one; one folded between the two reads is there once
         Set<JobLogRow> folded = new HashSet<>(rows);
         for (LedgerRow.Entry entry : unfolded) {
-            JobLogRow row = new JobLogRow(jobId, entry.status().code(), entry.thread(), jobTable.toTime(entry.at()),
-                    entry.host());
+            JobLogRow row = new JobLogRow(
+                    jobId, entry.status().code(), entry.thread(), jobTable.toTime(entry.at()), entry.host());
             if (!folded.contains(row)) {
                 rows.add(row);
             }
@@ -92,19 +91,23 @@ final class JournalReader {
 
     /** A row as it stands, without the ledger or the storing rows. */
     static JournalEntry entry(JobRow row) {
-        return new JournalEntry(row.toJob(), JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut),
-                row.getUpdateTime());
+        return new JournalEntry(
+                row.toJob(), JobStatus.ofCode(row.getStatus()).orElse(JobStatus.WaitPut), row.getUpdateTime());
     }
 
     /**
      * The entries of {@code rows}: the unfolded ledger entries {@code unfolded} (read before the rows) overlaid on each
      * row that has not ended, then (with {@code withStoring}) a Delay job listed in a storing row as WaitPut.
      */
-    private List<JournalEntry> effective(List<JobRow> rows, boolean withStoring,
-                                         Map<String, List<LedgerRow.Entry>> unfolded) {
-        List<JobRow> plain = unfolded.isEmpty() ? rows : rows.stream()
-                .filter(row -> JobTable.status(row).isTerminal() || !unfolded.containsKey(row.getId())).toList();
-        List<JournalEntry> plainEntries = withStoring ? withStoring(plain)
+    private List<JournalEntry> effective(
+            List<JobRow> rows, boolean withStoring, Map<String, List<LedgerRow.Entry>> unfolded) {
+        List<JobRow> plain = unfolded.isEmpty()
+                ? rows
+                : rows.stream()
+                        .filter(row -> JobTable.status(row).isTerminal() || !unfolded.containsKey(row.getId()))
+                        .toList();
+        List<JournalEntry> plainEntries = withStoring
+                ? withStoring(plain)
                 : plain.stream().map(JournalReader::entry).toList();
         if (plain.size() == rows.size()) {
             return plainEntries;
@@ -129,12 +132,15 @@ final class JournalReader {
             return rows.stream().map(JournalReader::entry).toList();
         }
         Set<String> listed = storing.listedIds();
-        return rows.stream().map(row -> JobTable.isDelay(row) && listed.contains(row.getId()) ? waitPut(row)
-                : entry(row)).toList();
+        return rows.stream()
+                .map(row -> JobTable.isDelay(row) && listed.contains(row.getId()) ? waitPut(row) : entry(row))
+                .toList();
     }
 
     private JournalEntry overlaid(JobRow row, List<LedgerRow.Entry> unfolded) {
-        return new JournalEntry(row.toJob(), LedgerRow.overlay(JobTable.status(row), unfolded),
+        return new JournalEntry(
+                row.toJob(),
+                LedgerRow.overlay(JobTable.status(row), unfolded),
                 jobTable.toTime(unfolded.get(unfolded.size() - 1).at()));
     }
 

@@ -1,6 +1,8 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.error.StoreUnavailableException;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
@@ -9,9 +11,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * How the journal's transactions reach the database. Statements known up front go to MySQL/MariaDB as one
@@ -61,7 +60,7 @@ final class JournalTransactions {
 
     /** {@link #commit} with no deadline and nothing to run before the COMMIT. */
     int[] commit(List<MultiRowInsert.Sql> statements) {
-        return commit(statements, 0, () -> { });
+        return commit(statements, 0, () -> {});
     }
 
     /** Runs {@code work} in one transaction of the transaction manager. */
@@ -73,7 +72,8 @@ final class JournalTransactions {
     int[] runEach(List<MultiRowInsert.Sql> statements) {
         int[] changed = new int[statements.size()];
         for (int i = 0; i < changed.length; i++) {
-            changed[i] = MultiRowInsert.update(jdbc, statements.get(i).text(), statements.get(i).args());
+            changed[i] = MultiRowInsert.update(
+                    jdbc, statements.get(i).text(), statements.get(i).args());
         }
         return changed;
     }

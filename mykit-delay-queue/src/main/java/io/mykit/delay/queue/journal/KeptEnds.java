@@ -2,7 +2,6 @@ package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -18,8 +17,7 @@ final class KeptEnds {
     private final List<GuardedUpdate> updates = new ArrayList<>();
 
     /** An ended-state UPDATE: the statement's place in its write, its status, and how many rows it names. */
-    private record GuardedUpdate(int statement, JobStatus status, int rows) {
-    }
+    private record GuardedUpdate(int statement, JobStatus status, int rows) {}
 
     /** {@code changes} of one batch decided by {@code finals} ({@link StateChange#finalPerJob}). */
     void outrankedIn(List<StateChange> changes, Iterable<StateChange> finals) {

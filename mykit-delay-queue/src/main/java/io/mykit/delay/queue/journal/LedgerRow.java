@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,13 +15,13 @@ import java.util.Map;
  * threads  name0\nname1...                                       (each flush names its threads once)
  * base     the first change's time; offsets are from it
  * </pre>
+ *
  * {@code LOCATE(';<id>,', changes)} finds a job's entries; {@code ';<id>,<code>,'} one status of it.
  */
 record LedgerRow(long seq, String changes, String threads, String host, long base) {
 
     /** One change read back from a row. */
-    record Entry(String jobId, JobStatus status, long at, String thread, String host) {
-    }
+    record Entry(String jobId, JobStatus status, long at, String thread, String host) {}
 
     /** The row for {@code changes} (not empty, none of them a guarded or group change); seq is the database's. */
     static LedgerRow pack(List<StateChange> changes, String host) {
@@ -31,8 +30,14 @@ record LedgerRow(long seq, String changes, String threads, String host, long bas
         StringBuilder text = new StringBuilder(changes.size() * 40).append(';');
         for (StateChange change : changes) {
             int thread = threadIndex.computeIfAbsent(oneLine(change.thread()), name -> threadIndex.size());
-            text.append(change.jobId()).append(',').append(change.status().code()).append(',')
-                    .append(change.at() - base).append(',').append(thread).append(';');
+            text.append(change.jobId())
+                    .append(',')
+                    .append(change.status().code())
+                    .append(',')
+                    .append(change.at() - base)
+                    .append(',')
+                    .append(thread)
+                    .append(';');
         }
         return new LedgerRow(0, text.toString(), String.join("\n", threadIndex.keySet()), host, base);
     }

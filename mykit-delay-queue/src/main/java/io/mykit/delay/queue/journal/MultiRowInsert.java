@@ -1,21 +1,19 @@
 package io.mykit.delay.queue.journal;
 
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
-
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * One multi-row INSERT for a group of rows, with plain placeholders: MyBatis' foreach rewrites its SQL per
- * placeholder on every call, while this statement text is built once per row count.
+ * One multi-row INSERT for a group of rows, with plain placeholders: MyBatis' foreach rewrites its SQL per placeholder
+ * on every call, while this statement text is built once per row count.
  */
 final class MultiRowInsert<T> {
     private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
@@ -42,7 +40,8 @@ final class MultiRowInsert<T> {
 
     /** The INSERT of {@code rows} (not empty), not yet sent. */
     Sql statement(List<T> rows) {
-        String sql = sqlByRows.computeIfAbsent(rows.size(),
+        String sql = sqlByRows.computeIfAbsent(
+                rows.size(),
                 n -> head + " VALUES " + String.join(",", java.util.Collections.nCopies(n, rowPlaceholders)));
         List<Object> args = new ArrayList<>(rows.size() * 16);
         LocalDateTime lastTime = null;
@@ -93,8 +92,7 @@ final class MultiRowInsert<T> {
     }
 
     /** One statement's text and its arguments in placeholder order. */
-    record Sql(String text, List<Object> args) {
-    }
+    record Sql(String text, List<Object> args) {}
 
     /** {@code count} comma-separated placeholders, for an {@code IN (...)} list. */
     static String placeholders(int count) {

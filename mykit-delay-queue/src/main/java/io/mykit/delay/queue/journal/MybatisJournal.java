@@ -1,11 +1,11 @@
 package io.mykit.delay.queue.journal;
 
+import static io.mykit.delay.queue.journal.JournalTransactions.guarded;
+import static io.mykit.delay.queue.journal.JournalTransactions.guardedRun;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.support.TransactionTemplate;
-
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,9 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import static io.mykit.delay.queue.journal.JournalTransactions.guarded;
-import static io.mykit.delay.queue.journal.JournalTransactions.guardedRun;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@link Journal} on MySQL/MariaDB (or H2 in MySQL mode) through MyBatis-Plus mappers and plain JDBC statements. Each
@@ -35,8 +34,8 @@ public class MybatisJournal implements Journal {
     private final int pushCallTimeoutMs;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public MybatisJournal(JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx,
-                          JournalSettings settings) {
+    public MybatisJournal(
+            JobMapper jobs, JobLogMapper logs, JdbcTemplate jdbc, TransactionTemplate tx, JournalSettings settings) {
         this.transactions = new JournalTransactions(jdbc, tx, settings.singleRoundTrip());
         this.jobTable = new JobTable(jobs, logs, jdbc, settings.host());
         this.ledger = new DeliveryLedger(jdbc, transactions, jobTable, settings.host());
@@ -64,7 +63,7 @@ public class MybatisJournal implements Journal {
 
     @Override
     public String insertWaitPut(List<Job> batch, String thread, long at) {
-        return insertWaitPut(batch, thread, at, () -> { });
+        return insertWaitPut(batch, thread, at, () -> {});
     }
 
     @Override
@@ -76,7 +75,8 @@ public class MybatisJournal implements Journal {
         LocalDateTime time = jobTable.toTime(at);
         String groupKey = storing.nextGroupKey();
         List<MultiRowInsert.Sql> statements = new ArrayList<>(jobTable.insertStatements(batch, thread, time));
-        statements.add(storing.insertStatement(groupKey, batch.stream().map(Job::getId).toList(), time));
+        statements.add(
+                storing.insertStatement(groupKey, batch.stream().map(Job::getId).toList(), time));
         // on one round trip the rows are sent and committed together: the caller's next group starts after this commit
         transactions.commit(statements, pushCallTimeoutMs, beforeCommit);
         return groupKey;
@@ -135,15 +135,15 @@ public class MybatisJournal implements Journal {
     @Override
     public boolean markDeleted(String jobId, boolean unlessWaitPut, String thread, long at) {
         LocalDateTime time = jobTable.toTime(at);
-        return Boolean.TRUE.equals(transactions.inTransaction(status ->
-                !ledger.holdsEnd(jobId) && jobTable.markDeleted(jobId, unlessWaitPut, thread, time)));
+        return Boolean.TRUE.equals(transactions.inTransaction(
+                status -> !ledger.holdsEnd(jobId) && jobTable.markDeleted(jobId, unlessWaitPut, thread, time)));
     }
 
     @Override
     public boolean reschedule(Job job, String thread, long at) {
         LocalDateTime time = jobTable.toTime(at);
-        return Boolean.TRUE.equals(transactions.inTransaction(status ->
-                !ledger.holdsEnd(job.getId()) && jobTable.reschedule(job, thread, time)));
+        return Boolean.TRUE.equals(transactions.inTransaction(
+                status -> !ledger.holdsEnd(job.getId()) && jobTable.reschedule(job, thread, time)));
     }
 
     @Override
@@ -164,12 +164,13 @@ public class MybatisJournal implements Journal {
     @Override
     public List<JournalEntry> findInStatusBefore(JobStatus status, long before, JournalEntry after, int limit) {
         return guarded(() -> jobTable.inStatusBefore(status, before, after, limit).stream()
-                .map(JournalReader::entry).toList());
+                .map(JournalReader::entry)
+                .toList());
     }
 
     @Override
-    public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds,
-                                          int limit) {
+    public List<Job> findByTopicAndStatus(
+            String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit) {
         // dead letters (the one caller) are read by their rows' status: the ledger's go there first
         guardedRun(() -> ledger.foldDown(0));
         return guarded(() -> jobTable.byTopicAndStatus(topic, status, afterId, onlyIds, limit));
@@ -192,10 +193,10 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
-    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId,
-                                           int limit) {
-        return guarded(() -> reader.pages(after -> jobTable.byBizKey(bizKey, topic, pendingOnly, after, limit),
-                afterId, limit, pendingOnly));
+    public List<JournalEntry> findByBizKey(
+            String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+        return guarded(() -> reader.pages(
+                after -> jobTable.byBizKey(bizKey, topic, pendingOnly, after, limit), afterId, limit, pendingOnly));
     }
 
     @Override

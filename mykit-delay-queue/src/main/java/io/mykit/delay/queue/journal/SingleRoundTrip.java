@@ -1,8 +1,5 @@
 package io.mykit.delay.queue.journal;
 
-import org.springframework.jdbc.core.ConnectionCallback;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -11,6 +8,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A transaction sent to MySQL/MariaDB as one multi-statement round trip: {@code BEGIN; s1; s2; COMMIT}. Spring's
@@ -22,21 +21,24 @@ import java.util.Locale;
  * the connection goes back to the pool (a connection that cannot even roll back is broken, and Hikari drops it). A
  * deadlock victim was rolled back whole by InnoDB already; the ROLLBACK is then a no-op.
  *
- * <p>Needs mysql-connector-j's {@code allowMultiQueries} ({@code JdbcUrlDefaults} adds it to a {@code jdbc:mysql:} URL);
- * {@link #works} tells whether a journal's connections take it, and other databases (the embedded H2) keep Spring's
- * transactions.
+ * <p>Needs mysql-connector-j's {@code allowMultiQueries} ({@code JdbcUrlDefaults} adds it to a {@code jdbc:mysql:}
+ * URL); {@link #works} tells whether a journal's connections take it, and other databases (the embedded H2) keep
+ * Spring's transactions.
  */
 final class SingleRoundTrip {
     /** SQLSTATE of a statement the server could not parse. */
     private static final String SYNTAX_ERROR = "42000";
 
-    private SingleRoundTrip() {
-    }
+    private SingleRoundTrip() {}
 
     /** Whether {@code jdbc}'s database is MySQL/MariaDB and its connections run several statements in one call. */
     static boolean works(JdbcTemplate jdbc) {
         Boolean works = jdbc.execute((ConnectionCallback<Boolean>) connection -> {
-            if (!connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).matches("mysql|mariadb")) {
+            if (!connection
+                    .getMetaData()
+                    .getDatabaseProductName()
+                    .toLowerCase(Locale.ROOT)
+                    .matches("mysql|mariadb")) {
                 return false;
             }
             try (Statement probe = connection.createStatement()) {

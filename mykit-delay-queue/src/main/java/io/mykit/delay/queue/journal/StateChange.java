@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.common.model.JobStatus;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -14,8 +13,8 @@ import java.util.Map;
  * {@code groupStored} marks no job change at all: Redis holds a push group, so its row in the storing table goes
  * ({@code jobId} is then the group's key; no job row and no log row is written for it).
  */
-public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at,
-                          boolean groupStored) {
+public record StateChange(
+        String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at, boolean groupStored) {
 
     public StateChange(String jobId, JobStatus status, boolean onlyFromWaitPut, String thread, long at) {
         this(jobId, status, onlyFromWaitPut, thread, at, false);
@@ -27,11 +26,13 @@ public record StateChange(String jobId, JobStatus status, boolean onlyFromWaitPu
 
     /** Redis holds every job of the push group {@code groupKey}: its storing row can go. */
     public static StateChange groupStored(String groupKey, long at) {
-        return new StateChange(groupKey, JobStatus.Delay, false, Thread.currentThread().getName(), at, true);
+        return new StateChange(
+                groupKey, JobStatus.Delay, false, Thread.currentThread().getName(), at, true);
     }
 
     public static StateChange stored(String jobId, long at) {
-        return new StateChange(jobId, JobStatus.Delay, true, Thread.currentThread().getName(), at);
+        return new StateChange(
+                jobId, JobStatus.Delay, true, Thread.currentThread().getName(), at);
     }
 
     /**

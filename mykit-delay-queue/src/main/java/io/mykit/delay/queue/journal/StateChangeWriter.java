@@ -1,9 +1,6 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -11,12 +8,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that
- * fails (database down) is kept and retried with backoff until it is written: a change is never dropped.
- * After the first change of a batch it waits {@code lingerMs} for more, so that the steps of a job that follow
- * each other closely (Ready, then Finish a few ms later) land in one flush and the job row is updated once.
+ * Writes state changes to the journal in batches from one thread, in the order they were made. A batch that fails
+ * (database down) is kept and retried with backoff until it is written: a change is never dropped. After the first
+ * change of a batch it waits {@code lingerMs} for more, so that the steps of a job that follow each other closely
+ * (Ready, then Finish a few ms later) land in one flush and the job row is updated once.
  */
 public class StateChangeWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StateChangeWriter.class);
@@ -30,12 +29,15 @@ public class StateChangeWriter implements AutoCloseable {
     private final Thread thread;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
-    /** Read side: ends under way (job gone from Redis, its change not yet submitted); write side: a restore waiting for them. */
+    /**
+     * Read side: ends under way (job gone from Redis, its change not yet submitted); write side: a restore waiting for
+     * them.
+     */
     private final ReentrantReadWriteLock endings = new ReentrantReadWriteLock();
+
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
-    private volatile Consumer<List<StateChange>> onWritten = written -> {
-    };
+    private volatile Consumer<List<StateChange>> onWritten = written -> {};
 
     /** An end under way; closing it says its change was submitted (or written). */
     public interface Ending extends AutoCloseable {
@@ -149,14 +151,19 @@ public class StateChangeWriter implements AutoCloseable {
                     break;
                 }
             } catch (Throwable e) {
-                log.warn("journal state write of {} changes failed ({} more queued), retrying in {} ms: {}",
-                        batch.size(), queue.size(), backoff, e.getMessage());
+                log.warn(
+                        "journal state write of {} changes failed ({} more queued), retrying in {} ms: {}",
+                        batch.size(),
+                        queue.size(),
+                        backoff,
+                        e.getMessage());
                 sleepQuietly(backoff);
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
             }
         }
         if (!batch.isEmpty() || !queue.isEmpty()) {
-            log.error("stopped with {} journal state changes unwritten; /reStore repairs Redis from the journal",
+            log.error(
+                    "stopped with {} journal state changes unwritten; /reStore repairs Redis from the journal",
                     batch.size() + queue.size());
         }
     }

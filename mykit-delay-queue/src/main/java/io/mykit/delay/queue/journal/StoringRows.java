@@ -1,7 +1,5 @@
 package io.mykit.delay.queue.journal;
 
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The storing rows ({@code mykit_delay_queue_storing}): one per push group whose Redis add is not confirmed, listing
@@ -24,7 +23,9 @@ final class StoringRows {
     private final JdbcTemplate jdbc;
     private final String host;
     /** Rows are keyed by this JVM's random prefix and a counter: unique whatever ids the groups hold. */
-    private final String groupPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+    private final String groupPrefix =
+            Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-";
+
     private final AtomicLong groupCounter = new AtomicLong();
 
     StoringRows(JdbcTemplate jdbc, String host) {
@@ -48,8 +49,10 @@ final class StoringRows {
 
     /** The DELETE, not yet sent, of the rows {@code groupKeys} (not empty). */
     static MultiRowInsert.Sql deleteStatement(Collection<String> groupKeys) {
-        return new MultiRowInsert.Sql("DELETE FROM mykit_delay_queue_storing WHERE group_id IN ("
-                + MultiRowInsert.placeholders(groupKeys.size()) + ")", new ArrayList<>(groupKeys));
+        return new MultiRowInsert.Sql(
+                "DELETE FROM mykit_delay_queue_storing WHERE group_id IN ("
+                        + MultiRowInsert.placeholders(groupKeys.size()) + ")",
+                new ArrayList<>(groupKeys));
     }
 
     /** Deletes the rows {@code groupKeys} (not empty). */
@@ -61,11 +64,14 @@ final class StoringRows {
     /** Up to {@code limit} rows written before {@code before}, in no particular order. */
     List<UnconfirmedGroup> before(LocalDateTime before, int limit) {
         // no ORDER BY: the table has no index on the time, and the caller deletes each page it took
-        return jdbc.query("SELECT group_id, ids, create_time FROM mykit_delay_queue_storing"
-                        + " WHERE create_time < ? LIMIT ?",
-                (rs, n) -> new UnconfirmedGroup(rs.getString(1), splitIds(rs.getString(2)),
+        return jdbc.query(
+                "SELECT group_id, ids, create_time FROM mykit_delay_queue_storing" + " WHERE create_time < ? LIMIT ?",
+                (rs, n) -> new UnconfirmedGroup(
+                        rs.getString(1),
+                        splitIds(rs.getString(2)),
                         rs.getTimestamp(3).getTime()),
-                MultiRowInsert.text(before), limit);
+                MultiRowInsert.text(before),
+                limit);
     }
 
     /** Whether a row lists {@code jobId}. */

@@ -6,5 +6,4 @@ import java.util.List;
  * A push group whose Redis add is not confirmed yet (its storing row): its jobs were journaled at {@code createdAt},
  * and Redis may not hold them.
  */
-public record UnconfirmedGroup(String key, List<String> jobIds, long createdAt) {
-}
+public record UnconfirmedGroup(String key, List<String> jobIds, long createdAt) {}

@@ -11,9 +11,6 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.RestoreMarks;
 import io.mykit.delay.queue.store.StoreAdmin;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,14 +20,16 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds Redis from the journal. A restored job keeps its journal status (it is pending either way); the restore
- * is logged as a Restore row per job, which spares a million-row restore a million index-moving UPDATEs. Safe while
- * the gateway runs: it pages the journal by primary key, only adds what Redis lacks (add.lua is HSETNX on the pool,
- * so a job waiting, in flight or ready is never copied), and never deletes anything. It cannot bring back a job that
- * ends while it runs: it marks every bucket first (each end then leaves a tombstone its adds skip), and waits for
- * ends already under way to reach the journal before reading it. One full restore runs at a time.
+ * Rebuilds Redis from the journal. A restored job keeps its journal status (it is pending either way); the restore is
+ * logged as a Restore row per job, which spares a million-row restore a million index-moving UPDATEs. Safe while the
+ * gateway runs: it pages the journal by primary key, only adds what Redis lacks (add.lua is HSETNX on the pool, so a
+ * job waiting, in flight or ready is never copied), and never deletes anything. It cannot bring back a job that ends
+ * while it runs: it marks every bucket first (each end then leaves a tombstone its adds skip), and waits for ends
+ * already under way to reach the journal before reading it. One full restore runs at a time.
  */
 public class RecoveryService {
     private static final Logger log = LoggerFactory.getLogger(RecoveryService.class);
@@ -54,8 +53,14 @@ public class RecoveryService {
     private final Executor journalReader = daemon("mykit-restore-read");
     private final Executor redisAdder = daemon("mykit-restore-add");
 
-    public RecoveryService(Journal journal, RestoreMarks store, StoreAdmin admin, StateChangeWriter states,
-                           BiConsumer<Integer, Long> wakeBucket, Clock clock, int pageSize) {
+    public RecoveryService(
+            Journal journal,
+            RestoreMarks store,
+            StoreAdmin admin,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            int pageSize) {
         this.journal = journal;
         this.store = store;
         this.admin = admin;
@@ -100,8 +105,11 @@ public class RecoveryService {
         try {
             // from here on every end leaves a tombstone; ends begun before must be in the journal before it is read
             if (!endings.await(FLUSH_MS)) {
-                throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
-                        + " ms; a restore now could bring back jobs that just ended", null);
+                throw new StoreUnavailableException(
+                        "journal",
+                        "queued state changes not written within " + FLUSH_MS
+                                + " ms; a restore now could bring back jobs that just ended",
+                        null);
             }
             last.set(report(true, includeExpired, 0, 0, 0, 0, started));
             // three stages at once: page k+1 is read and page k-1's Restore rows written while page k goes to Redis
@@ -112,7 +120,8 @@ public class RecoveryService {
                 if (page.isEmpty()) {
                     break;
                 }
-                reading = page.size() < pageSize ? CompletableFuture.completedFuture(List.of())
+                reading = page.size() < pageSize
+                        ? CompletableFuture.completedFuture(List.of())
                         : readPage(page.get(page.size() - 1).job().getId());
                 scanned += page.size();
                 long now = clock.millis();
@@ -135,7 +144,11 @@ public class RecoveryService {
                 journaling = CompletableFuture.runAsync(() -> journal.log(changes), journalWriter);
                 last.set(report(true, includeExpired, scanned, restored, skipped, leftToPush, started));
                 if (scanned / PROGRESS_LOG_EVERY != (scanned - page.size()) / PROGRESS_LOG_EVERY) {
-                    log.info("restore in progress: {} scanned, {} restored, {} skipped as expired", scanned, restored, skipped);
+                    log.info(
+                            "restore in progress: {} scanned, {} restored, {} skipped as expired",
+                            scanned,
+                            restored,
+                            skipped);
                 }
             }
             journaling.join();
@@ -163,16 +176,18 @@ public class RecoveryService {
         store.beginRestore();
         try {
             if (!endings.await(FLUSH_MS)) {
-                throw new StoreUnavailableException("journal", "queued state changes not written within " + FLUSH_MS
-                        + " ms", null);
+                throw new StoreUnavailableException(
+                        "journal", "queued state changes not written within " + FLUSH_MS + " ms", null);
             }
             JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
             if (entry.status().isTerminal()) {
                 throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
             }
             if (entry.status() == JobStatus.WaitPut) {
-                throw new JobStateConflictException(jobId, "job " + jobId + " is being stored by its push; if that"
-                        + " push failed, the stranded-job repairer stores it");
+                throw new JobStateConflictException(
+                        jobId,
+                        "job " + jobId + " is being stored by its push; if that"
+                                + " push failed, the stranded-job repairer stores it");
             }
             List<StateChange> changes = storeMissing(List.of(entry.job()), clock.millis());
             journal.log(changes);
@@ -185,10 +200,24 @@ public class RecoveryService {
         }
     }
 
-    private RestoreReport report(boolean running, boolean includeExpired, long scanned, long restored, long skipped,
-                                 long leftToPush, long started) {
-        return new RestoreReport(running, includeExpired, scanned, restored, scanned - skipped - restored - leftToPush,
-                skipped, leftToPush, started, clock.millis() - started);
+    private RestoreReport report(
+            boolean running,
+            boolean includeExpired,
+            long scanned,
+            long restored,
+            long skipped,
+            long leftToPush,
+            long started) {
+        return new RestoreReport(
+                running,
+                includeExpired,
+                scanned,
+                restored,
+                scanned - skipped - restored - leftToPush,
+                skipped,
+                leftToPush,
+                started,
+                clock.millis() - started);
     }
 
     private void endRestore() {
@@ -203,7 +232,9 @@ public class RecoveryService {
     /** Removes this gateway's queue data from Redis; the journal is untouched, so restore brings it back. */
     public long clearAll() {
         long removed = admin.clear();
-        log.warn("clearAll removed {} Redis keys; the journal still holds every job (GET /reStore brings them back)", removed);
+        log.warn(
+                "clearAll removed {} Redis keys; the journal still holds every job (GET /reStore brings them back)",
+                removed);
         return removed;
     }
 
@@ -233,8 +264,8 @@ public class RecoveryService {
             List<Job> odd = new ArrayList<>(jobs.size() / 2 + 1);
             List<Job> even = new ArrayList<>(jobs.size() / 2 + 1);
             jobs.forEach(job -> (store.bucketOf(job.getId()) % 2 == 0 ? even : odd).add(job));
-            CompletableFuture<List<String>> oddAdded = CompletableFuture.supplyAsync(() -> store.addUnlessEnded(odd),
-                    redisAdder);
+            CompletableFuture<List<String>> oddAdded =
+                    CompletableFuture.supplyAsync(() -> store.addUnlessEnded(odd), redisAdder);
             List<String> evenAdded;
             try {
                 evenAdded = store.addUnlessEnded(even);

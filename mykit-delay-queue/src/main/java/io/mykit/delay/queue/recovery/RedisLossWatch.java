@@ -3,17 +3,16 @@ package io.mykit.delay.queue.recovery;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.store.StoreAdmin;
 import io.mykit.delay.queue.timer.WakeableLoop;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Notices that Redis lost this gateway's data (restarted without persistence, flushed, failed over to an empty
- * replica): the epoch key written after every restore is gone. Then it restores everything pending from the
- * journal, due or not, and writes the epoch again. On a first start with an empty journal it just writes the epoch.
+ * replica): the epoch key written after every restore is gone. Then it restores everything pending from the journal,
+ * due or not, and writes the epoch again. On a first start with an empty journal it just writes the epoch.
  */
 public final class RedisLossWatch extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(RedisLossWatch.class);
@@ -26,8 +25,13 @@ public final class RedisLossWatch extends WakeableLoop {
     private final AtomicLong restores = new AtomicLong();
 
     /** Watches only while {@code mine} holds: one node of a cluster restores, not every node at once. */
-    public RedisLossWatch(StoreAdmin store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs,
-                          BooleanSupplier mine) {
+    public RedisLossWatch(
+            StoreAdmin store,
+            Journal journal,
+            RecoveryService recovery,
+            Clock clock,
+            long intervalMs,
+            BooleanSupplier mine) {
         super("mykit-redis-loss-watch", clock);
         this.store = store;
         this.journal = journal;
@@ -43,9 +47,9 @@ public final class RedisLossWatch extends WakeableLoop {
 
     /**
      * On a first start (Redis holds no epoch, the journal no pending job) writes the epoch before the gateway takes a
-     * push; true when it did. Left to the first pass, which runs on its own thread once delivery starts (after the
-     * port opened, or with the start-up warm-up's pushes), the first jobs pushed would look like data Redis had lost
-     * and set off a restore of everything pending while they were being pushed.
+     * push; true when it did. Left to the first pass, which runs on its own thread once delivery starts (after the port
+     * opened, or with the start-up warm-up's pushes), the first jobs pushed would look like data Redis had lost and set
+     * off a restore of everything pending while they were being pushed.
      */
     public boolean markFirstStart() {
         return !store.hasEpoch() && newEpochIfNothingPending();
@@ -54,7 +58,8 @@ public final class RedisLossWatch extends WakeableLoop {
     @Override
     protected long runOnce() {
         if (mine.getAsBoolean() && !store.hasEpoch() && !newEpochIfNothingPending()) {
-            log.warn("Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
+            log.warn(
+                    "Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
             restores.incrementAndGet();
             recovery.restore(true);
             store.writeEpoch();

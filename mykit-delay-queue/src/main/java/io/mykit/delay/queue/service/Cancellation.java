@@ -7,7 +7,6 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,13 +17,14 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Cancels jobs so they are never delivered: one by id, every one of a bizKey, or every pending one. A cancel takes
- * the job out of Redis first (refused once it was handed over), then journals Delete, inside one end of the state
- * writer so a restore running meanwhile cannot bring the job back.
+ * Cancels jobs so they are never delivered: one by id, every one of a bizKey, or every pending one. A cancel takes the
+ * job out of Redis first (refused once it was handed over), then journals Delete, inside one end of the state writer so
+ * a restore running meanwhile cannot bring the job back.
  */
 public class Cancellation {
     /** Most jobs one bizKey cancel ends: its answer lists each of them. */
     public static final int MAX_CANCEL_PAGE = 1_000;
+
     private static final int CANCEL_ALL_PAGE = 1_000;
     private static final int CANCEL_ALL_REFUSALS_LISTED = 1_000;
 
@@ -41,8 +41,8 @@ public class Cancellation {
     }
 
     /**
-     * Cancels a job so it is never delivered: only while it still waits (in its bucket or a pull topic's ready list).
-     * A job already handed to its target or reserved by a puller is refused with 409: it may have been delivered.
+     * Cancels a job so it is never delivered: only while it still waits (in its bucket or a pull topic's ready list). A
+     * job already handed to its target or reserved by a puller is refused with 409: it may have been delivered.
      */
     public void cancel(String jobId) {
         JobValidator.requireId("jobId", jobId);
@@ -50,8 +50,10 @@ public class Cancellation {
         try (StateChangeWriter.Ending ending = states.beginEnding()) {
             removed = store.delete(jobId);
             if (removed == DelayStore.RemoveResult.IN_FLIGHT) {
-                throw new JobStateConflictException(jobId, "job " + jobId + " is already handed over (delivered or"
-                        + " reserved): it can no longer be cancelled");
+                throw new JobStateConflictException(
+                        jobId,
+                        "job " + jobId + " is already handed over (delivered or"
+                                + " reserved): it can no longer be cancelled");
             }
             if (removed == DelayStore.RemoveResult.REMOVED
                     && journal.markDeleted(jobId, false, Thread.currentThread().getName(), clock.millis())) {
@@ -76,20 +78,23 @@ public class Cancellation {
             return;
         }
         if (entry.status() == JobStatus.WaitPut) {
-            throw new JobStateConflictException(jobId, "job " + jobId
-                    + " is being stored; cancel it again in a moment");
+            throw new JobStateConflictException(
+                    jobId, "job " + jobId + " is being stored; cancel it again in a moment");
         }
         throw new JobStateConflictException(jobId, "job " + jobId + " already ended: " + entry.status());
     }
 
     /**
-     * Cancels every pending job the journal holds, one by one through {@link #cancel} (so each is journaled Delete
-     * and never delivered afterwards); jobs already handed over, or still being stored, are refused and reported.
+     * Cancels every pending job the journal holds, one by one through {@link #cancel} (so each is journaled Delete and
+     * never delivered afterwards); jobs already handed over, or still being stored, are refused and reported.
      */
     public CancelAllReport cancelAllPending() {
         long[] cancelled = {0};
         Map<String, String> refused = new LinkedHashMap<>();
-        cancelEach(after -> journal.findPendingAfter(after, CANCEL_ALL_PAGE), CANCEL_ALL_PAGE, id -> cancelled[0]++,
+        cancelEach(
+                after -> journal.findPendingAfter(after, CANCEL_ALL_PAGE),
+                CANCEL_ALL_PAGE,
+                id -> cancelled[0]++,
                 (id, why) -> {
                     if (refused.size() < CANCEL_ALL_REFUSALS_LISTED) {
                         refused.put(id, why);
@@ -99,8 +104,11 @@ public class Cancellation {
     }
 
     /** Cancels each job of the pages {@code nextPage} gives (keyset by id), as {@link #cancel} does, and reports. */
-    private void cancelEach(Function<String, List<JournalEntry>> nextPage, int pageSize, Consumer<String> cancelled,
-                            BiConsumer<String, String> refused) {
+    private void cancelEach(
+            Function<String, List<JournalEntry>> nextPage,
+            int pageSize,
+            Consumer<String> cancelled,
+            BiConsumer<String, String> refused) {
         String after = "";
         List<JournalEntry> page;
         do {

@@ -7,16 +7,15 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.JobWrites;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * Dead letters live in the journal only (status Dead): listing pages by id; respawn journals them WaitPut again,
- * then stores them due now with fresh tries (a crash in between leaves WaitPut rows the repairer stores);
- * drop journals them Delete.
+ * Dead letters live in the journal only (status Dead): listing pages by id; respawn journals them WaitPut again, then
+ * stores them due now with fresh tries (a crash in between leaves WaitPut rows the repairer stores); drop journals them
+ * Delete.
  */
 public class DeadLetterService {
     private static final int PAGE = 500;
@@ -27,8 +26,12 @@ public class DeadLetterService {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
-    public DeadLetterService(Journal journal, JobWrites store, StateChangeWriter states,
-                             BiConsumer<Integer, Long> wakeBucket, Clock clock) {
+    public DeadLetterService(
+            Journal journal,
+            JobWrites store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock) {
         this.journal = journal;
         this.store = store;
         this.states = states;
@@ -49,13 +52,26 @@ public class DeadLetterService {
         checkTopic(topic);
         return forEachDeadPage(topic, ids, page -> {
             long now = clock.millis();
-            List<String> moved = journal.transition(page.stream().map(Job::getId).toList(),
-                    JobStatus.Dead, JobStatus.WaitPut, Thread.currentThread().getName(), now);
+            List<String> moved = journal.transition(
+                    page.stream().map(Job::getId).toList(),
+                    JobStatus.Dead,
+                    JobStatus.WaitPut,
+                    Thread.currentThread().getName(),
+                    now);
             List<Job> fresh = new ArrayList<>(moved.size());
             for (Job job : page) {
                 if (moved.contains(job.getId())) {
-                    fresh.add(new Job(job.getId(), job.getTopic(), job.getSubtopic(), job.getBizKey(), 0, 0,
-                            job.getTtl(), job.getTries(), job.getBody(), now));
+                    fresh.add(new Job(
+                            job.getId(),
+                            job.getTopic(),
+                            job.getSubtopic(),
+                            job.getBizKey(),
+                            0,
+                            0,
+                            job.getTtl(),
+                            job.getTries(),
+                            job.getBody(),
+                            now));
                 }
             }
             // respawn, not add: a leftover record of the dead job (a forget that failed) must not keep it from running
@@ -71,8 +87,16 @@ public class DeadLetterService {
     /** Drops dead jobs of the topic (all, or only {@code ids}) for good; returns how many. */
     public int drop(String topic, List<String> ids) {
         checkTopic(topic);
-        return forEachDeadPage(topic, ids, page -> journal.transition(page.stream().map(Job::getId).toList(),
-                JobStatus.Dead, JobStatus.Delete, Thread.currentThread().getName(), clock.millis()).size());
+        return forEachDeadPage(
+                topic,
+                ids,
+                page -> journal.transition(
+                                page.stream().map(Job::getId).toList(),
+                                JobStatus.Dead,
+                                JobStatus.Delete,
+                                Thread.currentThread().getName(),
+                                clock.millis())
+                        .size());
     }
 
     private int forEachDeadPage(String topic, List<String> ids, java.util.function.ToIntFunction<List<Job>> action) {

@@ -15,7 +15,6 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.StoredJob;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,9 +59,18 @@ public class DelayQueueService {
     private volatile boolean warmingUp;
 
     /** {@code pushTimeout}: how long a push waits for its group commit before answering 503. */
-    public DelayQueueService(JobValidator validator, Duration pushTimeout, JobIdGenerator ids, PushPipeline pushes,
-                             DelayStore store, Journal journal, StateChangeWriter states, PullTarget pull,
-                             DeliveryOutcomes outcomes, BiConsumer<Integer, Long> wakeBucket, Clock clock) {
+    public DelayQueueService(
+            JobValidator validator,
+            Duration pushTimeout,
+            JobIdGenerator ids,
+            PushPipeline pushes,
+            DelayStore store,
+            Journal journal,
+            StateChangeWriter states,
+            PullTarget pull,
+            DeliveryOutcomes outcomes,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock) {
         this.validator = validator;
         this.pushTimeout = pushTimeout;
         this.ids = ids;
@@ -93,8 +101,7 @@ public class DelayQueueService {
      * The ids of a push, in order, and those among them the journal held already: such a job is kept as it was (the
      * first push wins), and the client can tell from the answer.
      */
-    public record PushResult(List<String> ids, Set<String> duplicates) {
-    }
+    public record PushResult(List<String> ids, Set<String> duplicates) {}
 
     /** {@link #pushBatch}, telling which client-chosen ids were journaled already. */
     public PushResult pushReporting(List<Job> jobs) {
@@ -107,8 +114,11 @@ public class DelayQueueService {
                     throw new InvalidJobException("topic", WARMUP_TOPIC + " is the gateway's own start-up topic");
                 }
             } catch (InvalidJobException e) {
-                throw jobs.size() == 1 ? e : new InvalidJobException("[" + i + "]." + e.field(),
-                        e.getMessage().substring(e.field().length() + 2));
+                throw jobs.size() == 1
+                        ? e
+                        : new InvalidJobException(
+                                "[" + i + "]." + e.field(),
+                                e.getMessage().substring(e.field().length() + 2));
             }
         }
         List<Job> accepted = new ArrayList<>(jobs.size());
@@ -132,9 +142,17 @@ public class DelayQueueService {
         } else {
             clientIds.add(id);
         }
-        Job job = new Job(id, in.getTopic(), in.getSubtopic(), in.getBizKey(), in.getDelay(), in.getPriority(),
-                in.getTtl(), in.getTries() == 0 ? validator.limits().defaultTries() : in.getTries(),
-                in.getBody(), in.getCreateTime() == 0 ? now : in.getCreateTime());
+        Job job = new Job(
+                id,
+                in.getTopic(),
+                in.getSubtopic(),
+                in.getBizKey(),
+                in.getDelay(),
+                in.getPriority(),
+                in.getTtl(),
+                in.getTries() == 0 ? validator.limits().defaultTries() : in.getTries(),
+                in.getBody(),
+                in.getCreateTime() == 0 ? now : in.getCreateTime());
         job.setAttempts(0);
         return job;
     }
@@ -226,7 +244,10 @@ public class DelayQueueService {
         }
         JobValidator.requirePage(afterId, limit, MAX_BIZ_KEY_PAGE);
         return journal.findByBizKey(bizKey, topic, false, afterId == null ? "" : afterId, limit).stream()
-                .map(entry -> new JobView(entry.job(), entry.status(), entry.updateTime(),
+                .map(entry -> new JobView(
+                        entry.job(),
+                        entry.status(),
+                        entry.updateTime(),
                         store.peek(entry.job().getId()).map(StoredJob::stage).orElse(null)))
                 .toList();
     }
@@ -251,8 +272,8 @@ public class DelayQueueService {
      * {@link #reserve(String, int, Long, Long)} without holding the caller's thread while it waits: {@code answer} is
      * called once, with the jobs or with none at the timeout. Bad input throws here, before anything waits.
      */
-    public PullTarget.PendingPoll reserveAsync(String topic, int count, Long ttrMs, Long timeoutMs,
-                                               PullTarget.PollAnswer answer) {
+    public PullTarget.PendingPoll reserveAsync(
+            String topic, int count, Long ttrMs, Long timeoutMs, PullTarget.PollAnswer answer) {
         JobValidator.PullRequest args = validator.checkPull(topic, count, ttrMs, timeoutMs);
         return pull.reserveAsync(topic, count, args.ttr(), args.timeout(), answer);
     }
@@ -265,7 +286,8 @@ public class DelayQueueService {
         requireId(jobId);
         long delay = validator.releaseDelay(delayMs);
         long now = clock.millis();
-        DelayStore.Released released = store.release(jobId, now + delay, now, validator.limits().defaultTries());
+        DelayStore.Released released =
+                store.release(jobId, now + delay, now, validator.limits().defaultTries());
         switch (released.outcome()) {
             case RELEASED -> {
                 states.submit(StateChange.of(jobId, JobStatus.ConsumerFailRestore, now));

@@ -8,7 +8,6 @@ import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,17 +15,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Acknowledges pulled jobs, one or many: the job leaves Redis (with a finish mark) in one atomic step, the answer
- * goes out, and the state writer journals Finish afterwards. A job Redis no longer holds is judged by its journal
- * entry once the ends under way are written.
+ * Acknowledges pulled jobs, one or many: the job leaves Redis (with a finish mark) in one atomic step, the answer goes
+ * out, and the state writer journals Finish afterwards. A job Redis no longer holds is judged by its journal entry once
+ * the ends under way are written.
  */
 public class Finishing {
     /** Why a finish of a job no puller reserved, held by a broker sender, is refused. */
     private static final String HANDED_TO_TARGET = "handed to its delivery target, not reserved by a puller: the target"
             + " delivers it, a finish cannot end it";
     /** Why a finish of a due job not yet handed over (its target may be a broker) is refused. */
-    private static final String NOT_YET_HANDED_OVER = "due but not yet handed over, not reserved by a puller; delete it"
-            + " instead";
+    private static final String NOT_YET_HANDED_OVER =
+            "due but not yet handed over, not reserved by a puller; delete it" + " instead";
 
     private final JobValidator validator;
     private final DelayStore store;
@@ -62,7 +61,7 @@ public class Finishing {
             case NOT_DUE -> throw refusedFinish(jobId, "not due yet; delete it instead");
             case IN_FLIGHT -> throw refusedFinish(jobId, HANDED_TO_TARGET);
             case NOT_HANDED_OVER -> throw refusedFinish(jobId, NOT_YET_HANDED_OVER);
-            default -> { }
+            default -> {}
         }
         JournalEntry entry = journalAfterEnds(List.of(jobId)).get(jobId);
         if (entry == null) {
@@ -128,8 +127,8 @@ public class Finishing {
 
     /**
      * Finishes a job Redis no longer holds, judged by its journal entry; returns why not, or null when it is finished.
-     * A due job the journal shows Ready was handed to a puller and then left Redis: most likely an earlier finish
-     * of ours whose reply was lost (or Redis lost its data), so the puller's finish is taken and journaled.
+     * A due job the journal shows Ready was handed to a puller and then left Redis: most likely an earlier finish of
+     * ours whose reply was lost (or Redis lost its data), so the puller's finish is taken and journaled.
      */
     private String finishAbsent(JournalEntry entry, long now) {
         String id = entry.job().getId();

@@ -3,7 +3,6 @@ package io.mykit.delay.queue.service;
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.util.PlainNames;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -11,6 +10,7 @@ import java.util.List;
 public final class JobValidator {
     /** Topics become Redis key parts, RocketMQ topics and JMS queue names: keep them to a portable alphabet. */
     private static final int MAX_NAME = 128;
+
     private static final int MAX_PRIORITY_MS = 86_400_000;
     private static final int MAX_BIZ_KEY = 128;
 
@@ -42,7 +42,8 @@ public final class JobValidator {
             throw new InvalidJobException("delay", "must be 0.." + maxDelay + " ms, was " + job.getDelay());
         }
         if (job.getPriority() < 0 || job.getPriority() > MAX_PRIORITY_MS) {
-            throw new InvalidJobException("priority", "must be 0.." + MAX_PRIORITY_MS + " ms, was " + job.getPriority());
+            throw new InvalidJobException(
+                    "priority", "must be 0.." + MAX_PRIORITY_MS + " ms, was " + job.getPriority());
         }
         if (job.getTtl() < 0 || job.getTtl() > maxDelay) {
             throw new InvalidJobException("ttl", "must be 0.." + maxDelay + " ms, was " + job.getTtl());
@@ -76,8 +77,7 @@ public final class JobValidator {
     }
 
     /** A pull's reservation time and long-poll timeout, both in ms. */
-    public record PullRequest(long ttr, long timeout) {
-    }
+    public record PullRequest(long ttr, long timeout) {}
 
     /** Checks a pull's input in the order the fields were always checked: topic, ttr, timeout, count. */
     public PullRequest checkPull(String topic, int count, Long ttrMs, Long timeoutMs) {
@@ -85,7 +85,8 @@ public final class JobValidator {
         long ttr = ttr(ttrMs);
         long timeout = timeoutMs == null ? 0 : timeoutMs;
         if (timeout < 0 || timeout > pull.maxTimeout().toMillis()) {
-            throw new InvalidJobException("timeout", "must be 0.." + pull.maxTimeout().toMillis() + " ms");
+            throw new InvalidJobException(
+                    "timeout", "must be 0.." + pull.maxTimeout().toMillis() + " ms");
         }
         int maxCount = limits.maxBatchSize();
         if (count < 1 || count > maxCount) {
@@ -189,13 +190,16 @@ public final class JobValidator {
     private static void requireWellFormed(String field, String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+            boolean pair = Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
                     && Character.isLowSurrogate(value.charAt(i + 1));
             if (pair) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new InvalidJobException(field, "must be valid UTF-16: a lone surrogate (\\u"
-                        + Integer.toHexString(c) + ") at index " + i + " is not a character");
+                throw new InvalidJobException(
+                        field,
+                        "must be valid UTF-16: a lone surrogate (\\u" + Integer.toHexString(c) + ") at index " + i
+                                + " is not a character");
             }
         }
     }

@@ -8,8 +8,7 @@ final class PendingEnds {
     /** How long a finish or cancel waits for queued journal changes before it judges by the journal. */
     private static final long FLUSH_WAIT_MS = 2_000;
 
-    private PendingEnds() {
-    }
+    private PendingEnds() {}
 
     /**
      * Waits (bounded) until every end under way on another thread (its Redis step taken, its change maybe not yet
@@ -19,8 +18,8 @@ final class PendingEnds {
     static void awaitWritten(StateChangeWriter states) {
         try {
             if (!states.flushEndings(FLUSH_WAIT_MS)) {
-                throw new StoreUnavailableException("journal", "queued state changes not written within "
-                        + FLUSH_WAIT_MS + " ms", null);
+                throw new StoreUnavailableException(
+                        "journal", "queued state changes not written within " + FLUSH_WAIT_MS + " ms", null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

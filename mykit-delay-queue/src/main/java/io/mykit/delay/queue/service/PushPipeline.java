@@ -7,9 +7,6 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.JobWrites;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,29 +21,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Group commit for the push path. Pushes queue up while a writer commits the previous group, so concurrent
- * pushes share one multi-row INSERT, one commit and one pipelined Redis round trip:
+ * Group commit for the push path. Pushes queue up while a writer commits the previous group, so concurrent pushes share
+ * one multi-row INSERT, one commit and one pipelined Redis round trip:
  *
  * <pre>
  *  push ─┐
  *  push ─┼─▶ queue ─▶ writer: journal INSERT (Delay) + log + storing row ─▶ commit ─▶ Redis add (NX) ─▶ answer all
- *  push ─┘                              │ fails: 503, nothing stored        │ fails: 200 all the same, the repairer stores it later
+ *  push ─┘                              │ fails: 503, nothing stored        │ fails: 200 all the same,
+ *                                                                           the repairer stores it later
  * </pre>
  *
  * The storing row (one per group, listing its ids) marks the group as not yet in Redis; the state writer deletes it
  * after the add. A crash or a Redis failure in between leaves it for the stranded-job repairer.
  *
- * A call still queued when its caller stops waiting (the push timeout) is withdrawn ({@link #withdraw}): no writer
+ * <p>A call still queued when its caller stops waiting (the push timeout) is withdrawn ({@link #withdraw}): no writer
  * takes it afterwards, so its 503 can say that nothing was stored, and a stalled journal's queue holds only the calls
  * someone still waits for, however often clients retry.
  *
- * With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
+ * <p>With several writers the groups overlap: one writer at a time gathers and sends its INSERTs (holding the gather
  * turn), and hands the turn on before its COMMIT, so the next group gathers while this one waits for the disk. Each
- * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on
- * its own (request) thread, with whatever is queued behind it: the writers serve pushes that arrive while a group
- * is being gathered or while as many groups as there are writers are being committed.
+ * push is still answered only after its own group's commit. A push that finds the turn free takes it and commits on its
+ * own (request) thread, with whatever is queued behind it: the writers serve pushes that arrive while a group is being
+ * gathered or while as many groups as there are writers are being committed.
  */
 public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
@@ -110,17 +110,24 @@ public class PushPipeline implements AutoCloseable {
      */
     private final Semaphore groups;
     /**
-     * Held while a small group's journal call runs (not its Redis add). Single pushes from many clients make groups
-     * of a few jobs; committed side by side, a commit's fixed cost per job would be most of the database's CPU per
-     * push, so one small commit at a time lets the next group gather meanwhile. Large groups (batch calls) still
-     * commit side by side: their rows, not the commit, are the cost.
+     * Held while a small group's journal call runs (not its Redis add). Single pushes from many clients make groups of
+     * a few jobs; committed side by side, a commit's fixed cost per job would be most of the database's CPU per push,
+     * so one small commit at a time lets the next group gather meanwhile. Large groups (batch calls) still commit side
+     * by side: their rows, not the commit, are the cost.
      */
     private final Semaphore smallTurn = new Semaphore(1);
+
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public PushPipeline(Journal journal, JobWrites store, StateChangeWriter states,
-                        BiConsumer<Integer, Long> wakeBucket, Clock clock, int batchSize, int writerCount) {
+    public PushPipeline(
+            Journal journal,
+            JobWrites store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            int batchSize,
+            int writerCount) {
         this.journal = journal;
         this.store = store;
         this.states = states;
@@ -324,8 +331,8 @@ public class PushPipeline implements AutoCloseable {
                 }
             }));
             long started = System.nanoTime();
-            groupKey = journal.insertWaitPut(List.copyOf(fresh.values()), Thread.currentThread().getName(),
-                    clock.millis(), passTurn);
+            groupKey = journal.insertWaitPut(
+                    List.copyOf(fresh.values()), Thread.currentThread().getName(), clock.millis(), passTurn);
             metrics.journalBatch("push", fresh.size(), System.nanoTime() - started);
         } catch (StoreUnavailableException e) {
             passTurn.run();
@@ -338,8 +345,10 @@ public class PushPipeline implements AutoCloseable {
             store.add(fresh.values());
         } catch (StoreUnavailableException e) {
             // accepted all the same: the journal has them, and a 503 would make a client without ids push them twice
-            log.warn("{} jobs journaled but not stored in Redis ({}); the repairer stores them when Redis answers",
-                    fresh.size(), e.getMessage());
+            log.warn(
+                    "{} jobs journaled but not stored in Redis ({}); the repairer stores them when Redis answers",
+                    fresh.size(),
+                    e.getMessage());
             group.forEach(p -> p.done().complete(duplicates(p, fresh)));
             return;
         }

@@ -6,7 +6,6 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.store.DelayStore;
-
 import java.time.Clock;
 import java.util.function.BiConsumer;
 
@@ -18,8 +17,12 @@ public class Rescheduling {
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
 
-    public Rescheduling(JobValidator validator, DelayStore store, Journal journal, BiConsumer<Integer, Long> wakeBucket,
-                        Clock clock) {
+    public Rescheduling(
+            JobValidator validator,
+            DelayStore store,
+            Journal journal,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock) {
         this.validator = validator;
         this.store = store;
         this.journal = journal;
@@ -42,16 +45,29 @@ public class Rescheduling {
         }
         long now = clock.millis();
         Job old = entry.job();
-        Job job = new Job(jobId, old.getTopic(), old.getSubtopic(), old.getBizKey(), delay, old.getPriority(),
-                old.getTtl(), old.getTries(), body == null ? old.getBody() : body, now);
+        Job job = new Job(
+                jobId,
+                old.getTopic(),
+                old.getSubtopic(),
+                old.getBizKey(),
+                delay,
+                old.getPriority(),
+                old.getTtl(),
+                old.getTries(),
+                body == null ? old.getBody() : body,
+                now);
         job.setAttempts(old.getAttempts());
         validator.validate(job, now);
         switch (store.reschedule(job)) {
-            case NOT_WAITING -> throw new JobStateConflictException(jobId, "job " + jobId + " is already due or handed"
-                    + " over: it can no longer be rescheduled");
-            case NOT_IN_REDIS -> throw new JobStateConflictException(jobId, "job " + jobId + " is not in Redis ("
-                    + entry.status() + "): being stored, or waiting for a restore; try again in a moment");
-            case RESCHEDULED -> { }
+            case NOT_WAITING ->
+                throw new JobStateConflictException(
+                        jobId, "job " + jobId + " is already due or handed" + " over: it can no longer be rescheduled");
+            case NOT_IN_REDIS ->
+                throw new JobStateConflictException(
+                        jobId,
+                        "job " + jobId + " is not in Redis (" + entry.status()
+                                + "): being stored, or waiting for a restore; try again in a moment");
+            case RESCHEDULED -> {}
         }
         if (!journal.reschedule(job, Thread.currentThread().getName(), now)) {
             throw new JobStateConflictException(jobId, "job " + jobId + " ended while it was being rescheduled");

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.stats;
 
 import io.mykit.delay.queue.journal.Journal;
-
 import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,6 +13,7 @@ import java.util.TreeMap;
 public class DeadLetterCounts {
     /** Counts stop here and are reported as a lower bound: a huge dead-letter pile must not make /stats slow. */
     public static final int CAP = 100_000;
+
     static final long REUSE_MS = 5_000;
 
     private final Journal journal;
@@ -27,8 +27,7 @@ public class DeadLetterCounts {
     }
 
     /** Dead letters by topic; {@code exact} false when the cap was reached (the numbers are then lower bounds). */
-    public record Counted(Map<String, Long> byTopic, boolean exact) {
-    }
+    public record Counted(Map<String, Long> byTopic, boolean exact) {}
 
     public synchronized Counted byTopic() {
         long now = clock.millis();

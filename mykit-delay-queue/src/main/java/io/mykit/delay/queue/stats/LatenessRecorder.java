@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.stats;
 
 import io.mykit.delay.common.model.Job;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,12 +37,13 @@ public class LatenessRecorder {
     }
 
     /** One hand-over: when, and how many ms after the job's due time. */
-    public record Sample(long at, long lateMs) {
-    }
+    public record Sample(long at, long lateMs) {}
 
-    /** Percentiles over the samples of the last {@code windowMs}, and the newest {@code recent} samples, oldest first. */
-    public record Summary(long windowMs, int samples, Long p50Ms, Long p95Ms, Long p99Ms, Long maxMs, List<Sample> recent) {
-    }
+    /**
+     * Percentiles over the samples of the last {@code windowMs}, and the newest {@code recent} samples, oldest first.
+     */
+    public record Summary(
+            long windowMs, int samples, Long p50Ms, Long p95Ms, Long p99Ms, Long maxMs, List<Sample> recent) {}
 
     public Summary summary(long windowMs, int recent) {
         long now = clock.millis();
@@ -61,8 +61,14 @@ public class LatenessRecorder {
             return new Summary(windowMs, 0, null, null, null, null, List.of());
         }
         long[] sorted = kept.stream().mapToLong(Sample::lateMs).sorted().toArray();
-        return new Summary(windowMs, sorted.length, percentile(sorted, 50), percentile(sorted, 95), percentile(sorted, 99),
-                sorted[sorted.length - 1], List.copyOf(kept.subList(Math.max(0, kept.size() - recent), kept.size())));
+        return new Summary(
+                windowMs,
+                sorted.length,
+                percentile(sorted, 50),
+                percentile(sorted, 95),
+                percentile(sorted, 99),
+                sorted[sorted.length - 1],
+                List.copyOf(kept.subList(Math.max(0, kept.size() - recent), kept.size())));
     }
 
     /** Nearest-rank percentile of sorted values. */

@@ -2,7 +2,6 @@ package io.mykit.delay.queue.stats;
 
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.queue.service.JobValidator;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +14,7 @@ import java.util.TreeSet;
 public class StatsService {
     /** Lateness percentiles cover this much recent time. */
     static final long LATENESS_WINDOW_MS = 300_000;
+
     static final int LATENESS_RECENT = 120;
     public static final int MAX_MINUTES = 1440;
 
@@ -31,27 +31,46 @@ public class StatsService {
     }
 
     /** One topic's line in the overview. */
-    public record TopicLine(String topic, long pending, long ready, long inFlight, long dead) {
-    }
+    public record TopicLine(String topic, long pending, long ready, long inFlight, long dead) {}
 
     /**
      * Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness;
      * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet.
      */
-    public record Overview(long at, long pending, long ready, long inFlight, long dead, boolean deadExact,
-                           long overdue, Long nextDueTime, Long oldestOverdueTime, Long oldestOverdueMs,
-                           List<TopicLine> topics, LatenessRecorder.Summary lateness, boolean countsComplete) {
-    }
+    public record Overview(
+            long at,
+            long pending,
+            long ready,
+            long inFlight,
+            long dead,
+            boolean deadExact,
+            long overdue,
+            Long nextDueTime,
+            Long oldestOverdueTime,
+            Long oldestOverdueMs,
+            List<TopicLine> topics,
+            LatenessRecorder.Summary lateness,
+            boolean countsComplete) {}
 
-    /** One topic; due times sampled (see {@link StoreCounters#topicHead}), {@code *Known} false when beyond the sample. */
-    public record TopicStats(long at, String topic, long pending, long ready, long inFlight, long dead,
-                             boolean deadExact, Long nextDueTime, boolean nextDueKnown, Long oldestOverdueTime,
-                             Long oldestOverdueMs, boolean oldestOverdueKnown) {
-    }
+    /**
+     * One topic; due times sampled (see {@link StoreCounters#topicHead}), {@code *Known} false when beyond the sample.
+     */
+    public record TopicStats(
+            long at,
+            String topic,
+            long pending,
+            long ready,
+            long inFlight,
+            long dead,
+            boolean deadExact,
+            Long nextDueTime,
+            boolean nextDueKnown,
+            Long oldestOverdueTime,
+            Long oldestOverdueMs,
+            boolean oldestOverdueKnown) {}
 
     /** Waiting jobs due per minute over the next {@code minutes}, starting at {@code from}. */
-    public record DueTimes(long from, int minutes, long overdue, long[] perMinute, boolean estimated) {
-    }
+    public record DueTimes(long from, int minutes, long overdue, long[] perMinute, boolean estimated) {}
 
     public Overview overview() {
         long now = clock.millis();
@@ -73,9 +92,20 @@ public class StatsService {
             deadTotal += d;
         }
         Long oldest = snapshot.oldestOverdue();
-        return new Overview(now, total.pending(), total.ready(), total.inFlight(), deadTotal, deadCounts.exact(),
-                snapshot.overdue(), snapshot.nextDue(), oldest, oldest == null ? null : now - oldest, lines,
-                lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT), snapshot.complete());
+        return new Overview(
+                now,
+                total.pending(),
+                total.ready(),
+                total.inFlight(),
+                deadTotal,
+                deadCounts.exact(),
+                snapshot.overdue(),
+                snapshot.nextDue(),
+                oldest,
+                oldest == null ? null : now - oldest,
+                lines,
+                lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT),
+                snapshot.complete());
     }
 
     public TopicStats topic(String topic) {
@@ -85,9 +115,19 @@ public class StatsService {
         StoreCounters.TopicHead head = counters.topicHead(topic, now);
         long d = dead.of(topic);
         Long oldest = head.oldestOverdue();
-        return new TopicStats(now, topic, c.pending(), c.ready(), c.inFlight(), Math.min(d, DeadLetterCounts.CAP),
-                d <= DeadLetterCounts.CAP, head.nextDue(), head.nextDueKnown(), oldest,
-                oldest == null ? null : now - oldest, head.oldestOverdueKnown());
+        return new TopicStats(
+                now,
+                topic,
+                c.pending(),
+                c.ready(),
+                c.inFlight(),
+                Math.min(d, DeadLetterCounts.CAP),
+                d <= DeadLetterCounts.CAP,
+                head.nextDue(),
+                head.nextDueKnown(),
+                oldest,
+                oldest == null ? null : now - oldest,
+                head.oldestOverdueKnown());
     }
 
     public DueTimes dueTimes(int minutes) {

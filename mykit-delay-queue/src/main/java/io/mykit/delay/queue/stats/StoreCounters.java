@@ -5,11 +5,6 @@ import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.LuaScript;
 import io.mykit.delay.queue.store.NodePipelines;
 import io.mykit.delay.queue.store.RedisNodes;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * Reads the store's per-bucket stage counters and due-time heads, one pipeline per Redis node for all buckets: the
- * cost grows with buckets, due slices and topics, and with jobs only up to dueMinutes' budget (see the store's
- * package-info for how the counters are kept).
+ * Reads the store's per-bucket stage counters and due-time heads, one pipeline per Redis node for all buckets: the cost
+ * grows with buckets, due slices and topics, and with jobs only up to dueMinutes' budget (see the store's package-info
+ * for how the counters are kept).
  */
 public class StoreCounters {
     /** Waiting jobs a per-topic head sample looks at on each side of now, per bucket. */
@@ -43,6 +42,7 @@ public class StoreCounters {
     private final LuaScript waitingSummary = LuaScript.load("waiting_summary");
     /** One recount at a time: readers that find the mark missing while one runs wait for it, not start their own. */
     private final ReentrantLock recounting = new ReentrantLock();
+
     private boolean autoRecounted;
     private long lastAutoRecount;
 
@@ -61,13 +61,13 @@ public class StoreCounters {
      * Counts per topic and the due-time head of all buckets; {@code complete} false when the counters lack their mark
      * (never counted in this Redis) and no recount was due yet.
      */
-    public record Snapshot(Map<String, StageCounts> topics, Long nextDue, Long oldestOverdue, long overdue,
-                           boolean complete) {
-    }
+    public record Snapshot(
+            Map<String, StageCounts> topics, Long nextDue, Long oldestOverdue, long overdue, boolean complete) {}
 
-    /** The earliest overdue and next due time of one topic's waiting jobs; a side not known may lie beyond the sample. */
-    public record TopicHead(Long oldestOverdue, boolean oldestOverdueKnown, Long nextDue, boolean nextDueKnown) {
-    }
+    /**
+     * The earliest overdue and next due time of one topic's waiting jobs; a side not known may lie beyond the sample.
+     */
+    public record TopicHead(Long oldestOverdue, boolean oldestOverdueKnown, Long nextDue, boolean nextDueKnown) {}
 
     public Snapshot snapshot(long now) {
         Snapshot first = read(now);
@@ -132,7 +132,9 @@ public class StoreCounters {
                     return;
                 }
                 String topic = field.substring(2);
-                topics.put(topic, topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
+                topics.put(
+                        topic,
+                        topics.getOrDefault(topic, StageCounts.NONE).plus(field.charAt(0), Long.parseLong(value)));
             });
             // { earliest, next after now, overdue } (waiting_summary.lua)
             List<?> summary = (List<?>) waiting.get(b).get();
@@ -148,7 +150,9 @@ public class StoreCounters {
 
     /** Samples the first {@link #HEAD_WINDOW} waiting jobs on each side of now in every bucket for one topic. */
     public TopicHead topicHead(String topic, long now) {
-        List<Object> replies = evalPerBucket(topicHead, b -> List.of(keys.due(b), keys.pool(b)),
+        List<Object> replies = evalPerBucket(
+                topicHead,
+                b -> List.of(keys.due(b), keys.pool(b)),
                 List.of(Long.toString(now), Integer.toString(HEAD_WINDOW), topic));
         Long oldest = null;
         Long next = null;
@@ -166,14 +170,16 @@ public class StoreCounters {
     }
 
     /**
-     * Waiting jobs due in each minute from now on ({@code [0]} = the next 60 s), and those due already. Totals are exact;
-     * {@code estimated}: the spread over the minutes was scaled up from a sample of the due slices (due_minutes.lua).
+     * Waiting jobs due in each minute from now on ({@code [0]} = the next 60 s), and those due already. Totals are
+     * exact; {@code estimated}: the spread over the minutes was scaled up from a sample of the due slices
+     * (due_minutes.lua).
      */
-    public record DueMinutes(long overdue, long[] perMinute, boolean estimated) {
-    }
+    public record DueMinutes(long overdue, long[] perMinute, boolean estimated) {}
 
     public DueMinutes dueMinutes(long now, int minutes) {
-        List<Object> replies = evalPerBucket(dueMinutes, b -> List.of(keys.due(b)),
+        List<Object> replies = evalPerBucket(
+                dueMinutes,
+                b -> List.of(keys.due(b)),
                 List.of(Long.toString(now), Integer.toString(minutes), Integer.toString(exactSpreadBudget)));
         long overdue = 0;
         long[] counts = new long[minutes];
@@ -204,14 +210,14 @@ public class StoreCounters {
     }
 
     private long recountBuckets() {
-        List<Object> jobs = evalPerBucket(recount,
-                b -> List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.counts(b)), List.of());
+        List<Object> jobs = evalPerBucket(
+                recount, b -> List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.counts(b)), List.of());
         step(() -> redis.client().set(keys.counted(), Long.toString(System.currentTimeMillis())));
         return jobs.stream().mapToLong(Long.class::cast).sum();
     }
 
-    private List<Object> evalPerBucket(LuaScript script, java.util.function.IntFunction<List<String>> keysOf,
-                                       List<String> args) {
+    private List<Object> evalPerBucket(
+            LuaScript script, java.util.function.IntFunction<List<String>> keysOf, List<String> args) {
         return withScripts(() -> runPerBucket(script, keysOf, args));
     }
 
@@ -228,12 +234,13 @@ public class StoreCounters {
     }
 
     private void loadScripts() {
-        redis.loadScripts(List.of(recount, topicHead, dueMinutes, waitingSummary),
+        redis.loadScripts(
+                List.of(recount, topicHead, dueMinutes, waitingSummary),
                 IntStream.range(0, keys.buckets()).mapToObj(keys::pool).toList());
     }
 
-    private List<Object> runPerBucket(LuaScript script, java.util.function.IntFunction<List<String>> keysOf,
-                                      List<String> args) {
+    private List<Object> runPerBucket(
+            LuaScript script, java.util.function.IntFunction<List<String>> keysOf, List<String> args) {
         List<Response<Object>> replies = new ArrayList<>(keys.buckets());
         try (NodePipelines<?> pipes = redis.pipelines()) {
             for (int b = 0; b < keys.buckets(); b++) {

@@ -1,12 +1,11 @@
 package io.mykit.delay.queue.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The bucket count Redis places the jobs by, and the migration that follows a change of {@code mykit.delay.buckets}.
@@ -18,18 +17,19 @@ import java.util.List;
  * {prefix}:layout-target  M   a migration N -> M is under way: each job is in its bucket under N, under M, or both
  * {prefix:bI}:epoch           carried across a migration: set for every bucket I &lt; M when all of 0..N-1 were set
  * </pre>
+ *
  * <ul>
- * <li>No record (first start, or data written without one): the configured count is recorded and the jobs in
- *     Redis are taken to be placed by it.</li>
- * <li>Recorded N, configured M: target M is recorded, the jobs move (see {@link BucketMover}), then layout M is
- *     recorded and the target deleted.</li>
- * <li>A target found at start is a migration a crash interrupted: it is finished first, to the count it recorded,
- *     whatever is configured now; then the jobs move on to the configured count if that differs (a restart with the
- *     old count moves them back). Nothing is refused: every pass ends with each job in exactly one bucket.</li>
- * <li>The epoch marks ({@code RedisLossWatch}) follow the jobs: when Redis held the mark of every old bucket, it held
- *     all the data, so every new bucket gets its mark (else the new buckets would read as lost and start a needless
- *     full restore). When one was missing, every new bucket's mark goes, so the loss is still noticed whatever bucket
- *     it was in. A first record writes no mark: a layout missing may itself be the loss (Redis restarted empty).</li>
+ *   <li>No record (first start, or data written without one): the configured count is recorded and the jobs in Redis
+ *       are taken to be placed by it.
+ *   <li>Recorded N, configured M: target M is recorded, the jobs move (see {@link BucketMover}), then layout M is
+ *       recorded and the target deleted.
+ *   <li>A target found at start is a migration a crash interrupted: it is finished first, to the count it recorded,
+ *       whatever is configured now; then the jobs move on to the configured count if that differs (a restart with the
+ *       old count moves them back). Nothing is refused: every pass ends with each job in exactly one bucket.
+ *   <li>The epoch marks ({@code RedisLossWatch}) follow the jobs: when Redis held the mark of every old bucket, it held
+ *       all the data, so every new bucket gets its mark (else the new buckets would read as lost and start a needless
+ *       full restore). When one was missing, every new bucket's mark goes, so the loss is still noticed whatever bucket
+ *       it was in. A first record writes no mark: a layout missing may itself be the loss (Redis restarted empty).
  * </ul>
  */
 public final class BucketLayout {
@@ -54,7 +54,7 @@ public final class BucketLayout {
 
     /** {@code keys.buckets()} is the configured count the jobs must end up placed by. */
     public BucketLayout(RedisNodes nodes, Keys keys) {
-        this(nodes, keys, jobsSoFar -> { });
+        this(nodes, keys, jobsSoFar -> {});
     }
 
     public BucketLayout(RedisNodes nodes, Keys keys, PageHook hook) {
@@ -71,7 +71,8 @@ public final class BucketLayout {
      */
     public boolean needsMigration() {
         List<String> record = redis.mget(keys.layout(), keys.layoutTarget());
-        return record.get(1) != null || record.get(0) != null && !Integer.toString(keys.buckets()).equals(record.get(0));
+        return record.get(1) != null
+                || record.get(0) != null && !Integer.toString(keys.buckets()).equals(record.get(0));
     }
 
     /** True when waiting jobs sit in the single delay ZSET of the layout without due slices (see DelaySlices). */
@@ -136,8 +137,8 @@ public final class BucketLayout {
         MigrationScripts scripts = new MigrationScripts(nodes);
         for (int b = 0; b < buckets; b++) {
             List<String> bucketKeys = List.of(keys.legacyDelay(b), keys.due(b));
-            MigrationScripts.Call call = new MigrationScripts.Call(scripts.sliceLegacy, bucketKeys,
-                    List.of(Integer.toString(LEGACY_PAGE)));
+            MigrationScripts.Call call =
+                    new MigrationScripts.Call(scripts.sliceLegacy, bucketKeys, List.of(Integer.toString(LEGACY_PAGE)));
             long left;
             do {
                 // each call moves a page atomically and answers what is left
@@ -187,8 +188,11 @@ public final class BucketLayout {
             pipes.sync();
         }
         if (!whole) {
-            log.warn("Redis lacked the epoch mark of a bucket before the migration {} -> {}: the Redis-loss watch will "
-                    + "restore from the journal", from, to);
+            log.warn(
+                    "Redis lacked the epoch mark of a bucket before the migration {} -> {}: the Redis-loss watch will "
+                            + "restore from the journal",
+                    from,
+                    to);
         }
     }
 

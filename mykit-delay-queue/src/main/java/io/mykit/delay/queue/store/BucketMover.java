@@ -2,6 +2,12 @@ package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -9,16 +15,10 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.Tuple;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.IntStream;
-
 /**
- * Moves every job placed by one bucket count to its bucket under another, old bucket by old bucket, a page of the
- * pool at a time:
+ * Moves every job placed by one bucket count to its bucket under another, old bucket by old bucket, a page of the pool
+ * at a time:
+ *
  * <pre>
  *   read a page of the old bucket's pool          (HSCAN)
  *   read the leaving jobs' stages there           (one pipeline: ZMSCORE x2, HMGET)
@@ -28,6 +28,7 @@ import java.util.stream.IntStream;
  * then per old bucket: drop ready-list entries of jobs that left (prune_ready.lua), or, for a bucket that no longer
  * exists, delete what is left of it (ready lists, tombstones, restore marker, entries of ids without a record).
  * </pre>
+ *
  * A crash at any point leaves each job in its old bucket, its new one, or both with the same stage; running the move
  * again finishes it. No command or script names keys of two buckets and batches are pipelined per node
  * ({@link RedisNodes#pipelines()}), so it runs on a Redis Cluster too.
@@ -62,8 +63,18 @@ final class BucketMover {
             }
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
-        return new MigrationReport(from, to, tally.waiting, tally.ready, tally.inFlight, tally.withReservations,
-                tally.alreadyThere, tally.readyEntriesDropped, tally.tombstonesDropped, tally.retired, millis);
+        return new MigrationReport(
+                from,
+                to,
+                tally.waiting,
+                tally.ready,
+                tally.inFlight,
+                tally.withReservations,
+                tally.alreadyThere,
+                tally.readyEntriesDropped,
+                tally.tombstonesDropped,
+                tally.retired,
+                millis);
     }
 
     private void moveOut(int bucket, int to, Tally tally) {
@@ -73,7 +84,8 @@ final class BucketMover {
             // entries already moved are gone from the pool; HSCAN still returns every entry present throughout
             ScanResult<Map.Entry<String, String>> page = redis.client().hscan(keys.pool(bucket), cursor, params);
             Map<String, String> leaving = new LinkedHashMap<>();
-            page.getResult().stream().filter(e -> Buckets.of(e.getKey(), to) != bucket)
+            page.getResult().stream()
+                    .filter(e -> Buckets.of(e.getKey(), to) != bucket)
                     .forEach(e -> leaving.put(e.getKey(), e.getValue()));
             if (!leaving.isEmpty()) {
                 movePage(bucket, to, read(bucket, leaving), tally);
@@ -105,7 +117,8 @@ final class BucketMover {
             Double deadlineAt = deadline.get().get(i);
             // neither waiting nor in flight: due and queued in its pull topic's ready list
             String topic = dueAt == null && deadlineAt == null ? topicOf(bucket, ids[i], record) : null;
-            jobs.add(new MovingJob(ids[i], record, dueAt, deadlineAt, reservations.get().get(i), topic));
+            jobs.add(new MovingJob(
+                    ids[i], record, dueAt, deadlineAt, reservations.get().get(i), topic));
         }
         return jobs;
     }
@@ -114,14 +127,17 @@ final class BucketMover {
         try {
             return JobCodec.decode(id, record).getTopic();
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("job " + id + " in bucket " + bucket + " is ready but its record cannot be "
-                    + "read, so its ready list is unknown: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "job " + id + " in bucket " + bucket + " is ready but its record cannot be "
+                            + "read, so its ready list is unknown: " + e.getMessage(),
+                    e);
         }
     }
 
     private void movePage(int bucket, int to, List<MovingJob> jobs, Tally tally) {
         Map<Integer, List<MovingJob>> byTarget = new TreeMap<>();
-        jobs.forEach(job -> byTarget.computeIfAbsent(Buckets.of(job.id(), to), b -> new ArrayList<>()).add(job));
+        jobs.forEach(job -> byTarget.computeIfAbsent(Buckets.of(job.id(), to), b -> new ArrayList<>())
+                .add(job));
         List<MigrationScripts.Call> writes = new ArrayList<>(byTarget.size());
         byTarget.forEach((target, group) -> writes.add(moveInCall(target, group)));
         long fresh = scripts.run(writes).stream().mapToLong(Long.class::cast).sum();
@@ -129,14 +145,24 @@ final class BucketMover {
         jobs.forEach(tally::count);
         hook.written(tally.moved());
         List<String> ids = jobs.stream().map(MovingJob::id).toList();
-        scripts.run(List.of(new MigrationScripts.Call(scripts.moveOut,
-                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
-                        keys.counts(bucket)), ids)));
+        scripts.run(List.of(new MigrationScripts.Call(
+                scripts.moveOut,
+                List.of(
+                        keys.due(bucket),
+                        keys.inflight(bucket),
+                        keys.pool(bucket),
+                        keys.reserved(bucket),
+                        keys.counts(bucket)),
+                ids)));
     }
 
     private MigrationScripts.Call moveInCall(int target, List<MovingJob> jobs) {
-        List<String> callKeys = new ArrayList<>(List.of(keys.pool(target), keys.due(target), keys.inflight(target),
-                keys.reserved(target), keys.counts(target)));
+        List<String> callKeys = new ArrayList<>(List.of(
+                keys.pool(target),
+                keys.due(target),
+                keys.inflight(target),
+                keys.reserved(target),
+                keys.counts(target)));
         Map<String, Integer> readyIndex = new LinkedHashMap<>();
         List<String> args = new ArrayList<>(jobs.size() * 6);
         for (MovingJob job : jobs) {
@@ -183,8 +209,11 @@ final class BucketMover {
             return;
         }
         byTarget.forEach((target, marks) -> client.zadd(keys.finished(target), marks));
-        client.zrem(keys.finished(bucket), byTarget.values().stream().flatMap(marks -> marks.keySet().stream())
-                .toArray(String[]::new));
+        client.zrem(
+                keys.finished(bucket),
+                byTarget.values().stream()
+                        .flatMap(marks -> marks.keySet().stream())
+                        .toArray(String[]::new));
     }
 
     /** A bucket beyond the new count: every job has left it, so what remains is leftovers. */
@@ -192,11 +221,17 @@ final class BucketMover {
         UnifiedJedis client = redis.client();
         long left = client.hlen(keys.pool(bucket));
         if (left > 0) {
-            throw new IllegalStateException("bucket " + bucket + " still holds " + left + " jobs after moving them out: "
-                    + "is a gateway of this key prefix running?");
+            throw new IllegalStateException("bucket " + bucket + " still holds " + left
+                    + " jobs after moving them out: " + "is a gateway of this key prefix running?");
         }
-        List<String> doomed = new ArrayList<>(List.of(keys.due(bucket), keys.legacyDelay(bucket), keys.inflight(bucket),
-                keys.reserved(bucket), keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket)));
+        List<String> doomed = new ArrayList<>(List.of(
+                keys.due(bucket),
+                keys.legacyDelay(bucket),
+                keys.inflight(bucket),
+                keys.reserved(bucket),
+                keys.restoring(bucket),
+                keys.ended(bucket),
+                keys.counts(bucket)));
         doomed.addAll(keys.dueSlices(bucket));
         List<String> lists = readyLists(bucket);
         for (String list : lists) {

@@ -1,5 +1,10 @@
 package io.mykit.delay.queue.store;
 
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
@@ -8,17 +13,11 @@ import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
-import java.time.Duration;
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
-
 /**
- * A Redis Cluster through a {@link JedisCluster} whose slot map this class shares: a batch groups its commands per
- * node itself (Jedis 6's ClusterPipeline starts a thread pool per sync and leaves the replies of a node whose
- * connection broke unset instead of throwing). The slot map is read at first use, so a gateway started while the
- * cluster is down comes up as it does with a single Redis, and retries.
+ * A Redis Cluster through a {@link JedisCluster} whose slot map this class shares: a batch groups its commands per node
+ * itself (Jedis 6's ClusterPipeline starts a thread pool per sync and leaves the replies of a node whose connection
+ * broke unset instead of throwing). The slot map is read at first use, so a gateway started while the cluster is down
+ * comes up as it does with a single Redis, and retries.
  */
 public final class ClusterRedis implements RedisNodes {
     private final Supplier<ClusterConnectionProvider> connect;
@@ -26,8 +25,7 @@ public final class ClusterRedis implements RedisNodes {
     private final Duration maxRetryTime;
     private volatile Connected connected;
 
-    private record Connected(ClusterConnectionProvider slots, JedisCluster cluster) {
-    }
+    private record Connected(ClusterConnectionProvider slots, JedisCluster cluster) {}
 
     /** {@code connect} reads the slot map from the seeds (and throws when none answers). */
     public ClusterRedis(Supplier<ClusterConnectionProvider> connect, int maxAttempts, Duration maxRetryTime) {
@@ -54,7 +52,9 @@ public final class ClusterRedis implements RedisNodes {
         Map<HostAndPort, String> keyPerNode = new LinkedHashMap<>();
         sampleKeys.forEach(key -> keyPerNode.putIfAbsent(nodeOf(slots, key), key));
         try (NodePipelines<HostAndPort> batch = pipelines()) {
-            keyPerNode.values().forEach(key -> scripts.forEach(script -> batch.on(key).scriptLoad(script.source(), key)));
+            keyPerNode
+                    .values()
+                    .forEach(key -> scripts.forEach(script -> batch.on(key).scriptLoad(script.source(), key)));
             batch.sync();
         }
     }

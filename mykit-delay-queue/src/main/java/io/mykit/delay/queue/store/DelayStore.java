@@ -6,5 +6,4 @@ package io.mykit.delay.queue.store;
  * they use; this whole is for what holds one store per gateway (the wiring, the request service, tests). Every verb is
  * atomic per bucket; any failure to reach the store is a {@link io.mykit.delay.common.error.StoreUnavailableException}.
  */
-public interface DelayStore extends JobWrites, Delivery, RestoreMarks, Fencing, StoreAdmin {
-}
+public interface DelayStore extends JobWrites, Delivery, RestoreMarks, Fencing, StoreAdmin {}

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +42,11 @@ public interface Delivery {
     Reservation reserveFrom(int bucket, String topic, long ttrMs, int max);
 
     /** Jobs reserved in one bucket; {@code drained}: its ready list of the topic held nothing more just after. */
-    record Reservation(List<Job> jobs, boolean drained) {
-    }
+    record Reservation(List<Job> jobs, boolean drained) {}
 
     /**
-     * Undoes a reservation nobody received (its long-poll's client went away): the job is first in its ready list
-     * again and the reservation is not counted. {@code job.getAttempts()} is as the reservation returned it.
+     * Undoes a reservation nobody received (its long-poll's client went away): the job is first in its ready list again
+     * and the reservation is not counted. {@code job.getAttempts()} is as the reservation returned it.
      */
     boolean unreserve(Job job);
 
@@ -67,14 +65,25 @@ public interface Delivery {
      * finish: to a broker sender, no puller reserved it), {@code NOT_HANDED_OVER} (a finish) due, never reserved by a
      * puller.
      */
-    enum RemoveResult { REMOVED, ABSENT, NOT_DUE, IN_FLIGHT, NOT_HANDED_OVER }
+    enum RemoveResult {
+        REMOVED,
+        ABSENT,
+        NOT_DUE,
+        IN_FLIGHT,
+        NOT_HANDED_OVER
+    }
 
     /** A puller gives a reserved job back, due at {@code dueAt}; a job out of tries or ttl comes back as spent. */
     Released release(String jobId, long dueAt, long now, int defaultTries);
 
     /** Outcome of a release; {@code job} is set for SPENT (attempts = its reservations). */
     record Released(Outcome outcome, Job job) {
-        public enum Outcome { RELEASED, SPENT, NOT_RESERVED, ABSENT }
+        public enum Outcome {
+            RELEASED,
+            SPENT,
+            NOT_RESERVED,
+            ABSENT
+        }
     }
 
     /** Extends a puller's reservation to {@code ttrMs} from now (Redis clock); false when the job is not reserved. */
@@ -91,17 +100,16 @@ public interface Delivery {
      * What a sweep of one bucket did: ids returned to the bucket, and jobs out of tries or ttl to bury (attempts: the
      * tries they used, reservations or failed sends).
      */
-    record Swept(List<String> returned, List<Job> spent) {
-    }
+    record Swept(List<String> returned, List<Job> spent) {}
 
     /** Drops delivered or buried jobs of one bucket from Redis, wherever they are; returns how many were there. */
     int forget(int bucket, List<String> ids);
 
     /**
-     * Parks in-flight jobs of one bucket that are to be buried, before their Dead is journaled: each is stored with
-     * its record as given (which must count its tries used up: attempts at least tries) and stays in flight
-     * {@code parkMs} longer by the Redis clock, so a sweep hands it back only as spent, to be buried, and a retry
-     * leaves it. Returns the ids parked; a job no longer in flight is not. Fenced.
+     * Parks in-flight jobs of one bucket that are to be buried, before their Dead is journaled: each is stored with its
+     * record as given (which must count its tries used up: attempts at least tries) and stays in flight {@code parkMs}
+     * longer by the Redis clock, so a sweep hands it back only as spent, to be buried, and a retry leaves it. Returns
+     * the ids parked; a job no longer in flight is not. Fenced.
      */
     List<String> park(int bucket, List<Job> jobs, long parkMs);
 

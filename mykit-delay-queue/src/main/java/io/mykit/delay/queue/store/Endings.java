@@ -1,17 +1,16 @@
 package io.mykit.delay.queue.store;
 
 import io.mykit.delay.queue.store.Delivery.RemoveResult;
-import redis.clients.jedis.Response;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import redis.clients.jedis.Response;
 
 /**
- * The scripts that end jobs in Redis, which a cancel ({@link JobWrites#delete}) and the delivery's finishes and
- * forgets share: each takes the same keys of the job's bucket ({@link #keysOf}, bound by lua/include/ending.lua), so
- * that an end leaves a tombstone while a restore runs and a finish leaves its finish mark in the same atomic step.
+ * The scripts that end jobs in Redis, which a cancel ({@link JobWrites#delete}) and the delivery's finishes and forgets
+ * share: each takes the same keys of the job's bucket ({@link #keysOf}, bound by lua/include/ending.lua), so that an
+ * end leaves a tombstone while a restore runs and a finish leaves its finish mark in the same atomic step.
  */
 final class Endings {
     /** Most ids one finish_all.lua call takes: Lua's unpack holds a few thousand values. */
@@ -29,8 +28,15 @@ final class Endings {
      */
     List<String> keysOf(int bucket) {
         Keys keys = calls.keys();
-        return List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
-                keys.restoring(bucket), keys.ended(bucket), keys.counts(bucket), keys.finished(bucket));
+        return List.of(
+                keys.due(bucket),
+                keys.inflight(bucket),
+                keys.pool(bucket),
+                keys.reserved(bucket),
+                keys.restoring(bucket),
+                keys.ended(bucket),
+                keys.counts(bucket),
+                keys.finished(bucket));
     }
 
     /** A puller's finish of one job (remove.lua): refused for a job not due by {@code now}. */
@@ -45,7 +51,9 @@ final class Endings {
 
     private RemoveResult remove(String jobId, long latestScore, String mode) {
         int b = calls.bucketOf(jobId);
-        long result = (Long) calls.eval(calls.scripts().remove, keysOf(b),
+        long result = (Long) calls.eval(
+                calls.scripts().remove,
+                keysOf(b),
                 List.of(jobId, Long.toString(latestScore), mode, calls.keys().ready(b, "")));
         return removeResult(result);
     }
@@ -54,7 +62,9 @@ final class Endings {
     List<RemoveResult> finishAll(List<String> jobIds, long now) {
         Map<Integer, List<Integer>> positionsByBucket = new TreeMap<>();
         for (int i = 0; i < jobIds.size(); i++) {
-            positionsByBucket.computeIfAbsent(calls.bucketOf(jobIds.get(i)), b -> new ArrayList<>()).add(i);
+            positionsByBucket
+                    .computeIfAbsent(calls.bucketOf(jobIds.get(i)), b -> new ArrayList<>())
+                    .add(i);
         }
         List<List<Integer>> parts = new ArrayList<>();
         List<Object> replies = calls.pipelined(pipe -> {

@@ -6,8 +6,8 @@ import java.util.function.IntConsumer;
 
 /**
  * This node's fencing token per bucket, passed to every bucket step that hands jobs over. An empty token (standalone)
- * is not checked. A token stays after the bucket is released: jobs pumped in that term may still be handed over
- * until a newer term claims the bucket, and Redis refuses them from then on.
+ * is not checked. A token stays after the bucket is released: jobs pumped in that term may still be handed over until a
+ * newer term claims the bucket, and Redis refuses them from then on.
  */
 public final class FenceTokens {
     /** Tokens are ZooKeeper zxids, 64-bit: 20 digits hold any of them, so string order is number order. */
@@ -15,7 +15,7 @@ public final class FenceTokens {
 
     private final AtomicReferenceArray<String> tokens;
     private final AtomicLong refusals = new AtomicLong();
-    private volatile IntConsumer onFenced = bucket -> { };
+    private volatile IntConsumer onFenced = bucket -> {};
 
     /** Unfenced tokens (standalone): every step runs unchecked. */
     public FenceTokens(int buckets) {

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +15,11 @@ public interface JobWrites extends BucketPlacement {
     int respawn(Collection<Job> jobs);
 
     /** Outcome of {@link #reschedule}. */
-    enum RescheduleResult { RESCHEDULED, NOT_IN_REDIS, NOT_WAITING }
+    enum RescheduleResult {
+        RESCHEDULED,
+        NOT_IN_REDIS,
+        NOT_WAITING
+    }
 
     /** Replaces a job's record and due time while it waits in its bucket (same id, same topic). */
     RescheduleResult reschedule(Job job);

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every Redis key the gateway uses. All keys of bucket i share the hash tag {@code {prefix:b<i>}}, so each
- * Lua script touches a single Redis Cluster slot.
+ * Every Redis key the gateway uses. All keys of bucket i share the hash tag {@code {prefix:b<i>}}, so each Lua script
+ * touches a single Redis Cluster slot.
  *
  * <pre>
  * {prefix:b<i>}:due          ZSET  slice -> earliest due time of the slice   index of the non-empty due slices
@@ -99,7 +99,9 @@ public final class Keys {
         return tag(bucket) + ":count";
     }
 
-    /** Present while every bucket's counters hold true counts; gone (a new store, a Redis that lost data) means recount. */
+    /**
+     * Present while every bucket's counters hold true counts; gone (a new store, a Redis that lost data) means recount.
+     */
     public String counted() {
         return "{" + prefix + "}:counted";
     }

@@ -53,8 +53,10 @@ public final class LuaScript {
     private static String read(String path, String includedBy) {
         try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException(includedBy == null ? "missing Lua script resource " + path
-                        : includedBy + " includes the missing resource " + path);
+                throw new IllegalStateException(
+                        includedBy == null
+                                ? "missing Lua script resource " + path
+                                : includedBy + " includes the missing resource " + path);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -76,7 +78,8 @@ public final class LuaScript {
 
     private static String sha1(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -8,9 +8,18 @@ package io.mykit.delay.queue.store;
  * the ready jobs that moved, and leftovers of jobs that had ended. {@code tombstonesDropped}: tombstones of buckets
  * that no longer exist.
  */
-public record MigrationReport(int from, int to, long waiting, long ready, long inFlight, long withReservations,
-                              long alreadyThere, long readyEntriesDropped, long tombstonesDropped, int bucketsRetired,
-                              long millis) {
+public record MigrationReport(
+        int from,
+        int to,
+        long waiting,
+        long ready,
+        long inFlight,
+        long withReservations,
+        long alreadyThere,
+        long readyEntriesDropped,
+        long tombstonesDropped,
+        int bucketsRetired,
+        long millis) {
 
     public long moved() {
         return waiting + ready + inFlight;

@@ -1,16 +1,15 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * The bucket migration's Lua scripts, loaded on every node that serves a bucket and run by EVALSHA through the
- * store's {@link RedisNodes}: one pipeline per node, never Jedis' ClusterPipeline. Each call names keys of a single
- * bucket, so it runs on the one node of that slot.
+ * The bucket migration's Lua scripts, loaded on every node that serves a bucket and run by EVALSHA through the store's
+ * {@link RedisNodes}: one pipeline per node, never Jedis' ClusterPipeline. Each call names keys of a single bucket, so
+ * it runs on the one node of that slot.
  */
 final class MigrationScripts {
     final LuaScript moveIn = LuaScript.load("migrate_in");
@@ -26,8 +25,7 @@ final class MigrationScripts {
     }
 
     /** One script call; its first key picks the node that runs it. */
-    record Call(LuaScript script, List<String> keys, List<String> args) {
-    }
+    record Call(LuaScript script, List<String> keys, List<String> args) {}
 
     /** SCRIPT LOAD on each node serving one of {@code sampleKeys}. */
     void load(Collection<String> sampleKeys) {
@@ -51,8 +49,8 @@ final class MigrationScripts {
     private List<Object> pipelined(List<Call> calls) {
         List<Response<Object>> replies = new ArrayList<>(calls.size());
         try (NodePipelines<?> pipes = redis.pipelines()) {
-            calls.forEach(call -> replies.add(pipes.on(call.keys().get(0))
-                    .evalsha(call.script().sha(), call.keys(), call.args())));
+            calls.forEach(call -> replies.add(
+                    pipes.on(call.keys().get(0)).evalsha(call.script().sha(), call.keys(), call.args())));
             pipes.sync();
         }
         List<Object> values = new ArrayList<>(replies.size());

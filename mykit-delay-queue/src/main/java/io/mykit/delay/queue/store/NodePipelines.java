@@ -1,12 +1,11 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.Pipeline;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Pipeline;
 
 /**
  * Pipelines grouped per Redis node: {@link #on(String)} gives the pipeline of the node serving a key, {@link #sync()}

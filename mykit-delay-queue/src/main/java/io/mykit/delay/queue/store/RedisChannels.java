@@ -1,8 +1,7 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.JedisPubSub;
-
 import java.util.List;
+import redis.clients.jedis.JedisPubSub;
 
 /** Redis pub/sub on the store's connections: the wake-ups nodes send each other. */
 public final class RedisChannels {

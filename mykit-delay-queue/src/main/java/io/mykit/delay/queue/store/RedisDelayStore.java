@@ -2,7 +2,6 @@ package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -2,15 +2,14 @@ package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisDataException;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * {@link Delivery} on Redis: one script per step (pump_due, to_ready, reserve, unreserve, touch, release, retry, park,
@@ -37,21 +36,30 @@ final class RedisDelivery implements Delivery {
 
     @Override
     public PumpResult pumpDue(int bucket, long now, int limit, long handOverMs) {
-        return pump(bucket, List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs),
-                fence.token(bucket)));
+        return pump(
+                bucket,
+                List.of(Long.toString(now), Integer.toString(limit), Long.toString(handOverMs), fence.token(bucket)));
     }
 
     @Override
     public PumpResult pumpDueToReady(int bucket, long now, int limit) {
         // no hand-over deadline: the jobs never sit in flight
-        return pump(bucket, List.of(Long.toString(now), Integer.toString(limit), "0", fence.token(bucket),
-                keys.ready(bucket, "")));
+        return pump(
+                bucket,
+                List.of(Long.toString(now), Integer.toString(limit), "0", fence.token(bucket), keys.ready(bucket, "")));
     }
 
     private PumpResult pump(int bucket, List<String> args) {
-        List<?> reply = (List<?>) calls.evalFenced(bucket, scripts.pumpDue,
-                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
-                        keys.counts(bucket)), args);
+        List<?> reply = (List<?>) calls.evalFenced(
+                bucket,
+                scripts.pumpDue,
+                List.of(
+                        keys.due(bucket),
+                        keys.inflight(bucket),
+                        keys.pool(bucket),
+                        keys.owner(bucket),
+                        keys.counts(bucket)),
+                args);
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
         for (int i = 2; i < reply.size(); i += 2) {
@@ -68,7 +76,9 @@ final class RedisDelivery implements Delivery {
         List<String> args = new ArrayList<>(ids.size() + 1);
         args.add(fence.token(bucket));
         args.addAll(ids);
-        Object moved = calls.evalFenced(bucket, scripts.toReady,
+        Object moved = calls.evalFenced(
+                bucket,
+                scripts.toReady,
                 List.of(keys.inflight(bucket), keys.ready(bucket, topic), keys.owner(bucket), keys.counts(bucket)),
                 args);
         return ((Long) moved).intValue();
@@ -95,7 +105,9 @@ final class RedisDelivery implements Delivery {
                 if (lengths.get(b) == 0) {
                     continue;
                 }
-                Object hits = scripts.eval(scripts.reserve, reserveKeys(b, topic),
+                Object hits = scripts.eval(
+                        scripts.reserve,
+                        reserveKeys(b, topic),
                         List.of(Long.toString(ttrMs), Integer.toString(max - reserved.size())));
                 reserved.addAll(decodeReserved(hits));
             }
@@ -105,8 +117,8 @@ final class RedisDelivery implements Delivery {
 
     @Override
     public Reservation reserveFrom(int bucket, String topic, long ttrMs, int max) {
-        Object hits = calls.eval(scripts.reserve, reserveKeys(bucket, topic),
-                List.of(Long.toString(ttrMs), Integer.toString(max)));
+        Object hits = calls.eval(
+                scripts.reserve, reserveKeys(bucket, topic), List.of(Long.toString(ttrMs), Integer.toString(max)));
         List<?> flat = (List<?>) hits;
         // reserve.lua ends its reply with the list's length after the reservation
         boolean drained = flat.size() % 3 == 1 && (Long) flat.get(flat.size() - 1) == 0;
@@ -117,12 +129,19 @@ final class RedisDelivery implements Delivery {
     public boolean unreserve(Job job) {
         int b = calls.bucketOf(job.getId());
         // attempts is the reservation count minus one (decodeReserved)
-        return (Long) calls.eval(scripts.unreserve, reserveKeys(b, job.getTopic()),
-                List.of(job.getId(), Integer.toString(job.getAttempts() + 1))) == 1;
+        return (Long) calls.eval(
+                        scripts.unreserve,
+                        reserveKeys(b, job.getTopic()),
+                        List.of(job.getId(), Integer.toString(job.getAttempts() + 1)))
+                == 1;
     }
 
     private List<String> reserveKeys(int bucket, String topic) {
-        return List.of(keys.ready(bucket, topic), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
+        return List.of(
+                keys.ready(bucket, topic),
+                keys.inflight(bucket),
+                keys.pool(bucket),
+                keys.reserved(bucket),
                 keys.counts(bucket));
     }
 
@@ -154,7 +173,8 @@ final class RedisDelivery implements Delivery {
     @Override
     public Released release(String jobId, long dueAt, long now, int defaultTries) {
         int b = calls.bucketOf(jobId);
-        List<?> reply = (List<?>) calls.eval(scripts.release,
+        List<?> reply = (List<?>) calls.eval(
+                scripts.release,
                 List.of(keys.due(b), keys.inflight(b), keys.pool(b), keys.reserved(b), keys.counts(b)),
                 List.of(jobId, Long.toString(dueAt), Long.toString(now), Integer.toString(defaultTries)));
         return switch (((Long) reply.get(0)).intValue()) {
@@ -172,8 +192,11 @@ final class RedisDelivery implements Delivery {
     @Override
     public boolean touch(String jobId, long ttrMs) {
         int b = calls.bucketOf(jobId);
-        return (Long) calls.eval(scripts.touch, List.of(keys.inflight(b), keys.reserved(b)),
-                List.of(jobId, Long.toString(ttrMs))) == 1;
+        return (Long) calls.eval(
+                        scripts.touch,
+                        List.of(keys.inflight(b), keys.reserved(b)),
+                        List.of(jobId, Long.toString(ttrMs)))
+                == 1;
     }
 
     @Override
@@ -185,11 +208,25 @@ final class RedisDelivery implements Delivery {
         List<Object> replies = calls.pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>();
             for (int b : order) {
-                out.add(StoreCalls.evalsha(pipe, scripts.sweep, List.of(keys.inflight(b), keys.due(b), keys.pool(b),
-                        keys.reserved(b), keys.restoring(b), keys.ended(b), keys.owner(b), keys.counts(b),
-                        keys.legacyDelay(b)),
-                        List.of(Integer.toString(limitPerBucket), Integer.toString(defaultTries), Long.toString(parkMs),
-                                Long.toString(TOMBSTONE_RETENTION_MS), fence.token(b))));
+                out.add(StoreCalls.evalsha(
+                        pipe,
+                        scripts.sweep,
+                        List.of(
+                                keys.inflight(b),
+                                keys.due(b),
+                                keys.pool(b),
+                                keys.reserved(b),
+                                keys.restoring(b),
+                                keys.ended(b),
+                                keys.owner(b),
+                                keys.counts(b),
+                                keys.legacyDelay(b)),
+                        List.of(
+                                Integer.toString(limitPerBucket),
+                                Integer.toString(defaultTries),
+                                Long.toString(parkMs),
+                                Long.toString(TOMBSTONE_RETENTION_MS),
+                                fence.token(b))));
             }
             return out;
         });
@@ -230,8 +267,8 @@ final class RedisDelivery implements Delivery {
             args.add(job.getId());
             args.add(calls.encode(job));
         }
-        List<?> parked = (List<?>) calls.evalFenced(bucket, scripts.park,
-                List.of(keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)), args);
+        List<?> parked = (List<?>) calls.evalFenced(
+                bucket, scripts.park, List.of(keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket)), args);
         return parked.stream().map(String.class::cast).toList();
     }
 
@@ -247,9 +284,16 @@ final class RedisDelivery implements Delivery {
             args.add(Long.toString(dueTimes.get(i)));
             args.add(calls.encode(jobs.get(i)));
         }
-        Object moved = calls.evalFenced(bucket, scripts.retry,
-                List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.owner(bucket),
-                        keys.counts(bucket)), args);
+        Object moved = calls.evalFenced(
+                bucket,
+                scripts.retry,
+                List.of(
+                        keys.due(bucket),
+                        keys.inflight(bucket),
+                        keys.pool(bucket),
+                        keys.owner(bucket),
+                        keys.counts(bucket)),
+                args);
         return ((Long) moved).intValue();
     }
 }

@@ -1,13 +1,12 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisDataException;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /** {@link Fencing} on Redis: each bucket's owner key holds its newest token; claim.lua raises it, never lowers it. */
 final class RedisFencing implements Fencing {
@@ -35,8 +34,8 @@ final class RedisFencing implements Fencing {
         List<Object> replies = calls.pipelined(pipe -> {
             List<Response<Object>> out = new ArrayList<>(order.size());
             for (int b : order) {
-                out.add(StoreCalls.evalsha(pipe, calls.scripts().claim, List.of(keys.owner(b)),
-                        List.of(fence.token(b))));
+                out.add(StoreCalls.evalsha(
+                        pipe, calls.scripts().claim, List.of(keys.owner(b)), List.of(fence.token(b))));
             }
             return out;
         });
@@ -52,7 +51,10 @@ final class RedisFencing implements Fencing {
 
     @Override
     public Set<Integer> outranked(Collection<Integer> buckets) {
-        List<Integer> fenced = buckets.stream().distinct().filter(b -> !fence.token(b).isEmpty()).toList();
+        List<Integer> fenced = buckets.stream()
+                .distinct()
+                .filter(b -> !fence.token(b).isEmpty())
+                .toList();
         if (fenced.isEmpty()) {
             return Set.of();
         }

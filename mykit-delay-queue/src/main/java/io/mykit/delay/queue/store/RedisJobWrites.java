@@ -2,14 +2,13 @@ package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
-import redis.clients.jedis.Response;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import redis.clients.jedis.Response;
 
 /** {@link JobWrites} on Redis: add.lua and respawn.lua pipelined per node, one script call per bucket. */
 final class RedisJobWrites implements JobWrites {
@@ -33,15 +32,27 @@ final class RedisJobWrites implements JobWrites {
         }
         Keys keys = calls.keys();
         Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
-        return calls.pipelined(pipe -> {
-            List<Response<Object>> replies = new ArrayList<>();
-            argsByBucket.forEach((bucket, args) -> replies.add(StoreCalls.evalsha(pipe, calls.scripts().add,
-                    unlessEnded
-                            ? List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket), keys.ended(bucket),
-                                    keys.finished(bucket))
-                            : List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket)), args)));
-            return replies;
-        }).stream().flatMap(r -> ((List<?>) r).stream()).map(String.class::cast).toList();
+        return calls
+                .pipelined(pipe -> {
+                    List<Response<Object>> replies = new ArrayList<>();
+                    argsByBucket.forEach((bucket, args) -> replies.add(StoreCalls.evalsha(
+                            pipe,
+                            calls.scripts().add,
+                            unlessEnded
+                                    ? List.of(
+                                            keys.due(bucket),
+                                            keys.pool(bucket),
+                                            keys.counts(bucket),
+                                            keys.ended(bucket),
+                                            keys.finished(bucket))
+                                    : List.of(keys.due(bucket), keys.pool(bucket), keys.counts(bucket)),
+                            args)));
+                    return replies;
+                })
+                .stream()
+                .flatMap(r -> ((List<?>) r).stream())
+                .map(String.class::cast)
+                .toList();
     }
 
     @Override
@@ -51,13 +62,24 @@ final class RedisJobWrites implements JobWrites {
         }
         Keys keys = calls.keys();
         Map<Integer, List<String>> argsByBucket = recordsByBucket(jobs);
-        return calls.pipelined(pipe -> {
-            List<Response<Object>> replies = new ArrayList<>();
-            argsByBucket.forEach((bucket, args) -> replies.add(StoreCalls.evalsha(pipe, calls.scripts().respawn,
-                    List.of(keys.due(bucket), keys.inflight(bucket), keys.pool(bucket), keys.reserved(bucket),
-                            keys.counts(bucket)), args)));
-            return replies;
-        }).stream().mapToInt(r -> ((Long) r).intValue()).sum();
+        return calls
+                .pipelined(pipe -> {
+                    List<Response<Object>> replies = new ArrayList<>();
+                    argsByBucket.forEach((bucket, args) -> replies.add(StoreCalls.evalsha(
+                            pipe,
+                            calls.scripts().respawn,
+                            List.of(
+                                    keys.due(bucket),
+                                    keys.inflight(bucket),
+                                    keys.pool(bucket),
+                                    keys.reserved(bucket),
+                                    keys.counts(bucket)),
+                            args)));
+                    return replies;
+                })
+                .stream()
+                .mapToInt(r -> ((Long) r).intValue())
+                .sum();
     }
 
     /** id, due time, record triplets per bucket, as add.lua and respawn.lua take them. */
@@ -76,11 +98,13 @@ final class RedisJobWrites implements JobWrites {
     public RescheduleResult reschedule(Job job) {
         int b = bucketOf(job.getId());
         Keys keys = calls.keys();
-        long result = (Long) calls.eval(calls.scripts().reschedule,
+        long result = (Long) calls.eval(
+                calls.scripts().reschedule,
                 List.of(keys.due(b), keys.inflight(b), keys.pool(b)),
                 List.of(job.getId(), Long.toString(job.dueTime()), calls.encode(job)));
-        return result == 1 ? RescheduleResult.RESCHEDULED : result == 0 ? RescheduleResult.NOT_IN_REDIS
-                : RescheduleResult.NOT_WAITING;
+        return result == 1
+                ? RescheduleResult.RESCHEDULED
+                : result == 0 ? RescheduleResult.NOT_IN_REDIS : RescheduleResult.NOT_WAITING;
     }
 
     @Override
@@ -108,10 +132,12 @@ final class RedisJobWrites implements JobWrites {
             }
             Job job = JobCodec.decode(jobId, record.get());
             if (due.get() != null) {
-                return Optional.of(new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue()));
+                return Optional.of(
+                        new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue()));
             }
             if (deadline.get() != null) {
-                return Optional.of(new StoredJob(job, StoredJob.Stage.IN_FLIGHT, deadline.get().longValue()));
+                return Optional.of(new StoredJob(
+                        job, StoredJob.Stage.IN_FLIGHT, deadline.get().longValue()));
             }
             return Optional.of(new StoredJob(job, StoredJob.Stage.READY, job.dueTime()));
         });

@@ -1,8 +1,7 @@
 package io.mykit.delay.queue.store;
 
-import redis.clients.jedis.UnifiedJedis;
-
 import java.util.Collection;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Redis the store runs on, one server ({@link SingleRedis}) or a Redis Cluster ({@link ClusterRedis}): single-key
@@ -20,8 +19,8 @@ public interface RedisNodes extends AutoCloseable {
     void loadScripts(Collection<LuaScript> scripts, Collection<String> sampleKeys);
 
     /**
-     * After a connection failure or a redirection: idle pooled connections may be to a Redis that restarted since,
-     * so they go, and a cluster re-reads which node serves which slot.
+     * After a connection failure or a redirection: idle pooled connections may be to a Redis that restarted since, so
+     * they go, and a cluster re-reads which node serves which slot.
      */
     void refresh();
 

@@ -1,15 +1,14 @@
 package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.resps.Tuple;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.resps.Tuple;
 
 /**
  * {@link RestoreMarks} on Redis: per bucket a restore marker (a counter that expires), a tombstone ZSET and a finish
@@ -54,8 +53,8 @@ final class RedisRestoreMarks implements RestoreMarks {
         calls.pipelined(pipe -> {
             List<Response<Object>> replies = new ArrayList<>();
             for (int b = 0; b < keys.buckets(); b++) {
-                replies.add(StoreCalls.evalsha(pipe, calls.scripts().endRestore,
-                        List.of(keys.restoring(b), keys.ended(b)), List.of()));
+                replies.add(StoreCalls.evalsha(
+                        pipe, calls.scripts().endRestore, List.of(keys.restoring(b), keys.ended(b)), List.of()));
             }
             return replies;
         });
@@ -78,9 +77,10 @@ final class RedisRestoreMarks implements RestoreMarks {
             return;
         }
         Map<Integer, List<String>> byBucket = new TreeMap<>();
-        jobIds.forEach(id -> byBucket.computeIfAbsent(bucketOf(id), b -> new ArrayList<>()).add(id));
-        calls.batch(pipes -> byBucket.forEach((b, ids) -> pipes.on(keys.finished(b)).zrem(keys.finished(b),
-                ids.toArray(String[]::new))));
+        jobIds.forEach(id ->
+                byBucket.computeIfAbsent(bucketOf(id), b -> new ArrayList<>()).add(id));
+        calls.batch(pipes -> byBucket.forEach(
+                (b, ids) -> pipes.on(keys.finished(b)).zrem(keys.finished(b), ids.toArray(String[]::new))));
     }
 
     @Override
@@ -95,8 +95,8 @@ final class RedisRestoreMarks implements RestoreMarks {
         calls.batch(pipes -> {
             for (int b = 0; b < keys.buckets(); b++) {
                 String marks = keys.finished(b);
-                replies.add(pipes.on(marks).zrangeByScoreWithScores(marks, Double.NEGATIVE_INFINITY, before, 0,
-                        limitPerBucket));
+                replies.add(pipes.on(marks)
+                        .zrangeByScoreWithScores(marks, Double.NEGATIVE_INFINITY, before, 0, limitPerBucket));
             }
         });
         Map<String, Long> marks = new LinkedHashMap<>();

@@ -1,12 +1,11 @@
 package io.mykit.delay.queue.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** {@link StoreAdmin} on Redis: one epoch key per bucket, and a clear that walks the buckets one by one. */
 final class RedisStoreAdmin implements StoreAdmin {
@@ -53,8 +52,13 @@ final class RedisStoreAdmin implements StoreAdmin {
             for (int b = 0; b < keys.buckets(); b++) {
                 // the restore marks and tombstones stay: a restore running now must still skip jobs that ended; the
                 // pattern holds the bucket's hash tag, so on a cluster each SCAN runs on the one node of that slot
-                List<String> doomed = new ArrayList<>(List.of(keys.due(b), keys.legacyDelay(b), keys.inflight(b),
-                        keys.pool(b), keys.reserved(b), keys.counts(b)));
+                List<String> doomed = new ArrayList<>(List.of(
+                        keys.due(b),
+                        keys.legacyDelay(b),
+                        keys.inflight(b),
+                        keys.pool(b),
+                        keys.reserved(b),
+                        keys.counts(b)));
                 // every slice the bucket can have: one DEL, so a job added meanwhile cannot stay in a slice unindexed
                 doomed.addAll(keys.dueSlices(b));
                 String cursor = ScanParams.SCAN_POINTER_START;

@@ -1,7 +1,6 @@
 package io.mykit.delay.queue.store;
 
 import io.mykit.delay.common.model.Job;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +33,8 @@ public interface RestoreMarks extends BucketPlacement {
     void markEnded(String jobId);
 
     /**
-     * Drops the finish marks of these jobs: their Finish is journaled now. A pull finish leaves a mark in the same
-     * step that removes the job, because it is answered before its Finish is journaled; while the mark is there
+     * Drops the finish marks of these jobs: their Finish is journaled now. A pull finish leaves a mark in the same step
+     * that removes the job, because it is answered before its Finish is journaled; while the mark is there
      * {@link #addUnlessEnded} (restores, the stranded-job repair) does not bring the job back.
      */
     void forgetFinishMarks(Collection<String> jobIds);

@@ -1,12 +1,11 @@
 package io.mykit.delay.queue.store;
 
+import java.util.List;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
-import java.util.List;
-
 /**
- * The gateway's Lua scripts, loaded once on every node that serves a bucket and run by EVALSHA; a NOSCRIPT reply
- * (a node restarted or flushed its scripts) loads them on every such node and runs the call once more.
+ * The gateway's Lua scripts, loaded once on every node that serves a bucket and run by EVALSHA; a NOSCRIPT reply (a
+ * node restarted or flushed its scripts) loads them on every such node and runs the call once more.
  */
 final class Scripts {
     final LuaScript add = LuaScript.load("add");
@@ -28,8 +27,25 @@ final class Scripts {
     final LuaScript reschedule = LuaScript.load("reschedule");
     final LuaScript unreserve = LuaScript.load("unreserve");
 
-    private final List<LuaScript> all = List.of(add, pumpDue, toReady, reserve, remove, finishAll, sweep, forget, retry,
-            park, release, touch, respawn, markEnded, endRestore, claim, reschedule, unreserve);
+    private final List<LuaScript> all = List.of(
+            add,
+            pumpDue,
+            toReady,
+            reserve,
+            remove,
+            finishAll,
+            sweep,
+            forget,
+            retry,
+            park,
+            release,
+            touch,
+            respawn,
+            markEnded,
+            endRestore,
+            claim,
+            reschedule,
+            unreserve);
     private final RedisNodes redis;
     /** One key per bucket: loading on the nodes serving these reaches every node a script can run on. */
     private final List<String> bucketKeys;

@@ -1,9 +1,8 @@
 package io.mykit.delay.queue.store;
 
+import java.util.Collection;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-
-import java.util.Collection;
 
 /** One Redis server through a {@link JedisPooled}: every batch is one pipeline on one pooled connection. */
 public final class SingleRedis implements RedisNodes {

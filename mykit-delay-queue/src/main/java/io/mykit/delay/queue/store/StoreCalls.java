@@ -3,19 +3,18 @@ package io.mykit.delay.queue.store;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.util.Buckets;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-import redis.clients.jedis.exceptions.JedisRedirectionException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * The plumbing every part of the Redis store shares: one Redis (or cluster), its keys, the loaded scripts, this node's
@@ -35,7 +34,8 @@ final class StoreCalls {
         this.keys = keys;
         this.fence = fence;
         this.encoder = encoder;
-        this.scripts = new Scripts(redis, IntStream.range(0, keys.buckets()).mapToObj(keys::owner).toList());
+        this.scripts = new Scripts(
+                redis, IntStream.range(0, keys.buckets()).mapToObj(keys::owner).toList());
     }
 
     RedisNodes redis() {
@@ -150,8 +150,8 @@ final class StoreCalls {
 
     /**
      * Runs one store step. A broken connection (Redis restarted since it was pooled) or a cluster redirection (a slot
-     * moved) refreshes the connections and the slot map and the step runs once more; every step is safe to repeat
-     * (NX adds, guarded moves, sweepable).
+     * moved) refreshes the connections and the slot map and the step runs once more; every step is safe to repeat (NX
+     * adds, guarded moves, sweepable).
      */
     <T> T step(Supplier<T> work) {
         try {

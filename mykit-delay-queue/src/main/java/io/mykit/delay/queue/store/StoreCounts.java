@@ -1,17 +1,16 @@
 package io.mykit.delay.queue.store;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 /**
- * Read-only counts of the working set for metrics and health: per bucket, jobs waiting for their due time, in flight and
- * in ready lists. Sizes only (the stage counters' waiting jobs, ZCARD, LLEN), never members: a few round trips per
+ * Read-only counts of the working set for metrics and health: per bucket, jobs waiting for their due time, in flight
+ * and in ready lists. Sizes only (the stage counters' waiting jobs, ZCARD, LLEN), never members: a few round trips per
  * sample, whatever the backlog.
  */
 public final class StoreCounts {
@@ -24,8 +23,7 @@ public final class StoreCounts {
     }
 
     /** One bucket's sizes. */
-    public record BucketCount(int bucket, long pending, long inflight, long ready) {
-    }
+    public record BucketCount(int bucket, long pending, long inflight, long ready) {}
 
     /** Every bucket's sizes; throws a Jedis exception when Redis does not answer. */
     public List<BucketCount> sample() {
@@ -50,8 +48,10 @@ public final class StoreCounts {
         for (int b = 0; b < buckets; b++) {
             long readyJobs = ready.get(b).stream().mapToLong(Response::get).sum();
             // the stage counters' "w:<topic>" fields: jobs waiting in the due slices, per topic
-            long waiting = pending.get(b).get().entrySet().stream().filter(e -> e.getKey().startsWith("w:"))
-                    .mapToLong(e -> Long.parseLong(e.getValue())).sum();
+            long waiting = pending.get(b).get().entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("w:"))
+                    .mapToLong(e -> Long.parseLong(e.getValue()))
+                    .sum();
             counts.add(new BucketCount(b, waiting, inflight.get(b).get(), readyJobs));
         }
         return counts;

@@ -4,15 +4,14 @@ import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.PumpResult;
-
 import java.time.Clock;
 import java.util.function.IntPredicate;
 
 /**
  * Moves due jobs of one bucket to in-flight and hands them to the dispatcher (where every topic goes to the pull queue,
- * straight to their ready lists in the same call: {@link Dispatcher#readyOnPump}). Sleeps until the bucket's
- * earliest due time (capped by {@code maxIdleMs} for pushes made on other nodes); a local push with an
- * earlier due time wakes it. A full batch pumps again at once.
+ * straight to their ready lists in the same call: {@link Dispatcher#readyOnPump}). Sleeps until the bucket's earliest
+ * due time (capped by {@code maxIdleMs} for pushes made on other nodes); a local push with an earlier due time wakes
+ * it. A full batch pumps again at once.
  */
 public final class BucketTimer extends WakeableLoop {
     private final int bucket;
@@ -23,8 +22,14 @@ public final class BucketTimer extends WakeableLoop {
     private final long dispatchTimeoutMs;
     private volatile IntPredicate mayPump = bucket -> true;
 
-    public BucketTimer(int bucket, Delivery store, Dispatcher dispatcher, Clock clock,
-                       int batchSize, long maxIdleMs, long dispatchTimeoutMs) {
+    public BucketTimer(
+            int bucket,
+            Delivery store,
+            Dispatcher dispatcher,
+            Clock clock,
+            int batchSize,
+            long maxIdleMs,
+            long dispatchTimeoutMs) {
         super(String.format("mykit-timer-b%02d", bucket), clock);
         this.bucket = bucket;
         this.store = store;

@@ -5,10 +5,6 @@ import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.Delivery;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Returns in-flight jobs whose deadline passed (a puller that never finished, a dispatcher that crashed) to
- * their bucket, due now, and journals them back to Delay: nothing handed over is lost. A pull job whose
- * reservations used up its tries, a broker job parked for its burial whose burial did not finish, or any job whose
- * ttl ran out, is buried as dead instead of going round forever.
+ * Returns in-flight jobs whose deadline passed (a puller that never finished, a dispatcher that crashed) to their
+ * bucket, due now, and journals them back to Delay: nothing handed over is lost. A pull job whose reservations used up
+ * its tries, a broker job parked for its burial whose burial did not finish, or any job whose ttl ran out, is buried as
+ * dead instead of going round forever.
  */
 public final class InflightSweeper extends WakeableLoop {
     private static final Logger log = LoggerFactory.getLogger(InflightSweeper.class);
@@ -36,9 +34,15 @@ public final class InflightSweeper extends WakeableLoop {
     private final Supplier<Collection<Integer>> ownedBuckets;
 
     /** Sweeps {@code ownedBuckets} only: a bucket's in-flight jobs are its owner's to give back. */
-    public InflightSweeper(Delivery store, StateChangeWriter states, DeliveryOutcomes outcomes,
-                           BiConsumer<Integer, Long> wakeBucket, Clock clock, long intervalMs, int defaultTries,
-                           Supplier<Collection<Integer>> ownedBuckets) {
+    public InflightSweeper(
+            Delivery store,
+            StateChangeWriter states,
+            DeliveryOutcomes outcomes,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            long intervalMs,
+            int defaultTries,
+            Supplier<Collection<Integer>> ownedBuckets) {
         super("mykit-sweeper", clock);
         this.store = store;
         this.states = states;
@@ -52,8 +56,8 @@ public final class InflightSweeper extends WakeableLoop {
     @Override
     protected long runOnce() {
         long now = clock.millis();
-        Map<Integer, Delivery.Swept> swept = store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries,
-                DeliveryOutcomes.BURIAL_WINDOW_MS);
+        Map<Integer, Delivery.Swept> swept =
+                store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries, DeliveryOutcomes.BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again
@@ -65,9 +69,14 @@ public final class InflightSweeper extends WakeableLoop {
         });
         swept.forEach((bucket, s) -> {
             if (!s.spent().isEmpty()) {
-                s.spent().forEach(job -> log.warn(
-                        "job {} of topic {} is dead, out of tries or ttl ({} tries used of {}, ttl {} ms)",
-                        job.getId(), job.getTopic(), job.getAttempts(), job.getTries(), job.getTtl()));
+                s.spent()
+                        .forEach(job -> log.warn(
+                                "job {} of topic {} is dead, out of tries or ttl ({} tries used of {}, ttl {} ms)",
+                                job.getId(),
+                                job.getTopic(),
+                                job.getAttempts(),
+                                job.getTries(),
+                                job.getTtl()));
                 outcomes.bury(bucket, s.spent());
             }
         });

@@ -10,15 +10,14 @@ import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.journal.UnconfirmedGroup;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
 import io.mykit.delay.queue.store.RestoreMarks;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stores jobs whose push group's storing row is older than {@code repairAfterMs}, and jobs the journal holds in WaitPut
@@ -45,9 +44,15 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final EndingsBarrier endings;
 
     /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
-    public StrandedJobRepairer(Journal journal, RestoreMarks store, StateChangeWriter states,
-                               BiConsumer<Integer, Long> wakeBucket, Clock clock, long repairAfterMs,
-                               BooleanSupplier mine, EndingsBarrier endings) {
+    public StrandedJobRepairer(
+            Journal journal,
+            RestoreMarks store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            long repairAfterMs,
+            BooleanSupplier mine,
+            EndingsBarrier endings) {
         super("mykit-stranded-repair", clock);
         this.journal = journal;
         this.store = store;
@@ -66,8 +71,10 @@ public final class StrandedJobRepairer extends WakeableLoop {
             return next;
         }
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
-        boolean stranded = !journal.unconfirmedGroupsBefore(now - repairAfterMs, 1).isEmpty()
-                || !journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1).isEmpty();
+        boolean stranded =
+                !journal.unconfirmedGroupsBefore(now - repairAfterMs, 1).isEmpty()
+                        || !journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, null, 1)
+                                .isEmpty();
         boolean oldFinishMarks = oldFinishMarks(now);
         if (!stranded && !oldFinishMarks) {
             return next;
@@ -124,7 +131,8 @@ public final class StrandedJobRepairer extends WakeableLoop {
                 // the marks stay, so a restore still leaves these jobs alone; the next round looks again
                 return;
             }
-            log.warn("journaled Finish for {} pull jobs finished (answered 200) whose Finish a node never wrote",
+            log.warn(
+                    "journaled Finish for {} pull jobs finished (answered 200) whose Finish a node never wrote",
                     lost.size());
         }
         store.forgetFinishMarks(marks.keySet());
@@ -134,7 +142,8 @@ public final class StrandedJobRepairer extends WakeableLoop {
         int repaired = repairGroups(now);
         JournalEntry after = null;
         while (true) {
-            List<JournalEntry> entries = journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
+            List<JournalEntry> entries =
+                    journal.findInStatusBefore(JobStatus.WaitPut, now - repairAfterMs, after, PAGE);
             if (entries.isEmpty()) {
                 break;
             }
@@ -152,7 +161,9 @@ public final class StrandedJobRepairer extends WakeableLoop {
         }
     }
 
-    /** Stores the jobs of old storing rows that have not ended, then deletes those rows; returns how many Redis lacked. */
+    /**
+     * Stores the jobs of old storing rows that have not ended, then deletes those rows; returns how many Redis lacked.
+     */
     private int repairGroups(long now) {
         int repaired = 0;
         while (true) {
@@ -160,10 +171,14 @@ public final class StrandedJobRepairer extends WakeableLoop {
             if (groups.isEmpty()) {
                 return repaired;
             }
-            List<String> ids = groups.stream().flatMap(group -> group.jobIds().stream()).toList();
+            List<String> ids =
+                    groups.stream().flatMap(group -> group.jobIds().stream()).toList();
             for (int from = 0; from < ids.size(); from += PAGE) {
-                List<Job> pending = journal.findAll(ids.subList(from, Math.min(ids.size(), from + PAGE))).values()
-                        .stream().filter(entry -> !entry.status().isTerminal()).map(JournalEntry::job).toList();
+                List<Job> pending =
+                        journal.findAll(ids.subList(from, Math.min(ids.size(), from + PAGE))).values().stream()
+                                .filter(entry -> !entry.status().isTerminal())
+                                .map(JournalEntry::job)
+                                .toList();
                 repaired += store.addUnlessEnded(pending).size();
                 pending.forEach(job -> wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime()));
             }

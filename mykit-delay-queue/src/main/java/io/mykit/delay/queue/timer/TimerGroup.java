@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
- * The due path's background loops on this node: one timer per bucket, started and stopped one by one as this node
- * gains and loses buckets, and the helpers (sweeper, repairer) that run while the timers run.
+ * The due path's background loops on this node: one timer per bucket, started and stopped one by one as this node gains
+ * and loses buckets, and the helpers (sweeper, repairer) that run while the timers run.
  */
 public final class TimerGroup {
     private final List<BucketTimer> timers;

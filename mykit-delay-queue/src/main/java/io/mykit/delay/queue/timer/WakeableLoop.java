@@ -1,16 +1,15 @@
 package io.mykit.delay.queue.timer;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A named background thread that runs one pass, sleeps until the time the pass asked for, and can be woken
- * earlier. Any error in a pass is logged and retried with backoff: the loop never dies silently.
+ * A named background thread that runs one pass, sleeps until the time the pass asked for, and can be woken earlier. Any
+ * error in a pass is logged and retried with backoff: the loop never dies silently.
  */
 public abstract class WakeableLoop {
     private static final long MIN_BACKOFF_MS = 50;

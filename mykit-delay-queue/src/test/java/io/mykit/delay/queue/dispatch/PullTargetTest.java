@@ -1,12 +1,14 @@
 package io.mykit.delay.queue.dispatch;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.common.error.TooManyPollsException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
-import org.junit.jupiter.api.Test;
-
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
@@ -22,10 +24,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
 
 /** The long-polls' waiting logic against an in-memory stand-in for the store's ready lists (pure logic). */
 class PullTargetTest {
@@ -80,8 +79,8 @@ class PullTargetTest {
     void a_wake_up_for_a_poll_that_went_away_meanwhile_goes_to_the_next_waiter() throws Exception {
         CountDownLatch blocker = new CountDownLatch(1);
         AtomicInteger blockerLooks = new AtomicInteger();
-        try (PullTarget pull = new PullTarget(store(blocker, blockerLooks), states, Clock.systemUTC(),
-                NO_SAFETY_CHECK_MS, 1, 100)) {
+        try (PullTarget pull =
+                new PullTarget(store(blocker, blockerLooks), states, Clock.systemUTC(), NO_SAFETY_CHECK_MS, 1, 100)) {
             CompletableFuture<List<Job>> first = new CompletableFuture<>();
             CompletableFuture<List<Job>> second = new CompletableFuture<>();
             PullTarget.PendingPoll gone = poll(pull, "orders", first);
@@ -104,8 +103,8 @@ class PullTargetTest {
     @Test
     void hot_buckets_of_a_topic_nobody_pulls_are_forgotten_after_a_while() {
         MovableClock clock = new MovableClock();
-        try (PullTarget pull = new PullTarget(store(new CountDownLatch(0), new AtomicInteger()), states, clock, 20,
-                1, 100)) {
+        try (PullTarget pull =
+                new PullTarget(store(new CountDownLatch(0), new AtomicInteger()), states, clock, 20, 1, 100)) {
             makeReady(pull, "nobody-pulls", "job-1");
             assertThat(pull.hotTopics()).isEqualTo(1);
             clock.move(PullTarget.HOT_IDLE_MS + 1);
@@ -115,12 +114,18 @@ class PullTargetTest {
 
     @Test
     void a_poll_beyond_the_cap_is_refused_and_one_ending_makes_room() {
-        try (PullTarget pull = new PullTarget(store(new CountDownLatch(0), new AtomicInteger()), states,
-                Clock.systemUTC(), NO_SAFETY_CHECK_MS, 1, 2)) {
+        try (PullTarget pull = new PullTarget(
+                store(new CountDownLatch(0), new AtomicInteger()),
+                states,
+                Clock.systemUTC(),
+                NO_SAFETY_CHECK_MS,
+                1,
+                2)) {
             PullTarget.PendingPoll one = poll(pull, "a", new CompletableFuture<>());
             poll(pull, "b", new CompletableFuture<>());
             assertThatThrownBy(() -> poll(pull, "c", new CompletableFuture<>()))
-                    .isInstanceOf(TooManyPollsException.class).hasMessageContaining("max-waiting-polls = 2");
+                    .isInstanceOf(TooManyPollsException.class)
+                    .hasMessageContaining("max-waiting-polls = 2");
             one.cancel();
             poll(pull, "c", new CompletableFuture<>());
             assertThat(pull.waitingPolls()).isEqualTo(2);
@@ -161,7 +166,9 @@ class PullTargetTest {
     }
 
     private static <T> T stub(Class<T> type, Answer answer) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        return type.cast(Proxy.newProxyInstance(
+                type.getClassLoader(),
+                new Class<?>[] {type},
                 (proxy, method, args) -> answer.apply(method.getName(), args)));
     }
 }

@@ -1,9 +1,9 @@
 package io.mykit.delay.queue.dispatch;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class RetryPolicyTest {
     private final RetryPolicy policy = new RetryPolicy(1_000, 60_000, 16);
@@ -23,10 +23,13 @@ class RetryPolicyTest {
 
     @Test
     void retries_until_tries_are_used_up_then_dead() {
-        assertThat(policy.decide(job(3, 0), 1, 20_000)).isEqualTo(new RetryPolicy.Decision(RetryPolicy.Verdict.RETRY, 21_000));
+        assertThat(policy.decide(job(3, 0), 1, 20_000))
+                .isEqualTo(new RetryPolicy.Decision(RetryPolicy.Verdict.RETRY, 21_000));
         assertThat(policy.decide(job(3, 0), 2, 20_000).retryAt()).isEqualTo(22_000);
         assertThat(policy.decide(job(3, 0), 3, 20_000).verdict()).isEqualTo(RetryPolicy.Verdict.DEAD);
-        assertThat(policy.decide(job(0, 0), 15, 20_000).verdict()).as("default tries 16").isEqualTo(RetryPolicy.Verdict.RETRY);
+        assertThat(policy.decide(job(0, 0), 15, 20_000).verdict())
+                .as("default tries 16")
+                .isEqualTo(RetryPolicy.Verdict.RETRY);
         assertThat(policy.decide(job(0, 0), 16, 20_000).verdict()).isEqualTo(RetryPolicy.Verdict.DEAD);
     }
 

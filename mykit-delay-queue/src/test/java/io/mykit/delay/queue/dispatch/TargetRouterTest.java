@@ -1,14 +1,13 @@
 package io.mykit.delay.queue.dispatch;
 
-import io.mykit.delay.common.model.Job;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mykit.delay.common.model.Job;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class TargetRouterTest {
 
@@ -19,8 +18,8 @@ class TargetRouterTest {
         }
     }
 
-    private final Map<String, DeliveryTarget> targets = Map.of(
-            "pull", new Named("pull"), "rocketmq", new Named("rocketmq"), "activemq", new Named("activemq"));
+    private final Map<String, DeliveryTarget> targets =
+            Map.of("pull", new Named("pull"), "rocketmq", new Named("rocketmq"), "activemq", new Named("activemq"));
 
     @Test
     void exact_beats_longest_pattern_beats_shorter_pattern_beats_default() {
@@ -35,7 +34,9 @@ class TargetRouterTest {
         assertThat(router.route("order-close-vip").name()).isEqualTo("pull");
         assertThat(router.route("user-audit").name()).isEqualTo("activemq");
         assertThat(router.route("other").name()).isEqualTo("pull");
-        assertThat(router.route("order.x").name()).as("pattern chars are literal but *").isEqualTo("pull");
+        assertThat(router.route("order.x").name())
+                .as("pattern chars are literal but *")
+                .isEqualTo("pull");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.mykit.delay.queue.journal;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Proxy;
 import java.time.Clock;
@@ -8,8 +8,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class LedgerCompactorTest {
     private final AtomicLong millis = new AtomicLong(1_000_000);
@@ -29,7 +28,9 @@ class LedgerCompactorTest {
 
         submitted.set(20);
         foldTakesMs = 5;
-        assertThat(folder.runOnce()).as("busy, quick fold: the least rest").isEqualTo(millis.get() + LedgerCompactor.MIN_PAUSE_MS);
+        assertThat(folder.runOnce())
+                .as("busy, quick fold: the least rest")
+                .isEqualTo(millis.get() + LedgerCompactor.MIN_PAUSE_MS);
 
         assertThat(folder.runOnce()).as("no new change since: fold on at once").isEqualTo(millis.get());
 
@@ -38,8 +39,8 @@ class LedgerCompactorTest {
     }
 
     private Journal journal() {
-        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
-                (proxy, method, args) -> {
+        return (Journal) Proxy.newProxyInstance(
+                Journal.class.getClassLoader(), new Class<?>[] {Journal.class}, (proxy, method, args) -> {
                     if (method.getName().equals("foldLedger")) {
                         askedBefore.set((Long) args[0]);
                         millis.addAndGet(foldTakesMs);

@@ -1,9 +1,9 @@
 package io.mykit.delay.queue.journal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
-import org.junit.jupiter.api.Test;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The writer's batching, against a journal that only records what it was asked to apply. */
 class StateChangeWriterTest {
@@ -28,8 +27,11 @@ class StateChangeWriterTest {
             writer.submit(StateChange.of("a", JobStatus.Finish, 2));
             assertThat(writer.flush(5_000)).isTrue();
         }
-        assertThat(journal.applied).singleElement().satisfies(batch ->
-                assertThat(batch).extracting(StateChange::status).containsExactly(JobStatus.Ready, JobStatus.Finish));
+        assertThat(journal.applied)
+                .singleElement()
+                .satisfies(batch -> assertThat(batch)
+                        .extracting(StateChange::status)
+                        .containsExactly(JobStatus.Ready, JobStatus.Finish));
     }
 
     @Test
@@ -50,7 +52,9 @@ class StateChangeWriterTest {
             writer.submit(StateChange.of("a", JobStatus.Finish, 1));
             ending.close();
             assertThat(flushed.get(5, TimeUnit.SECONDS)).isTrue();
-            assertThat(journal.applied).flatExtracting(batch -> batch).extracting(StateChange::status)
+            assertThat(journal.applied)
+                    .flatExtracting(batch -> batch)
+                    .extracting(StateChange::status)
                     .containsExactly(JobStatus.Finish);
         }
     }
@@ -120,8 +124,8 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId,
-                                              Collection<String> onlyIds, int limit) {
+        public List<Job> findByTopicAndStatus(
+                String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit) {
             throw new UnsupportedOperationException();
         }
 
@@ -151,8 +155,8 @@ class StateChangeWriterTest {
         }
 
         @Override
-        public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId,
-                                               int limit) {
+        public List<JournalEntry> findByBizKey(
+                String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
             throw new UnsupportedOperationException();
         }
 

@@ -1,19 +1,19 @@
 package io.mykit.delay.queue.service;
 
-import io.mykit.delay.common.error.InvalidJobException;
-import io.mykit.delay.common.model.Job;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.function.Consumer;
-
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.model.Job;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 class JobValidatorTest {
     private static final long NOW = 1_800_000_000_000L;
     /** The limits mykit.delay.limits.* and mykit.delay.pull.* default to. */
-    private final JobValidator validator = new JobValidator(new JobLimits(64 * 1024, 1000, Duration.ofDays(366), 16),
+    private final JobValidator validator = new JobValidator(
+            new JobLimits(64 * 1024, 1000, Duration.ofDays(366), 16),
             new PullLimits(Duration.ofSeconds(30), Duration.ofHours(1), Duration.ofSeconds(30)));
 
     private static Job job(Consumer<Job> change) {
@@ -24,13 +24,15 @@ class JobValidatorTest {
 
     private void assertRejected(Job job, String field) {
         assertThatThrownBy(() -> validator.validate(job, NOW))
-                .isInstanceOfSatisfying(InvalidJobException.class,
-                        e -> org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo(field));
+                .isInstanceOfSatisfying(
+                        InvalidJobException.class,
+                        e -> org.assertj.core.api.Assertions.assertThat(e.field())
+                                .isEqualTo(field));
     }
 
     @Test
     void accepts_a_plain_job() {
-        assertThatCode(() -> validator.validate(job(j -> { }), NOW)).doesNotThrowAnyException();
+        assertThatCode(() -> validator.validate(job(j -> {}), NOW)).doesNotThrowAnyException();
     }
 
     @Test
@@ -58,10 +60,14 @@ class JobValidatorTest {
         assertRejected(job(j -> j.setBizKey("order-42\udfff")), "bizKey");
         assertRejected(job(j -> j.setBizKey("\ude00\ud83d")), "bizKey");
         assertRejected(job(j -> j.setBody("{\"x\":\"\ud83d\"}")), "body");
-        assertThatCode(() -> validator.validate(job(j -> {
-            j.setBizKey("order-\ud83d\ude00");
-            j.setBody("smile \ud83d\ude00");
-        }), NOW)).as("a surrogate pair is one character").doesNotThrowAnyException();
+        assertThatCode(() -> validator.validate(
+                        job(j -> {
+                            j.setBizKey("order-\ud83d\ude00");
+                            j.setBody("smile \ud83d\ude00");
+                        }),
+                        NOW))
+                .as("a surrogate pair is one character")
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -1,14 +1,13 @@
 package io.mykit.delay.queue.service;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
-import org.junit.jupiter.api.Test;
-
 import java.lang.reflect.Proxy;
 import java.time.Clock;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -16,8 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The group commit's turns, against a journal and a store that only do what each case needs (pure logic). */
 class PushPipelineTest {
@@ -54,18 +52,24 @@ class PushPipelineTest {
         });
         StateChangeWriter states = new StateChangeWriter(stub(Journal.class, (name, args) -> null), 100, 0);
         states.start();
-        try (PushPipeline pipeline = new PushPipeline(journal, store, states, (bucket, due) -> { }, Clock.systemUTC(),
-                1000, 2)) {
+        try (PushPipeline pipeline =
+                new PushPipeline(journal, store, states, (bucket, due) -> {}, Clock.systemUTC(), 1000, 2)) {
             pipeline.start();
-            CompletableFuture<Set<String>> first = CompletableFuture.supplyAsync(() -> pipeline.submit(
-                    List.of(job("a")), Set.of())).thenCompose(PushPipeline.Pending::done);
-            assertThat(firstAddEntered.await(5, TimeUnit.SECONDS)).as("first group reached Redis").isTrue();
-            CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(() -> pipeline.submit(
-                    List.of(job("b")), Set.of())).thenCompose(PushPipeline.Pending::done);
+            CompletableFuture<Set<String>> first = CompletableFuture.supplyAsync(
+                            () -> pipeline.submit(List.of(job("a")), Set.of()))
+                    .thenCompose(PushPipeline.Pending::done);
+            assertThat(firstAddEntered.await(5, TimeUnit.SECONDS))
+                    .as("first group reached Redis")
+                    .isTrue();
+            CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(
+                            () -> pipeline.submit(List.of(job("b")), Set.of()))
+                    .thenCompose(PushPipeline.Pending::done);
 
             assertThat(first.get(10, TimeUnit.SECONDS)).isEmpty();
             assertThat(second.get(10, TimeUnit.SECONDS)).isEmpty();
-            assertThat(overlapped).as("second group's journal call ran while the first waited for Redis").isTrue();
+            assertThat(overlapped)
+                    .as("second group's journal call ran while the first waited for Redis")
+                    .isTrue();
         } finally {
             states.close();
         }
@@ -80,7 +84,9 @@ class PushPipelineTest {
     }
 
     private static <T> T stub(Class<T> type, Answer answer) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        return type.cast(Proxy.newProxyInstance(
+                type.getClassLoader(),
+                new Class<?>[] {type},
                 (proxy, method, args) -> answer.apply(method.getName(), args)));
     }
 }

@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.store;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -8,20 +9,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class LuaScriptTest {
 
     @Test
     void every_script_loads_with_every_include_placed() throws IOException, URISyntaxException {
-        Path scripts = Path.of(LuaScript.class.getClassLoader().getResource("lua/add.lua").toURI()).getParent();
+        Path scripts = Path.of(LuaScript.class
+                        .getClassLoader()
+                        .getResource("lua/add.lua")
+                        .toURI())
+                .getParent();
         List<String> names;
         try (Stream<Path> files = Files.list(scripts)) {
-            names = files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".lua"))
+            names = files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.endsWith(".lua"))
                     .filter(name -> !name.equals("include_probe.lua"))
-                    .map(name -> name.substring(0, name.length() - ".lua".length())).sorted().toList();
+                    .map(name -> name.substring(0, name.length() - ".lua".length()))
+                    .sorted()
+                    .toList();
         }
         assertThat(names).contains("respawn", "pump_due", "finish_all").doesNotContain("put");
         for (String name : names) {
@@ -44,9 +50,11 @@ class LuaScriptTest {
 
     @Test
     void a_missing_include_names_the_file_that_includes_it() {
-        assertThatThrownBy(() -> LuaScript.load("include_probe")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> LuaScript.load("include_probe"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("lua/include_probe.lua includes the missing resource lua/include/no_such_include.lua");
-        assertThatThrownBy(() -> LuaScript.load("no_such_script")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> LuaScript.load("no_such_script"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("missing Lua script resource lua/no_such_script.lua");
     }
 

@@ -1,14 +1,11 @@
 package io.mykit.delay.queue.journal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.mykit.delay.core.JdbcUrlDefaults;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -17,16 +14,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A journal transaction sent as one multi-statement round trip, on the real MariaDB: all of it or nothing, and a
  * failure leaves the pooled connection out of any transaction (one connection in the pool, so the next call gets it).
  */
 class SingleRoundTripTest {
-    private final String database = "mykit_it_round_trip_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String database =
+            "mykit_it_round_trip_" + UUID.randomUUID().toString().substring(0, 8);
     private HikariDataSource pool;
     private JdbcTemplate jdbc;
     private String url;
@@ -48,8 +48,13 @@ class SingleRoundTripTest {
     @Test
     void the_statements_commit_together() {
         assertThat(SingleRoundTrip.works(jdbc)).isTrue();
-        SingleRoundTrip.run(jdbc, List.of(insert("a", 1), insert("b", 2),
-                new MultiRowInsert.Sql("UPDATE t SET v = v + ? WHERE id = ?", args(10, "a"))), 0);
+        SingleRoundTrip.run(
+                jdbc,
+                List.of(
+                        insert("a", 1),
+                        insert("b", 2),
+                        new MultiRowInsert.Sql("UPDATE t SET v = v + ? WHERE id = ?", args(10, "a"))),
+                0);
 
         assertThat(seenFromAnotherConnection()).containsExactly("a=11", "b=2");
     }
@@ -58,9 +63,10 @@ class SingleRoundTripTest {
     void a_failing_statement_takes_back_the_ones_before_it_and_leaves_the_connection_out_of_the_transaction() {
         jdbc.update("INSERT INTO t VALUES ('taken', 0)");
 
-        assertThatThrownBy(() -> SingleRoundTrip.run(jdbc,
-                List.of(insert("first", 1), insert("taken", 2), insert("after", 3)), 0))
-                .isInstanceOf(DataAccessException.class).hasMessageContaining("Duplicate");
+        assertThatThrownBy(() -> SingleRoundTrip.run(
+                        jdbc, List.of(insert("first", 1), insert("taken", 2), insert("after", 3)), 0))
+                .isInstanceOf(DataAccessException.class)
+                .hasMessageContaining("Duplicate");
         // the same (only) connection: were the failed transaction still open, this row would stay in it, unseen
         jdbc.update("INSERT INTO t VALUES ('next', 4)");
 
@@ -94,8 +100,8 @@ class SingleRoundTripTest {
     private List<String> seenFromAnotherConnection() {
         List<String> rows = new ArrayList<>();
         try (Connection other = DriverManager.getConnection(url, TestServers.jdbcUser(), TestServers.jdbcPassword());
-             Statement query = other.createStatement();
-             ResultSet result = query.executeQuery("SELECT id, v FROM t ORDER BY id")) {
+                Statement query = other.createStatement();
+                ResultSet result = query.executeQuery("SELECT id, v FROM t ORDER BY id")) {
             while (result.next()) {
                 rows.add(result.getString(1) + "=" + result.getInt(2));
             }

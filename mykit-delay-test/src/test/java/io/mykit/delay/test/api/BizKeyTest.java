@@ -1,17 +1,13 @@
 package io.mykit.delay.test.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -21,8 +17,11 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** GET /jobs?bizKey= finds a key's jobs; DELETE /jobs?bizKey=&topic= cancels its pending ones for good. */
 class BizKeyTest {
@@ -46,7 +45,8 @@ class BizKeyTest {
     }
 
     private static String push(String topic, String bizKey, long delay) {
-        Reply pushed = client.push("{\"topic\":\"" + topic + "\",\"bizKey\":\"" + bizKey + "\",\"delay\":" + delay + "}");
+        Reply pushed =
+                client.push("{\"topic\":\"" + topic + "\",\"bizKey\":\"" + bizKey + "\",\"delay\":" + delay + "}");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         return pushed.data().asText();
     }
@@ -90,10 +90,12 @@ class BizKeyTest {
         all.sort(null);
 
         assertThat(ids(find("bizKey=" + q(bizKey)))).isEqualTo(all);
-        assertThat(ids(find("bizKey=" + q(bizKey) + "&topic=" + topicA))).isEqualTo(inA.stream().sorted().toList());
+        assertThat(ids(find("bizKey=" + q(bizKey) + "&topic=" + topicA)))
+                .isEqualTo(inA.stream().sorted().toList());
         List<String> firstPage = ids(find("bizKey=" + q(bizKey) + "&limit=2"));
         assertThat(firstPage).isEqualTo(all.subList(0, 2));
-        assertThat(ids(find("bizKey=" + q(bizKey) + "&limit=2&after=" + firstPage.get(1)))).isEqualTo(all.subList(2, 4));
+        assertThat(ids(find("bizKey=" + q(bizKey) + "&limit=2&after=" + firstPage.get(1))))
+                .isEqualTo(all.subList(2, 4));
         assertThat(ids(find("bizKey=" + q(unique("nobody"))))).isEmpty();
 
         // journal status changes settle first, so the page and the single look-up read the same row
@@ -120,7 +122,8 @@ class BizKeyTest {
 
         Reply reply = cancel("bizKey=" + q(bizKey) + "&topic=" + cancelled);
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
-        assertThat(reply.data().path("cancelled")).extracting(JsonNode::asText)
+        assertThat(reply.data().path("cancelled"))
+                .extracting(JsonNode::asText)
                 .containsExactlyElementsOf(doomed.stream().sorted().toList());
         assertThat(reply.data().path("refused").isEmpty()).as(reply.toString()).isTrue();
         doomed.forEach(id -> assertThat(status(id)).isEqualTo("Delete"));
@@ -131,19 +134,27 @@ class BizKeyTest {
         assertThat(client.raw("POST", "/admin/clear", null, null).status()).isEqualTo(200);
         Reply restored = client.raw("POST", "/admin/restore?expire=true", null, null);
         assertThat(restored.status()).as(restored.toString()).isEqualTo(200);
-        assertThat(restored.data().path("restored").asLong()).as(restored.toString()).isGreaterThanOrEqualTo(2);
+        assertThat(restored.data().path("restored").asLong())
+                .as(restored.toString())
+                .isGreaterThanOrEqualTo(2);
 
         long untilDueAndMore = Math.max(0, pushedAt + delay - System.currentTimeMillis()) + 2_000;
         Reply other = client.get(cancelled, 30_000, untilDueAndMore);
-        assertThat(other.data().path("id").asText()).as("the other key's job in the same topic").isEqualTo(otherKey);
+        assertThat(other.data().path("id").asText())
+                .as("the other key's job in the same topic")
+                .isEqualTo(otherKey);
         assertThat(client.finish(otherKey).status()).isEqualTo(200);
-        assertThat(client.get(cancelled, 30_000, 1_000).data().isNull()).as("a cancelled job was delivered").isTrue();
+        assertThat(client.get(cancelled, 30_000, 1_000).data().isNull())
+                .as("a cancelled job was delivered")
+                .isTrue();
         assertThat(client.get(kept, 30_000, 5_000).data().path("id").asText()).isEqualTo(survivor);
         doomed.forEach(id -> assertThat(status(id)).isEqualTo("Delete"));
 
         Reply again = cancel("bizKey=" + q(bizKey) + "&topic=" + cancelled);
         assertThat(again.status()).isEqualTo(200);
-        assertThat(again.data().path("cancelled").isEmpty()).as("nothing pending is left: " + again).isTrue();
+        assertThat(again.data().path("cancelled").isEmpty())
+                .as("nothing pending is left: " + again)
+                .isTrue();
     }
 
     @Test
@@ -160,7 +171,9 @@ class BizKeyTest {
         assertThat(reply.data().path("cancelled")).extracting(JsonNode::asText).containsExactly(pending);
         assertThat(reply.data().path("refused").path(reserved).asText()).contains("handed over");
         assertThat(status(pending)).isEqualTo("Delete");
-        assertThat(client.finish(reserved).status()).as("the reservation still stands").isEqualTo(200);
+        assertThat(client.finish(reserved).status())
+                .as("the reservation still stands")
+                .isEqualTo(200);
     }
 
     @Test
@@ -197,44 +210,54 @@ class BizKeyTest {
         }
         Reply pair = client.push("{\"topic\":\"" + topic + "\",\"bizKey\":\"k\\ud83d\\ude00\",\"delay\":0}");
         assertThat(pair.status()).as("a surrogate pair is a character: " + pair).isEqualTo(200);
-        assertThat(ids(find("bizKey=" + q("k\ud83d\ude00")))).containsExactly(pair.data().asText());
+        assertThat(ids(find("bizKey=" + q("k\ud83d\ude00"))))
+                .containsExactly(pair.data().asText());
         assertThat(ids(find("bizKey=" + q("k") + "&topic=" + topic))).isEmpty();
     }
 
     @ParameterizedTest(name = "GET /jobs?{0} -> 400 on {1}")
-    @CsvSource(delimiter = '|', value = {
-            "topic=t1|bizKey",
-            "bizKey=|bizKey",
-            "bizKey=%01order|bizKey",
-            "bizKey=LONG129|bizKey",
-            "bizKey=k&topic=a%20b|topic",
-            "bizKey=k&topic=LONG129|topic",
-            "bizKey=k&limit=0|limit",
-            "bizKey=k&limit=101|limit",
-            "bizKey=k&limit=abc|limit",
-            "bizKey=k&after=a%20b|after"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "topic=t1|bizKey",
+                "bizKey=|bizKey",
+                "bizKey=%01order|bizKey",
+                "bizKey=LONG129|bizKey",
+                "bizKey=k&topic=a%20b|topic",
+                "bizKey=k&topic=LONG129|topic",
+                "bizKey=k&limit=0|limit",
+                "bizKey=k&limit=101|limit",
+                "bizKey=k&limit=abc|limit",
+                "bizKey=k&after=a%20b|after"
+            })
     void lookup_with_bad_input_is_a_400_naming_the_parameter(String query, String field) {
         assertRefused(find(query.replace("LONG129", "k".repeat(129))), field);
     }
 
     @ParameterizedTest(name = "DELETE /jobs?{0} -> 400 on {1}")
-    @CsvSource(delimiter = '|', value = {
-            "bizKey=KEY|topic",
-            "topic=TOPIC|bizKey",
-            "bizKey=&topic=TOPIC|bizKey",
-            "bizKey=KEY&topic=|topic",
-            "bizKey=LONG129&topic=TOPIC|bizKey",
-            "bizKey=KEY&topic=LONG129|topic",
-            "bizKey=KEY%00&topic=TOPIC|bizKey",
-            "bizKey=KEY&topic=TOPIC%2F..|topic",
-            "bizKey=KEY&topic=TOPIC&limit=0|limit",
-            "bizKey=KEY&topic=TOPIC&limit=1001|limit",
-            "bizKey=KEY&topic=TOPIC&after=a%20b|after"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "bizKey=KEY|topic",
+                "topic=TOPIC|bizKey",
+                "bizKey=&topic=TOPIC|bizKey",
+                "bizKey=KEY&topic=|topic",
+                "bizKey=LONG129&topic=TOPIC|bizKey",
+                "bizKey=KEY&topic=LONG129|topic",
+                "bizKey=KEY%00&topic=TOPIC|bizKey",
+                "bizKey=KEY&topic=TOPIC%2F..|topic",
+                "bizKey=KEY&topic=TOPIC&limit=0|limit",
+                "bizKey=KEY&topic=TOPIC&limit=1001|limit",
+                "bizKey=KEY&topic=TOPIC&after=a%20b|after"
+            })
     void cancel_with_bad_input_is_a_400_naming_the_parameter_and_changes_nothing(String query, String field) {
         String bizKey = unique("order");
         String topic = unique("bk-bad");
         String job = push(topic, bizKey, A_DAY_MS);
-        assertRefused(cancel(query.replace("LONG129", "k".repeat(129)).replace("KEY", bizKey).replace("TOPIC", topic)),
+        assertRefused(
+                cancel(query.replace("LONG129", "k".repeat(129))
+                        .replace("KEY", bizKey)
+                        .replace("TOPIC", topic)),
                 field);
         assertThat(status(job)).isIn("WaitPut", "Delay");
         assertThat(client.lookup(job).data().path("stage").asText()).isEqualTo("DELAYED");
@@ -242,7 +265,9 @@ class BizKeyTest {
 
     private static void assertRefused(Reply reply, String field) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
-        assertThat(reply.json().path("success").asBoolean(true)).as(reply.toString()).isFalse();
+        assertThat(reply.json().path("success").asBoolean(true))
+                .as(reply.toString())
+                .isFalse();
         assertThat(reply.json().path("code").asInt()).as(reply.toString()).isEqualTo(400);
         assertThat(reply.json().path("field").asText()).as(reply.toString()).isEqualTo(field);
         assertThat(reply.json().path("message").asText()).as(reply.toString()).startsWith(field + ": ");
@@ -250,12 +275,13 @@ class BizKeyTest {
 
     @Test
     void the_journal_has_the_biz_key_index_from_migration_5() throws Exception {
-        try (Connection db = DriverManager.getConnection(TestServers.jdbcUrl(gateway.database()),
-                TestServers.jdbcUser(), TestServers.jdbcPassword())) {
+        try (Connection db = DriverManager.getConnection(
+                TestServers.jdbcUrl(gateway.database()), TestServers.jdbcUser(), TestServers.jdbcPassword())) {
             List<String> columns = new ArrayList<>();
-            try (PreparedStatement statement = db.prepareStatement("SELECT column_name FROM information_schema.statistics"
-                    + " WHERE table_schema = ? AND table_name = 'mykit_delay_queue_job'"
-                    + " AND index_name = 'mykit_delay_queue_job_BIZKEY_TOPIC_ID' ORDER BY seq_in_index")) {
+            try (PreparedStatement statement =
+                    db.prepareStatement("SELECT column_name FROM information_schema.statistics"
+                            + " WHERE table_schema = ? AND table_name = 'mykit_delay_queue_job'"
+                            + " AND index_name = 'mykit_delay_queue_job_BIZKEY_TOPIC_ID' ORDER BY seq_in_index")) {
                 statement.setString(1, gateway.database());
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
@@ -264,9 +290,9 @@ class BizKeyTest {
                 }
             }
             assertThat(columns).containsExactly("bizkey", "topic", "id");
-            try (PreparedStatement statement = db.prepareStatement(
-                    "SELECT success FROM flyway_schema_history WHERE version = '5'");
-                 ResultSet rows = statement.executeQuery()) {
+            try (PreparedStatement statement =
+                            db.prepareStatement("SELECT success FROM flyway_schema_history WHERE version = '5'");
+                    ResultSet rows = statement.executeQuery()) {
                 assertThat(rows.next()).as("migration 5 applied").isTrue();
                 assertThat(rows.getBoolean(1)).isTrue();
             }

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
@@ -9,17 +11,6 @@ import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.swagger.v3.oas.annotations.Hidden;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.type.filter.AnnotationTypeFilter;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.method.HandlerMethod;
-
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.nio.file.Files;
@@ -32,8 +23,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.method.HandlerMethod;
 
 /**
  * The API document lists every route of the gateway's controllers with its schemas and examples, marks the legacy GET
@@ -43,8 +42,9 @@ class OpenApiTest {
     private static final String TOKEN = "openapi-admin-token";
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** The original mykit-delay's state-changing GET routes, kept beside their REST forms. */
-    private static final Set<String> LEGACY = Set.of("GET /finish", "GET /delete", "GET /reStore", "GET /reStoreJob",
-            "GET /clearAll");
+    private static final Set<String> LEGACY =
+            Set.of("GET /finish", "GET /delete", "GET /reStore", "GET /reStoreJob", "GET /clearAll");
+
     private static TestGateway gateway;
     private static JsonNode doc;
 
@@ -76,7 +76,9 @@ class OpenApiTest {
         return RawHttp.send("127.0.0.1", URI.create(gateway.baseUrl()).getPort(), "GET", target, Map.of(), null);
     }
 
-    /** Every route the gateway's controllers map, found on the classpath: a new controller is checked without a list. */
+    /**
+     * Every route the gateway's controllers map, found on the classpath: a new controller is checked without a list.
+     */
     private static List<Route> routes() throws ClassNotFoundException {
         ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
         scanner.addIncludeFilter(new AnnotationTypeFilter(RestController.class));
@@ -109,34 +111,67 @@ class OpenApiTest {
     /** A schema, following a $ref into components. */
     private static JsonNode resolve(JsonNode schema) {
         String ref = schema.path("$ref").asText("");
-        return ref.isEmpty() ? schema : doc.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1));
+        return ref.isEmpty()
+                ? schema
+                : doc.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1));
     }
 
     @Test
     void every_route_of_the_controllers_is_in_the_document_with_a_typed_json_answer() throws Exception {
         for (Route route : routes()) {
             JsonNode operation = operation(route);
-            assertThat(operation.isObject()).as(route.key() + " in the document").isTrue();
-            assertThat(operation.path("summary").asText()).as(route.key() + " summary").isNotBlank();
+            assertThat(operation.isObject())
+                    .as(route.key() + " in the document")
+                    .isTrue();
+            assertThat(operation.path("summary").asText())
+                    .as(route.key() + " summary")
+                    .isNotBlank();
             JsonNode answer = resolve(okSchema(operation));
-            assertThat(answer.path("properties").fieldNames()).toIterable().as(route.key() + " answer: " + operation)
+            assertThat(answer.path("properties").fieldNames())
+                    .toIterable()
+                    .as(route.key() + " answer: " + operation)
                     .contains("success", "code", "message", "data");
-            assertThat(answer.path("properties").path("data").isObject()).as(route.key() + " data schema").isTrue();
+            assertThat(answer.path("properties").path("data").isObject())
+                    .as(route.key() + " data schema")
+                    .isTrue();
             for (String refusal : List.of("400", "503")) {
-                assertThat(operation.path("responses").path(refusal).path("content").path("application/json")
-                        .path("schema").path("$ref").asText()).as(route.key() + " " + refusal)
+                assertThat(operation
+                                .path("responses")
+                                .path(refusal)
+                                .path("content")
+                                .path("application/json")
+                                .path("schema")
+                                .path("$ref")
+                                .asText())
+                        .as(route.key() + " " + refusal)
                         .isEqualTo("#/components/schemas/ApiError");
             }
         }
-        assertThat(doc.path("components").path("schemas").path("ApiError").path("properties").fieldNames())
-                .toIterable().contains("success", "code", "message", "field");
-        assertThat(doc.path("components").path("schemas").path("ApiError").path("properties").path("data")
-                .path("type").toString()).contains("null");
+        assertThat(doc.path("components")
+                        .path("schemas")
+                        .path("ApiError")
+                        .path("properties")
+                        .fieldNames())
+                .toIterable()
+                .contains("success", "code", "message", "field");
+        assertThat(doc.path("components")
+                        .path("schemas")
+                        .path("ApiError")
+                        .path("properties")
+                        .path("data")
+                        .path("type")
+                        .toString())
+                .contains("null");
     }
 
     /** The schema of an operation's 200 answer, as JSON. */
     private static JsonNode okSchema(JsonNode operation) {
-        return operation.path("responses").path("200").path("content").path("application/json").path("schema");
+        return operation
+                .path("responses")
+                .path("200")
+                .path("content")
+                .path("application/json")
+                .path("schema");
     }
 
     @Test
@@ -152,8 +187,10 @@ class OpenApiTest {
         // what the handler reads: Job's settable JSON properties, less attempts (a push always starts at 0)
         ObjectMapper appMapper = gateway.bean(ObjectMapper.class);
         Set<String> read = new TreeSet<>();
-        for (BeanPropertyDefinition property : appMapper.getDeserializationConfig()
-                .introspect(appMapper.constructType(Job.class)).findProperties()) {
+        for (BeanPropertyDefinition property : appMapper
+                .getDeserializationConfig()
+                .introspect(appMapper.constructType(Job.class))
+                .findProperties()) {
             if (property.hasSetter() || property.hasConstructorParameter()) {
                 read.add(property.getName());
             }
@@ -163,31 +200,51 @@ class OpenApiTest {
         schema.path("properties").fieldNames().forEachRemaining(documented::add);
         assertThat(documented).isEqualTo(read);
         schema.path("properties").fields().forEachRemaining(field -> {
-            assertThat(field.getValue().path("description").asText()).as(field.getKey() + " description").isNotBlank();
-            assertThat(field.getValue().has("example")).as(field.getKey() + " example").isTrue();
+            assertThat(field.getValue().path("description").asText())
+                    .as(field.getKey() + " description")
+                    .isNotBlank();
+            assertThat(field.getValue().has("example"))
+                    .as(field.getKey() + " example")
+                    .isTrue();
         });
 
-        JsonNode batch = doc.path("paths").path("/push/batch").path("post").path("requestBody").path("content")
+        JsonNode batch = doc.path("paths")
+                .path("/push/batch")
+                .path("post")
+                .path("requestBody")
+                .path("content")
                 .path("application/json");
         assertThat(batch.path("schema").path("type").asText()).isEqualTo("array");
-        assertThat(batch.path("schema").path("items").path("$ref").asText()).isEqualTo("#/components/schemas/PushRequest");
+        assertThat(batch.path("schema").path("items").path("$ref").asText())
+                .isEqualTo("#/components/schemas/PushRequest");
         assertThat(batch.path("examples").size()).as("batch examples").isPositive();
     }
 
     @Test
     void answers_carry_examples() {
-        JsonNode lookup = resolve(resolve(okSchema(doc.path("paths").path("/jobs/{id}").path("get")))
-                .path("properties").path("data"));
-        assertThat(lookup.path("properties").path("bizKey").path("example").asText()).isEqualTo("order-42");
-        assertThat(lookup.path("properties").path("status").path("enum")).extracting(JsonNode::asText)
+        JsonNode lookup =
+                resolve(resolve(okSchema(doc.path("paths").path("/jobs/{id}").path("get")))
+                        .path("properties")
+                        .path("data"));
+        assertThat(lookup.path("properties").path("bizKey").path("example").asText())
+                .isEqualTo("order-42");
+        assertThat(lookup.path("properties").path("status").path("enum"))
+                .extracting(JsonNode::asText)
                 .contains("WaitPut", "Delay", "Finish", "Delete", "Dead");
-        JsonNode envelope = resolve(okSchema(doc.path("paths").path("/jobs/{id}").path("get")));
-        assertThat(envelope.path("properties").path("code").path("example").asInt()).isEqualTo(200);
-        JsonNode cleared = resolve(resolve(okSchema(doc.path("paths").path("/admin/clear").path("post")))
-                .path("properties").path("data"));
-        assertThat(cleared.path("properties").path("removedKeys").has("example")).isTrue();
+        JsonNode envelope =
+                resolve(okSchema(doc.path("paths").path("/jobs/{id}").path("get")));
+        assertThat(envelope.path("properties").path("code").path("example").asInt())
+                .isEqualTo(200);
+        JsonNode cleared =
+                resolve(resolve(okSchema(doc.path("paths").path("/admin/clear").path("post")))
+                        .path("properties")
+                        .path("data"));
+        assertThat(cleared.path("properties").path("removedKeys").has("example"))
+                .isTrue();
         JsonNode limit = doc.path("paths").path("/jobs").path("get").path("parameters").findParents("name").stream()
-                .filter(p -> p.path("name").asText().equals("limit")).findFirst().orElseThrow();
+                .filter(p -> p.path("name").asText().equals("limit"))
+                .findFirst()
+                .orElseThrow();
         assertThat(limit.path("schema").path("type").asText()).isEqualTo("integer");
         assertThat(limit.path("schema").path("maximum").asInt()).isEqualTo(100);
     }
@@ -201,8 +258,12 @@ class OpenApiTest {
             }
         }
         assertThat(deprecated).isEqualTo(LEGACY);
-        for (String rest : List.of("/jobs/{id}/finish:post", "/jobs/{id}:delete", "/admin/restore:post",
-                "/admin/restore/{id}:post", "/admin/clear:post")) {
+        for (String rest : List.of(
+                "/jobs/{id}/finish:post",
+                "/jobs/{id}:delete",
+                "/admin/restore:post",
+                "/admin/restore/{id}:post",
+                "/admin/clear:post")) {
             String[] parts = rest.split(":");
             JsonNode operation = doc.path("paths").path(parts[0]).path(parts[1]);
             assertThat(operation.isObject()).as(rest).isTrue();
@@ -219,26 +280,38 @@ class OpenApiTest {
         for (Route route : routes()) {
             boolean guarded = AdminGuard.isAdmin(new HandlerMethod(gateway.bean(route.controller()), route.handler()));
             Set<String> asked = new TreeSet<>();
-            operation(route).path("security").forEach(requirement -> requirement.fieldNames().forEachRemaining(asked::add));
-            assertThat(asked).as(route.key() + " security")
+            operation(route)
+                    .path("security")
+                    .forEach(requirement -> requirement.fieldNames().forEachRemaining(asked::add));
+            assertThat(asked)
+                    .as(route.key() + " security")
                     .isEqualTo(guarded ? Set.of("adminToken", "adminTokenHeader") : Set.of());
-            assertThat(operation(route).path("responses").has("401")).as(route.key() + " 401").isEqualTo(guarded);
+            assertThat(operation(route).path("responses").has("401"))
+                    .as(route.key() + " 401")
+                    .isEqualTo(guarded);
             if (guarded) {
                 admin.add(route.key());
             }
         }
-        assertThat(admin).contains("POST /admin/restore", "POST /admin/restore/{id}", "POST /admin/clear",
-                "GET /reStore", "GET /reStoreJob", "GET /clearAll");
+        assertThat(admin)
+                .contains(
+                        "POST /admin/restore",
+                        "POST /admin/restore/{id}",
+                        "POST /admin/clear",
+                        "GET /reStore",
+                        "GET /reStoreJob",
+                        "GET /clearAll");
         assertThat(doc.path("security").isMissingNode() || doc.path("security").isEmpty())
-                .as("no document-wide requirement").isTrue();
+                .as("no document-wide requirement")
+                .isTrue();
     }
 
     @Test
     void the_yaml_document_does_not_make_the_api_read_yaml_bodies() throws Exception {
         String bizKey = "oa-" + UUID.randomUUID().toString().substring(0, 8);
         for (String path : List.of("/push", "/push/batch")) {
-            GatewayClient.Reply reply = gateway.client().raw("POST", path, "application/yaml",
-                    "- topic: t\n  bizKey: " + bizKey + "\n  delay: 1000\n");
+            GatewayClient.Reply reply = gateway.client()
+                    .raw("POST", path, "application/yaml", "- topic: t\n  bizKey: " + bizKey + "\n  delay: 1000\n");
             assertThat(reply.status()).as(path + " " + reply).isEqualTo(415);
         }
         GatewayClient.Reply found = gateway.client().raw("GET", "/jobs?bizKey=" + bizKey, null, null);
@@ -250,7 +323,9 @@ class OpenApiTest {
     void swagger_ui_answers_without_a_token() throws Exception {
         RawHttp.Answer redirect = get("/swagger-ui.html");
         assertThat(redirect.status()).as(redirect.body()).isIn(200, 302);
-        String page = redirect.status() == 302 ? URI.create(redirect.header("Location")).getPath() : "/swagger-ui.html";
+        String page = redirect.status() == 302
+                ? URI.create(redirect.header("Location")).getPath()
+                : "/swagger-ui.html";
         RawHttp.Answer ui = get(page);
         assertThat(ui.status()).as(page).isEqualTo(200);
         assertThat(ui.body()).contains("swagger-ui");

@@ -1,14 +1,13 @@
 package io.mykit.delay.test.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +15,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Each REST form of a state change does what its legacy GET twin does, answer and effect alike. */
 class RestFormsTest {
@@ -76,12 +75,16 @@ class RestFormsTest {
         assertThat(legacy.status()).as(legacy.toString()).isEqualTo(200);
         assertThat(rest.data().asText()).isEqualTo(viaRest);
         for (String id : List.of(viaRest, viaLegacy)) {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(
+                                    client.lookup(id).data().path("status").asText())
+                            .isEqualTo("Finish"));
             // journaled WaitPut first and Finish last, whichever form acknowledged it
             assertThat(gateway.journalStatuses(id)).startsWith(0).endsWith(3);
         }
-        assertThat(call("POST", "/jobs/" + viaRest + "/finish").status()).as("finishing again").isEqualTo(200);
+        assertThat(call("POST", "/jobs/" + viaRest + "/finish").status())
+                .as("finishing again")
+                .isEqualTo(200);
     }
 
     @Test
@@ -112,12 +115,15 @@ class RestFormsTest {
         for (String id : List.of(viaRest, viaLegacy)) {
             Reply lookup = client.lookup(id);
             assertThat(lookup.data().path("status").asText()).isEqualTo("Delete");
-            assertThat(lookup.data().path("stage").isNull()).as("gone from Redis").isTrue();
+            assertThat(lookup.data().path("stage").isNull())
+                    .as("gone from Redis")
+                    .isTrue();
             assertThat(gateway.journalStatuses(id)).startsWith(0).contains(4);
         }
         Reply again = call("DELETE", "/jobs/" + viaRest);
         assertThat(again.status()).isEqualTo(409);
-        assertThat(again.json().path("message").asText()).isEqualTo(client.delete(viaRest).json().path("message").asText());
+        assertThat(again.json().path("message").asText())
+                .isEqualTo(client.delete(viaRest).json().path("message").asText());
     }
 
     @Test
@@ -137,24 +143,36 @@ class RestFormsTest {
     }
 
     /**
-     * Seeds canaries (a job in Redis, one Redis lost, a dead one) for each form, calls it, and compares what changed and
-     * the answer's shape; {@code suffix} ends the target with the canary a call names.
+     * Seeds canaries (a job in Redis, one Redis lost, a dead one) for each form, calls it, and compares what changed
+     * and the answer's shape; {@code suffix} ends the target with the canary a call names.
      */
-    private static void assertSameEffect(String restMethod, String restTarget, String legacyMethod, String legacyTarget,
-                                         Function<AdminCanaries, String> suffix) throws Exception {
+    private static void assertSameEffect(
+            String restMethod,
+            String restTarget,
+            String legacyMethod,
+            String legacyTarget,
+            Function<AdminCanaries, String> suffix)
+            throws Exception {
         List<List<String>> changes = new ArrayList<>();
         List<Set<String>> shapes = new ArrayList<>();
-        for (String[] form : List.of(new String[] {restMethod, restTarget}, new String[] {legacyMethod, legacyTarget})) {
+        for (String[] form :
+                List.of(new String[] {restMethod, restTarget}, new String[] {legacyMethod, legacyTarget})) {
             AdminCanaries canaries = AdminCanaries.seed(gateway, topic());
             Reply reply = call(form[0], form[1] + suffix.apply(canaries));
-            assertThat(reply.status()).as(form[0] + " " + form[1] + " -> " + reply).isEqualTo(200);
+            assertThat(reply.status())
+                    .as(form[0] + " " + form[1] + " -> " + reply)
+                    .isEqualTo(200);
             shapes.add(fieldNames(reply.data()));
-            changes.add(canaries.changes().stream().map(change -> change
-                    .replace(canaries.stored(), "<stored>").replace(canaries.lost(), "<lost>")
-                    .replace(canaries.dead(), "<dead>").replaceAll("restore status .*", "restore status changed"))
+            changes.add(canaries.changes().stream()
+                    .map(change -> change.replace(canaries.stored(), "<stored>")
+                            .replace(canaries.lost(), "<lost>")
+                            .replace(canaries.dead(), "<dead>")
+                            .replaceAll("restore status .*", "restore status changed"))
                     .toList());
         }
-        assertThat(changes.get(0)).as("what " + restMethod + " " + restTarget + " changed").isNotEmpty()
+        assertThat(changes.get(0))
+                .as("what " + restMethod + " " + restTarget + " changed")
+                .isNotEmpty()
                 .isEqualTo(changes.get(1));
         assertThat(shapes.get(0)).isEqualTo(shapes.get(1));
     }

@@ -3,10 +3,6 @@ package io.mykit.delay.test.brokers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -16,6 +12,9 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
 import org.apache.activemq.transport.DefaultTransportListener;
@@ -88,7 +87,7 @@ class ActiveMqBrokerSmokeTest {
         // timeout: a failover send gives up after 1 s instead of blocking for the whole outage
         ActiveMQConnectionFactory failoverFactory = new ActiveMQConnectionFactory(mq.failoverUrl() + "&timeout=1000");
         try (Connection direct = new ActiveMQConnectionFactory(mq.brokerUrl()).createConnection();
-             Connection failover = failoverFactory.createConnection()) {
+                Connection failover = failoverFactory.createConnection()) {
             ((ActiveMQConnection) failover).addTransportListener(events);
             direct.start();
             failover.start();
@@ -103,11 +102,14 @@ class ActiveMqBrokerSmokeTest {
             mq.stop();
             log.info("TIMING activemq stop {} ms", millisSince(stopBegin));
             assertThat(events.interrupted.await(TRANSPORT_EVENT_TIMEOUT_S, TimeUnit.SECONDS))
-                    .as("failover connection notices the outage").isTrue();
+                    .as("failover connection notices the outage")
+                    .isTrue();
 
             assertThatThrownBy(() -> directProducer.send(directSession.createTextMessage("lost")))
                     .isInstanceOf(JMSException.class);
-            assertThatThrownBy(() -> new ActiveMQConnectionFactory(mq.brokerUrl()).createConnection().start())
+            assertThatThrownBy(() -> new ActiveMQConnectionFactory(mq.brokerUrl())
+                            .createConnection()
+                            .start())
                     .isInstanceOf(JMSException.class);
             assertThatThrownBy(() -> failoverProducer.send(failoverSession.createTextMessage("timed-out")))
                     .isInstanceOf(JMSException.class);
@@ -116,7 +118,8 @@ class ActiveMqBrokerSmokeTest {
             mq.startAgain();
             log.info("TIMING activemq start again on port {} {} ms", mq.port(), millisSince(restartBegin));
             assertThat(events.resumed.await(TRANSPORT_EVENT_TIMEOUT_S, TimeUnit.SECONDS))
-                    .as("failover connection reconnects to " + mq.brokerUrl()).isTrue();
+                    .as("failover connection reconnects to " + mq.brokerUrl())
+                    .isTrue();
             log.info("TIMING activemq failover reconnected {} ms after start again", millisSince(restartBegin));
 
             failoverProducer.send(failoverSession.createTextMessage("after-outage"));

@@ -16,12 +16,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A JVM started on this test JVM's classpath (or on another, for brokers of other versions) whose main class
- * reports readiness by writing a file.
+ * A JVM started on this test JVM's classpath (or on another, for brokers of other versions) whose main class reports
+ * readiness by writing a file.
  *
- * <p>Its stdin is a pipe from this JVM and its main class halts it when the pipe closes (see
- * {@link ChildSide}), so a child never outlives the test JVM, even one killed with SIGKILL.
- * Its stdout and stderr go to a log file whose tail is quoted when it fails to start.
+ * <p>Its stdin is a pipe from this JVM and its main class halts it when the pipe closes (see {@link ChildSide}), so a
+ * child never outlives the test JVM, even one killed with SIGKILL. Its stdout and stderr go to a log file whose tail is
+ * quoted when it fails to start.
  */
 final class ChildJvm {
 
@@ -47,8 +47,8 @@ final class ChildJvm {
     }
 
     /** Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>}, appending its output to {@code logFile}. */
-    static ChildJvm launch(String name, List<String> jvmOptions, String classpath, String mainClass, List<String> args,
-                           Path logFile) {
+    static ChildJvm launch(
+            String name, List<String> jvmOptions, String classpath, String mainClass, List<String> args, Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -68,8 +68,8 @@ final class ChildJvm {
     }
 
     /**
-     * Waits until the child writes {@code readyFile} and returns its content; kills the child and
-     * fails with the tail of its log when it exits first or takes longer than {@code timeout}.
+     * Waits until the child writes {@code readyFile} and returns its content; kills the child and fails with the tail
+     * of its log when it exits first or takes longer than {@code timeout}.
      */
     String awaitReady(Path readyFile, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -80,8 +80,8 @@ final class ChildJvm {
             }
             if (System.nanoTime() > deadline) {
                 kill();
-                throw new IllegalStateException(name + " was not ready within " + timeout
-                        + "; killed it; log " + logFile + ":\n" + TestFiles.tail(logFile));
+                throw new IllegalStateException(name + " was not ready within " + timeout + "; killed it; log "
+                        + logFile + ":\n" + TestFiles.tail(logFile));
             }
             sleep(POLL);
         }
@@ -101,8 +101,8 @@ final class ChildJvm {
         process.destroyForcibly();
         try {
             if (!process.waitFor(KILL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException(name + " (pid " + process.pid() + ") still alive "
-                        + KILL_TIMEOUT + " after SIGKILL");
+                throw new IllegalStateException(
+                        name + " (pid " + process.pid() + ") still alive " + KILL_TIMEOUT + " after SIGKILL");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -112,8 +112,8 @@ final class ChildJvm {
 
     /**
      * The classpath {@code mainClass} was loaded from. Under surefire that is the JVM's own (its manifest-only jar,
-     * whose Class-Path lists the whole test classpath); under exec:java (the bench) the JVM's own is Maven's, and
-     * the project's is the URLs of the class loader the plugin built.
+     * whose Class-Path lists the whole test classpath); under exec:java (the bench) the JVM's own is Maven's, and the
+     * project's is the URLs of the class loader the plugin built.
      */
     private static String classPath(Class<?> mainClass) {
         if (!(mainClass.getClassLoader() instanceof URLClassLoader loader)) {

@@ -9,13 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The child JVM's half of {@link ChildJvm}: it halts when the test JVM goes away and reports readiness in a file.
- * JDK classes only, so it also runs on the classpath of brokers of other versions.
+ * The child JVM's half of {@link ChildJvm}: it halts when the test JVM goes away and reports readiness in a file. JDK
+ * classes only, so it also runs on the classpath of brokers of other versions.
  */
 final class ChildSide {
 
-    private ChildSide() {
-    }
+    private ChildSide() {}
 
     /** Starts what a child main runs and returns the address it serves on. */
     interface Server {
@@ -23,8 +22,8 @@ final class ChildSide {
     }
 
     /**
-     * The whole life of a child main: halt with the parent, start the server, announce its address in the ready
-     * file; on any failure print it (the parent quotes the child's log) and halt with code 1.
+     * The whole life of a child main: halt with the parent, start the server, announce its address in the ready file;
+     * on any failure print it (the parent quotes the child's log) and halt with code 1.
      */
     static void serve(String what, Path readyFile, Server server) {
         try {
@@ -39,21 +38,23 @@ final class ChildSide {
     }
 
     /**
-     * Halts this JVM when its stdin, a pipe from the test JVM, reaches end of file, so a child never outlives the
-     * test JVM, even one killed with SIGKILL.
+     * Halts this JVM when its stdin, a pipe from the test JVM, reaches end of file, so a child never outlives the test
+     * JVM, even one killed with SIGKILL.
      */
     private static void haltWhenParentExits() {
-        Thread watchdog = new Thread(() -> {
-            InputStream in = System.in;
-            try {
-                while (in.read() >= 0) {
-                    // the parent never writes; any byte is ignored
-                }
-            } catch (IOException e) {
-                e.printStackTrace();
-            }
-            Runtime.getRuntime().halt(0);
-        }, "parent-watchdog");
+        Thread watchdog = new Thread(
+                () -> {
+                    InputStream in = System.in;
+                    try {
+                        while (in.read() >= 0) {
+                            // the parent never writes; any byte is ignored
+                        }
+                    } catch (IOException e) {
+                        e.printStackTrace();
+                    }
+                    Runtime.getRuntime().halt(0);
+                },
+                "parent-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
     }

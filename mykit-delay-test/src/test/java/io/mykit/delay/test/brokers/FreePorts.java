@@ -13,9 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Free TCP ports on 127.0.0.1 for test brokers that must come back on the same port.
  *
- * <p>Ports are drawn below the kernel's ephemeral range: a port from that range can be taken by an
- * outgoing connection (or a client connecting to itself) while its broker is down, and the broker
- * could then not start again on it.
+ * <p>Ports are drawn below the kernel's ephemeral range: a port from that range can be taken by an outgoing connection
+ * (or a client connecting to itself) while its broker is down, and the broker could then not start again on it.
  */
 public final class FreePorts {
 
@@ -27,8 +26,7 @@ public final class FreePorts {
     private static final int ATTEMPTS = 200;
     private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /** A port that is free now, outside the ephemeral range. */
     public static int freePort() {
@@ -36,11 +34,14 @@ public final class FreePorts {
     }
 
     /**
-     * A port {@code p} such that {@code p - below .. p + above} are all free now (a RocketMQ broker
-     * listens on p, p - 2 and p + 1).
+     * A port {@code p} such that {@code p - below .. p + above} are all free now (a RocketMQ broker listens on p, p - 2
+     * and p + 1).
      */
     static int freePortWithNeighbours(int below, int above) {
-        int[] share = forkShare(LOWEST_PORT, ephemeralLow() - 1, Integer.getInteger("mykit.test.fork", 0),
+        int[] share = forkShare(
+                LOWEST_PORT,
+                ephemeralLow() - 1,
+                Integer.getInteger("mykit.test.fork", 0),
                 Integer.getInteger("mykit.test.forks", 1));
         int high = share[1] - above;
         int low = share[0] + below;
@@ -51,8 +52,8 @@ public final class FreePorts {
                 return candidate;
             }
         }
-        throw new IllegalStateException("no free port range of " + (below + above + 1)
-                + " ports between " + low + " and " + high + " on 127.0.0.1 after " + ATTEMPTS + " attempts");
+        throw new IllegalStateException("no free port range of " + (below + above + 1) + " ports between " + low
+                + " and " + high + " on 127.0.0.1 after " + ATTEMPTS + " attempts");
     }
 
     /** True when a server socket can bind 127.0.0.1:port now. */
@@ -67,8 +68,8 @@ public final class FreePorts {
     }
 
     /**
-     * Takes the ports if they are free now and none was handed out before in this JVM: a port is bound only later, by
-     * a server started after this returns, so two calls must not return the same one (a Redis Cluster takes six).
+     * Takes the ports if they are free now and none was handed out before in this JVM: a port is bound only later, by a
+     * server started after this returns, so two calls must not return the same one (a Redis Cluster takes six).
      */
     private static synchronized boolean claim(int from, int to) {
         for (int port = from; port <= to; port++) {

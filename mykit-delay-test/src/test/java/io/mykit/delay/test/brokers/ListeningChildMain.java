@@ -8,16 +8,15 @@ import java.time.Duration;
 import java.util.Arrays;
 
 /**
- * Main class of a child JVM that runs another program's own main class (a broker of another version, on that
- * version's jars) and reports ready once the program listens on its port. JDK classes only.
- * Arguments: {@code readyFile port mainClass [its arguments]}.
+ * Main class of a child JVM that runs another program's own main class (a broker of another version, on that version's
+ * jars) and reports ready once the program listens on its port. JDK classes only. Arguments: {@code readyFile port
+ * mainClass [its arguments]}.
  */
 final class ListeningChildMain {
     private static final Duration LISTEN_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(50);
 
-    private ListeningChildMain() {
-    }
+    private ListeningChildMain() {}
 
     public static void main(String[] args) {
         ChildSide.serve(args[2], Path.of(args[0]), () -> {

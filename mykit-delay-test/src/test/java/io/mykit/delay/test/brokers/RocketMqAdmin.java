@@ -1,5 +1,6 @@
 package io.mykit.delay.test.brokers;
 
+import java.time.Duration;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
@@ -7,11 +8,9 @@ import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
-import java.time.Duration;
-
 /**
- * Creates topics on a broker with the admin client and waits until the name server routes them, for the test
- * brokers of every version (the client speaks the same admin requests to 4.x and 5.x brokers).
+ * Creates topics on a broker with the admin client and waits until the name server routes them, for the test brokers of
+ * every version (the client speaks the same admin requests to 4.x and 5.x brokers).
  */
 final class RocketMqAdmin implements AutoCloseable {
     private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(15);
@@ -38,8 +37,8 @@ final class RocketMqAdmin implements AutoCloseable {
 
     /**
      * The version the broker reports of itself, e.g. {@code V4_9_7}. A broker started moments ago answers the stats
-     * request with an error until its first stats sample is taken (4.9.7: NoSuchElementException), so it is asked
-     * again until {@link #ROUTE_TIMEOUT}.
+     * request with an error until its first stats sample is taken (4.9.7: NoSuchElementException), so it is asked again
+     * until {@link #ROUTE_TIMEOUT}.
      */
     synchronized String brokerVersion(String brokerAddr) {
         long deadline = System.nanoTime() + ROUTE_TIMEOUT.toNanos();
@@ -48,8 +47,8 @@ final class RocketMqAdmin implements AutoCloseable {
                 return client().fetchBrokerRuntimeStats(brokerAddr).getTable().get("brokerVersionDesc");
             } catch (Exception e) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot read the runtime stats of " + brokerAddr + " within "
-                            + ROUTE_TIMEOUT, e);
+                    throw new IllegalStateException(
+                            "cannot read the runtime stats of " + brokerAddr + " within " + ROUTE_TIMEOUT, e);
                 }
             }
             pause("the runtime stats of " + brokerAddr);
@@ -72,8 +71,9 @@ final class RocketMqAdmin implements AutoCloseable {
                 throw new IllegalStateException("cannot read the route of " + topic + " from " + namesrvAddr, e);
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("name server " + namesrvAddr + " has no route for " + topic
-                        + " after " + ROUTE_TIMEOUT, notRouted);
+                throw new IllegalStateException(
+                        "name server " + namesrvAddr + " has no route for " + topic + " after " + ROUTE_TIMEOUT,
+                        notRouted);
             }
             pause("the route of " + topic);
         }

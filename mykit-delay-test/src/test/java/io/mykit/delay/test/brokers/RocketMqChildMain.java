@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
-
 import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.broker.BrokerPathConfigHelper;
@@ -26,9 +25,9 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
 /**
  * Main class of the child JVMs that {@link TestRocketMq} runs: {@code namesrv|broker <config> <ready>}.
  *
- * <p>The config file's keys are bean properties of RocketMQ's config objects, applied the way
- * {@code mqbroker -c} applies them. When the server is up, its address is written to the ready file.
- * When stdin closes (the test JVM is gone) the JVM halts at once.
+ * <p>The config file's keys are bean properties of RocketMQ's config objects, applied the way {@code mqbroker -c}
+ * applies them. When the server is up, its address is written to the ready file. When stdin closes (the test JVM is
+ * gone) the JVM halts at once.
  */
 final class RocketMqChildMain {
 
@@ -38,8 +37,7 @@ final class RocketMqChildMain {
     private static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration REGISTRATION_RETRY = Duration.ofMillis(300);
 
-    private RocketMqChildMain() {
-    }
+    private RocketMqChildMain() {}
 
     public static void main(String[] args) {
         ChildSide.serve(args[0], Path.of(args[2]), () -> {
@@ -68,7 +66,8 @@ final class RocketMqChildMain {
         }
         controller.start();
         progress("name server started", begin);
-        return serverConfig.getBindAddress() + ":" + controller.getRemotingServer().localListenPort();
+        return serverConfig.getBindAddress() + ":"
+                + controller.getRemotingServer().localListenPort();
     }
 
     private static String startBroker(Properties config) throws Exception {
@@ -82,7 +81,8 @@ final class RocketMqChildMain {
         }
         authConfig.setConfigName(brokerConfig.getBrokerName());
         authConfig.setClusterName(brokerConfig.getBrokerClusterName());
-        authConfig.setAuthConfigPath(Path.of(storeConfig.getStorePathRootDir(), "config").toString());
+        authConfig.setAuthConfigPath(
+                Path.of(storeConfig.getStorePathRootDir(), "config").toString());
         BrokerPathConfigHelper.setBrokerConfigPath(brokerConfig.getBrokerConfigPath());
         // read by the broker's logback configuration
         System.setProperty("brokerLogDir", "");
@@ -118,14 +118,18 @@ final class RocketMqChildMain {
             }
             Thread.sleep(REGISTRATION_RETRY.toMillis());
         }
-        throw new IllegalStateException("broker " + controller.getBrokerAddr() + " not registered with "
-                + controller.getBrokerConfig().getNamesrvAddr() + " within " + REGISTRATION_TIMEOUT, lastFailure);
+        throw new IllegalStateException(
+                "broker " + controller.getBrokerAddr() + " not registered with "
+                        + controller.getBrokerConfig().getNamesrvAddr() + " within " + REGISTRATION_TIMEOUT,
+                lastFailure);
     }
 
     private static boolean isRegistered(BrokerController controller) throws Exception {
         ClusterInfo cluster = controller.getBrokerOuterAPI().getBrokerClusterInfo();
-        BrokerData broker = cluster.getBrokerAddrTable().get(controller.getBrokerConfig().getBrokerName());
-        return broker != null && controller.getBrokerAddr().equals(broker.getBrokerAddrs().get(MixAll.MASTER_ID));
+        BrokerData broker =
+                cluster.getBrokerAddrTable().get(controller.getBrokerConfig().getBrokerName());
+        return broker != null
+                && controller.getBrokerAddr().equals(broker.getBrokerAddrs().get(MixAll.MASTER_ID));
     }
 
     private static void progress(String step, long beginNanos) {

@@ -15,23 +15,24 @@ import java.util.stream.Stream;
 /**
  * Temp directories for broker stores and logs, each marked with the pid of the JVM that owns it.
  *
- * <p>A test JVM killed with SIGKILL cannot delete its directories; the next {@link #create} with the
- * same prefix deletes those whose owner is no longer alive.
+ * <p>A test JVM killed with SIGKILL cannot delete its directories; the next {@link #create} with the same prefix
+ * deletes those whose owner is no longer alive.
  */
 public final class TempDirs {
 
     private static final String OWNER_FILE = "owner.pid";
     private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
 
-    private TempDirs() {
-    }
+    private TempDirs() {}
 
     /** A new directory {@code <tmp>/<prefix><random>} owned by this JVM, after sweeping dead owners' ones. */
     public static Path create(String prefix) {
         deleteOrphans(prefix);
         try {
             Path dir = Files.createTempDirectory(TMP, prefix);
-            Files.writeString(dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()),
+            Files.writeString(
+                    dir.resolve(OWNER_FILE),
+                    Long.toString(ProcessHandle.current().pid()),
                     StandardCharsets.UTF_8);
             return dir;
         } catch (IOException e) {
@@ -73,7 +74,8 @@ public final class TempDirs {
 
     /** Renames the orphan out of the prefix's namespace first, so that two sweeping JVMs never delete the same tree. */
     private static void claimAndDelete(Path orphan) throws IOException {
-        Path claimed = orphan.resolveSibling("deleting-" + orphan.getFileName() + "-" + ProcessHandle.current().pid());
+        Path claimed = orphan.resolveSibling("deleting-" + orphan.getFileName() + "-"
+                + ProcessHandle.current().pid());
         try {
             Files.move(orphan, claimed, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException claimedByAnotherJvm) {
@@ -88,7 +90,8 @@ public final class TempDirs {
             // not ours, or its owner is still writing the file
             return false;
         }
-        long pid = Long.parseLong(Files.readString(owner, StandardCharsets.UTF_8).trim());
+        long pid =
+                Long.parseLong(Files.readString(owner, StandardCharsets.UTF_8).trim());
         return ProcessHandle.of(pid).map(process -> !process.isAlive()).orElse(true);
     }
 }

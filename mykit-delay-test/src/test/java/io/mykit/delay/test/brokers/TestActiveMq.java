@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
@@ -14,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real ActiveMQ Classic broker embedded in the test JVM: OpenWire on 127.0.0.1, KahaDB in a temp
- * dir, no JMX. {@link #stop()} and {@link #startAgain()} keep the port and the store, so persistent
- * messages survive an outage and clients can reconnect to the same URL.
+ * A real ActiveMQ Classic broker embedded in the test JVM: OpenWire on 127.0.0.1, KahaDB in a temp dir, no JMX.
+ * {@link #stop()} and {@link #startAgain()} keep the port and the store, so persistent messages survive an outage and
+ * clients can reconnect to the same URL.
  *
  * <pre>{@code
  * try (TestActiveMq mq = TestActiveMq.start()) {
@@ -39,6 +38,7 @@ public final class TestActiveMq implements AutoCloseable {
     private static final long STORE_LIMIT_BYTES = 512L << 20;
     /** The bench's broker holds a drain of 1M messages (about 530 B each in KahaDB) before its consumer reads them. */
     private static final long BENCH_STORE_LIMIT_BYTES = 8L << 30;
+
     private static final long TEMP_LIMIT_BYTES = 256L << 20;
 
     static {
@@ -54,8 +54,13 @@ public final class TestActiveMq implements AutoCloseable {
     private BrokerService broker;
     private boolean closed;
 
-    private TestActiveMq(String brokerName, Path dataDir, int port, boolean diskSyncEveryWrite, long storeLimitBytes,
-                         BrokerPlugin[] plugins) {
+    private TestActiveMq(
+            String brokerName,
+            Path dataDir,
+            int port,
+            boolean diskSyncEveryWrite,
+            long storeLimitBytes,
+            BrokerPlugin[] plugins) {
         this.brokerName = brokerName;
         this.dataDir = dataDir;
         this.port = port;
@@ -70,16 +75,20 @@ public final class TestActiveMq implements AutoCloseable {
     }
 
     /**
-     * For the bench: a store that holds a million-message drain, with ActiveMQ's production default of a disk sync
-     * per journal write unless {@code diskSyncEveryWrite} is false.
+     * For the bench: a store that holds a million-message drain, with ActiveMQ's production default of a disk sync per
+     * journal write unless {@code diskSyncEveryWrite} is false.
      */
     public static TestActiveMq startForBench(boolean diskSyncEveryWrite) {
         return start(diskSyncEveryWrite, BENCH_STORE_LIMIT_BYTES);
     }
 
     private static TestActiveMq start(boolean diskSyncEveryWrite, long storeLimitBytes, BrokerPlugin... plugins) {
-        TestActiveMq mq = new TestActiveMq("mykit-test-amq-" + SEQUENCE.incrementAndGet(),
-                TempDirs.create("mykit-activemq-"), FreePorts.freePort(), diskSyncEveryWrite, storeLimitBytes,
+        TestActiveMq mq = new TestActiveMq(
+                "mykit-test-amq-" + SEQUENCE.incrementAndGet(),
+                TempDirs.create("mykit-activemq-"),
+                FreePorts.freePort(),
+                diskSyncEveryWrite,
+                storeLimitBytes,
                 plugins);
         OPEN.add(mq);
         try {

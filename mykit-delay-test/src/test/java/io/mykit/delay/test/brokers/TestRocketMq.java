@@ -9,19 +9,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real RocketMQ 5.5 name server and broker for the tests of one JVM, each in a child JVM started
- * from the test classpath (see {@link RocketMqChildMain}); ports on 127.0.0.1, store and logs in a
- * temp dir.
+ * A real RocketMQ 5.5 name server and broker for the tests of one JVM, each in a child JVM started from the test
+ * classpath (see {@link RocketMqChildMain}); ports on 127.0.0.1, store and logs in a temp dir.
  *
- * <p>{@link #start()} starts them on first use and returns the same instance afterwards; they are
- * killed when the test JVM exits. {@link #stopBroker()} kills the broker like a crash (SIGKILL),
- * {@link #startBroker()} starts it again on the same ports and store: topics, messages and consumer
- * offsets are kept (offsets flushed less than a second before the kill at most are redelivered).
+ * <p>{@link #start()} starts them on first use and returns the same instance afterwards; they are killed when the test
+ * JVM exits. {@link #stopBroker()} kills the broker like a crash (SIGKILL), {@link #startBroker()} starts it again on
+ * the same ports and store: topics, messages and consumer offsets are kept (offsets flushed less than a second before
+ * the kill at most are redelivered).
  *
  * <pre>{@code
  * TestRocketMq rocketMq = TestRocketMq.start();
@@ -60,8 +58,8 @@ public final class TestRocketMq {
         /** C1 only and the serial collector: up in seconds, for tests. */
         FAST_START(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")),
         /**
-         * Full tiered compilation and G1 with a 10 ms pause goal, as a broker runs in production: for the bench,
-         * where C1-only code costs the shared cores more CPU per message.
+         * Full tiered compilation and G1 with a 10 ms pause goal, as a broker runs in production: for the bench, where
+         * C1-only code costs the shared cores more CPU per message.
          */
         SERVER(List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=10"));
 
@@ -109,9 +107,8 @@ public final class TestRocketMq {
     }
 
     /**
-     * The name server and broker of this JVM, started on first call (and again after
-     * {@link #stop()}); also starts the broker again if a test left it stopped. Fails if either
-     * does not come up.
+     * The name server and broker of this JVM, started on first call (and again after {@link #stop()}); also starts the
+     * broker again if a test left it stopped. Fails if either does not come up.
      */
     public static TestRocketMq start() {
         return start(JvmProfile.FAST_START);
@@ -128,8 +125,8 @@ public final class TestRocketMq {
             while (namesrvPort >= brokerPort - 2 && namesrvPort <= brokerPort + 1) {
                 namesrvPort = FreePorts.freePort();
             }
-            TestRocketMq rocketMq = new TestRocketMq(TempDirs.create("mykit-rocketmq-"), namesrvPort, brokerPort,
-                    profile);
+            TestRocketMq rocketMq =
+                    new TestRocketMq(TempDirs.create("mykit-rocketmq-"), namesrvPort, brokerPort, profile);
             Runtime.getRuntime().addShutdownHook(new Thread(rocketMq::stop, "rocketmq-test-shutdown"));
             rocketMq.startAll();
             shared = rocketMq;
@@ -244,8 +241,12 @@ public final class TestRocketMq {
             stop();
             throw e;
         }
-        log.info("RocketMQ name server {} and broker {} up in {} ms (home {})",
-                namesrvAddr(), brokerAddr(), millisSince(begin), home);
+        log.info(
+                "RocketMQ name server {} and broker {} up in {} ms (home {})",
+                namesrvAddr(),
+                brokerAddr(),
+                millisSince(begin),
+                home);
     }
 
     private ChildJvm launchNameServer() {
@@ -316,8 +317,12 @@ public final class TestRocketMq {
         options.add("-D" + LOG_ROOT + "=" + dir.resolve("logs"));
         options.add("-D" + LOGBACK_CONFIG + "=rmq." + role + ".logback.xml");
         options.add("-Djava.io.tmpdir=" + tmp);
-        return ChildJvm.launch("rocketmq-" + role, options, RocketMqChildMain.class,
-                List.of(role, configFile.toString(), readyFile.toString()), home.resolve(role + ".log"));
+        return ChildJvm.launch(
+                "rocketmq-" + role,
+                options,
+                RocketMqChildMain.class,
+                List.of(role, configFile.toString(), readyFile.toString()),
+                home.resolve(role + ".log"));
     }
 
     private void awaitReady(ChildJvm child, String role) {

@@ -1,8 +1,5 @@
 package io.mykit.delay.test.brokers;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A RocketMQ 4.9.7 name server and broker, each in a child JVM on the 4.9.7 jars alone (the build copies them to
@@ -29,7 +28,11 @@ public final class TestRocketMq4 implements AutoCloseable {
     private static final String LOCALHOST = "127.0.0.1";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final List<String> JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xms64m", "-Xmx256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xss512k",
+            "-Xms64m",
+            "-Xmx256m",
             "-XX:MaxDirectMemorySize=256m",
             // TLS "permissive" mode would generate self-signed certificates at start-up
             "-Dtls.server.mode=disabled",
@@ -69,10 +72,18 @@ public final class TestRocketMq4 implements AutoCloseable {
         TestRocketMq4 rocketMq = new TestRocketMq4(TempDirs.create("mykit-rocketmq4-"), namesrvPort, brokerPort);
         long begin = System.nanoTime();
         try {
-            rocketMq.launch("namesrv", "org.apache.rocketmq.namesrv.NamesrvStartup", rocketMq.namesrvPort,
-                    rocketMq.namesrvConfig(), classpath);
-            rocketMq.launch("broker", "org.apache.rocketmq.broker.BrokerStartup", rocketMq.brokerPort,
-                    rocketMq.brokerConfig(), classpath);
+            rocketMq.launch(
+                    "namesrv",
+                    "org.apache.rocketmq.namesrv.NamesrvStartup",
+                    rocketMq.namesrvPort,
+                    rocketMq.namesrvConfig(),
+                    classpath);
+            rocketMq.launch(
+                    "broker",
+                    "org.apache.rocketmq.broker.BrokerStartup",
+                    rocketMq.brokerPort,
+                    rocketMq.brokerConfig(),
+                    classpath);
             String reported = rocketMq.brokerVersion();
             if (!("V" + VERSION.replace('.', '_')).equals(reported)) {
                 throw new IllegalStateException("the broker on the " + VERSION + " jars reports " + reported);
@@ -81,8 +92,13 @@ public final class TestRocketMq4 implements AutoCloseable {
             rocketMq.close();
             throw e;
         }
-        log.info("RocketMQ {} name server {} and broker {} up in {} ms (home {})", VERSION, rocketMq.namesrvAddr(),
-                rocketMq.brokerAddr(), Duration.ofNanos(System.nanoTime() - begin).toMillis(), rocketMq.home);
+        log.info(
+                "RocketMQ {} name server {} and broker {} up in {} ms (home {})",
+                VERSION,
+                rocketMq.namesrvAddr(),
+                rocketMq.brokerAddr(),
+                Duration.ofNanos(System.nanoTime() - begin).toMillis(),
+                rocketMq.home);
         return rocketMq;
     }
 
@@ -179,7 +195,11 @@ public final class TestRocketMq4 implements AutoCloseable {
         options.add("-Duser.home=" + dir);
         options.add("-Drocketmq.home.dir=" + dir);
         options.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
-        ChildJvm child = ChildJvm.launch("rocketmq4-" + role, options, classpath, ListeningChildMain.class.getName(),
+        ChildJvm child = ChildJvm.launch(
+                "rocketmq4-" + role,
+                options,
+                classpath,
+                ListeningChildMain.class.getName(),
                 List.of(readyFile.toString(), Integer.toString(port), mainClass, "-c", configFile.toString()),
                 home.resolve(role + ".log"));
         children.add(child);
@@ -190,7 +210,11 @@ public final class TestRocketMq4 implements AutoCloseable {
     private static String childClasspath() {
         Path testClasses;
         try {
-            testClasses = Path.of(ListeningChildMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            testClasses = Path.of(ListeningChildMain.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot locate the test classes", e);
         }
@@ -198,7 +222,10 @@ public final class TestRocketMq4 implements AutoCloseable {
         List<String> entries = new ArrayList<>();
         if (Files.isDirectory(jarDir)) {
             try (Stream<Path> files = Files.list(jarDir)) {
-                files.map(Path::toString).filter(name -> name.endsWith(".jar")).sorted().forEach(entries::add);
+                files.map(Path::toString)
+                        .filter(name -> name.endsWith(".jar"))
+                        .sorted()
+                        .forEach(entries::add);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot list " + jarDir, e);
             }

@@ -1,5 +1,10 @@
 package io.mykit.delay.test.chaos;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,18 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.mykit.delay.test.gateway.GatewayClient;
-import io.mykit.delay.test.gateway.GatewayClient.Reply;
-
 /**
- * Clients of one pull topic while the gateway is being killed: pushers remember every push the gateway answered
- * 200 success for, pullers count every job they reserve and finish it. Workers only record what they see; the
- * test judges it. Connection errors are expected and counted, never retried blindly: only pushes with a client id
- * are repeated (with the same id), as a careful producer would after losing an answer.
+ * Clients of one pull topic while the gateway is being killed: pushers remember every push the gateway answered 200
+ * success for, pullers count every job they reserve and finish it. Workers only record what they see; the test judges
+ * it. Connection errors are expected and counted, never retried blindly: only pushes with a client id are repeated
+ * (with the same id), as a careful producer would after losing an answer.
  */
 final class ChaosLoad implements AutoCloseable {
 
@@ -50,12 +48,10 @@ final class ChaosLoad implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One push as a client would send it; {@code tries} counts earlier attempts with the same client id. */
-    private record Push(String clientId, long delayMs, String body, int tries) {
-    }
+    private record Push(String clientId, long delayMs, String body, int tries) {}
 
     /** A push the gateway answered 200 success for. */
-    record Accepted(String id, long delayMs, boolean clientId, int tries, long atMillis) {
-    }
+    record Accepted(String id, long delayMs, boolean clientId, int tries, long atMillis) {}
 
     private final GatewayClient client;
     private final String topic;
@@ -107,7 +103,9 @@ final class ChaosLoad implements AutoCloseable {
 
     /** Accepted ids no puller has received yet. */
     Set<String> undelivered() {
-        return accepted.keySet().stream().filter(id -> !deliveries.containsKey(id)).collect(Collectors.toSet());
+        return accepted.keySet().stream()
+                .filter(id -> !deliveries.containsKey(id))
+                .collect(Collectors.toSet());
     }
 
     Set<String> deliveredIds() {
@@ -184,7 +182,10 @@ final class ChaosLoad implements AutoCloseable {
     }
 
     private void pushOnce(Push push) {
-        ObjectNode json = JSON.createObjectNode().put("topic", topic).put("delay", push.delayMs()).put("body", push.body());
+        ObjectNode json = JSON.createObjectNode()
+                .put("topic", topic)
+                .put("delay", push.delayMs())
+                .put("body", push.body());
         if (push.clientId() != null) {
             json.put("id", push.clientId());
         }
@@ -208,8 +209,10 @@ final class ChaosLoad implements AutoCloseable {
             anomalies.add("push " + json + " answered " + reply);
             return;
         }
-        accepted.put(id, new Accepted(id, push.delayMs(), push.clientId() != null, push.tries() + 1,
-                System.currentTimeMillis()));
+        accepted.put(
+                id,
+                new Accepted(
+                        id, push.delayMs(), push.clientId() != null, push.tries() + 1, System.currentTimeMillis()));
     }
 
     private void repeatLater(Push push) {

@@ -2,6 +2,7 @@ package io.mykit.delay.test.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import io.mykit.delay.test.support.TestServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,15 +18,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
 import org.awaitility.core.ConditionTimeoutException;
 
-import io.mykit.delay.test.support.TestServers;
-
 /**
- * The packaged gateway ({@code mykit-delay.jar}) as a child JVM that can be killed with SIGKILL, stopped with
- * SIGTERM, frozen with SIGSTOP and thawed with SIGCONT, and started again on the same port and configuration. Each
- * start writes its own log file, kept for a post-mortem.
+ * The packaged gateway ({@code mykit-delay.jar}) as a child JVM that can be killed with SIGKILL, stopped with SIGTERM,
+ * frozen with SIGSTOP and thawed with SIGCONT, and started again on the same port and configuration. Each start writes
+ * its own log file, kept for a post-mortem.
  */
 public final class ChildGateway implements AutoCloseable {
 
@@ -44,14 +42,15 @@ public final class ChildGateway implements AutoCloseable {
 
     static {
         // a test JVM that ends abruptly must not leave a gateway holding its port and Redis
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
-                "chaos-gateway-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "chaos-gateway-cleanup"));
     }
 
     private final List<String> command;
     private final int port;
     private final Path logDir;
-    private final HttpClient probe = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
+    private final HttpClient probe =
+            HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
     private Process process;
     private int starts;
 
@@ -64,8 +63,9 @@ public final class ChildGateway implements AutoCloseable {
     /** A gateway on {@code port} with these JVM options and {@code --key=value} arguments; not started yet. */
     public static ChildGateway of(int port, List<String> jvmOptions, List<String> arguments, Path logDir) {
         if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException("The runnable jar " + JAR.toAbsolutePath().normalize()
-                    + " is missing: build mykit-delay-core first (mvn -pl mykit-delay-core -am package)");
+            throw new IllegalStateException(
+                    "The runnable jar " + JAR.toAbsolutePath().normalize()
+                            + " is missing: build mykit-delay-core first (mvn -pl mykit-delay-core -am package)");
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -88,7 +88,10 @@ public final class ChildGateway implements AutoCloseable {
         }
         Path log = logDir.resolve("gateway-" + (++starts) + ".log");
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
@@ -103,8 +106,10 @@ public final class ChildGateway implements AutoCloseable {
                 return answers();
             });
         } catch (ConditionTimeoutException e) {
-            throw new IllegalStateException("gateway did not answer on port " + port + " within " + START_TIMEOUT
-                    + "; " + log + ":\n" + logTail(), e);
+            throw new IllegalStateException(
+                    "gateway did not answer on port " + port + " within " + START_TIMEOUT + "; " + log + ":\n"
+                            + logTail(),
+                    e);
         }
     }
 
@@ -183,7 +188,8 @@ public final class ChildGateway implements AutoCloseable {
     private void signal(String name) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!kill.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + output);
@@ -199,8 +205,12 @@ public final class ChildGateway implements AutoCloseable {
     // Any HTTP answer, even a 404 for an unknown job, means the server is up.
     private boolean answers() throws InterruptedException {
         try {
-            probe.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/probe")).timeout(PROBE_TIMEOUT).GET()
-                    .build(), HttpResponse.BodyHandlers.discarding());
+            probe.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/probe"))
+                            .timeout(PROBE_TIMEOUT)
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             return true;
         } catch (IOException e) {
             return false;

@@ -3,6 +3,10 @@ package io.mykit.delay.test.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.store.Keys;
+import io.mykit.delay.test.support.OwnRedis;
+import io.mykit.delay.test.support.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,26 +19,21 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
-
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.queue.store.Keys;
-import io.mykit.delay.test.support.OwnRedis;
-import io.mykit.delay.test.support.TestServers;
-
 /**
- * The product promise under crashes: a push the gateway answered 200 success for is delivered at least once,
- * whatever happens afterwards. The packaged gateway runs as a child JVM on a private Redis and a journal database of
- * its own; while clients push and pull, it is killed with SIGKILL at random moments and started again on the same
- * port and configuration. Afterwards every accepted id must reach a puller. Duplicates are allowed and counted.
+ * The product promise under crashes: a push the gateway answered 200 success for is delivered at least once, whatever
+ * happens afterwards. The packaged gateway runs as a child JVM on a private Redis and a journal database of its own;
+ * while clients push and pull, it is killed with SIGKILL at random moments and started again on the same port and
+ * configuration. Afterwards every accepted id must reach a puller. Duplicates are allowed and counted.
  */
 class GatewayKillTest {
 
     /** Replays the kill timing of an earlier run (its report prints the seed). */
     private static final String SEED_PROPERTY = "mykit.chaos.seed";
+
     private static final int KILLS = 5;
     private static final int PUSHERS = 3;
     private static final int PULLERS = 4;
@@ -83,27 +82,36 @@ class GatewayKillTest {
         database = "mykit_delay_chaos_" + run;
         String jdbcUrl = TestServers.jdbcUrl(database);
         redis = TestServers.startOwnRedis();
-        Path logDir = Files.createDirectories(Path.of("target", "chaos-logs", prefix)).toAbsolutePath();
-        gateway = ChildGateway.of(TestServers.freePort(), JVM_OPTIONS, List.of(
-                "--mykit.delay.embedded.enabled=false",
-                "--mykit.delay.http.warmup=0",
-                "--mykit.delay.redis.host=" + redis.host(),
-                "--mykit.delay.redis.port=" + redis.port(),
-                "--mykit.delay.redis.key-prefix=" + prefix,
-                "--mykit.delay.buckets=" + DelayProperties.DEFAULT_BUCKETS,
-                "--spring.datasource.url=" + jdbcUrl,
-                "--spring.datasource.username=" + TestServers.jdbcUser(),
-                "--spring.datasource.password=" + TestServers.jdbcPassword(),
-                "--mykit.delay.timer.dispatch-timeout=" + DISPATCH_TIMEOUT,
-                "--mykit.delay.journal.repair-after=" + REPAIR_AFTER), logDir);
+        Path logDir =
+                Files.createDirectories(Path.of("target", "chaos-logs", prefix)).toAbsolutePath();
+        gateway = ChildGateway.of(
+                TestServers.freePort(),
+                JVM_OPTIONS,
+                List.of(
+                        "--mykit.delay.embedded.enabled=false",
+                        "--mykit.delay.http.warmup=0",
+                        "--mykit.delay.redis.host=" + redis.host(),
+                        "--mykit.delay.redis.port=" + redis.port(),
+                        "--mykit.delay.redis.key-prefix=" + prefix,
+                        "--mykit.delay.buckets=" + DelayProperties.DEFAULT_BUCKETS,
+                        "--spring.datasource.url=" + jdbcUrl,
+                        "--spring.datasource.username=" + TestServers.jdbcUser(),
+                        "--spring.datasource.password=" + TestServers.jdbcPassword(),
+                        "--mykit.delay.timer.dispatch-timeout=" + DISPATCH_TIMEOUT,
+                        "--mykit.delay.journal.repair-after=" + REPAIR_AFTER),
+                logDir);
 
         gateway.start();
         load = new ChaosLoad(gateway.baseUrl(), topic, PUSHERS, PULLERS);
         for (int kill = 1; kill <= KILLS; kill++) {
-            Thread.sleep(MIN_LOAD_BEFORE_KILL_MS + random.nextLong(MAX_LOAD_BEFORE_KILL_MS - MIN_LOAD_BEFORE_KILL_MS + 1));
+            Thread.sleep(
+                    MIN_LOAD_BEFORE_KILL_MS + random.nextLong(MAX_LOAD_BEFORE_KILL_MS - MIN_LOAD_BEFORE_KILL_MS + 1));
             long pid = gateway.pid();
-            assertThat(gateway.kill9()).as("exit status of gateway pid %d after destroyForcibly(): SIGKILL gives %d",
-                    pid, ChildGateway.SIGKILL_EXIT).isEqualTo(ChildGateway.SIGKILL_EXIT);
+            assertThat(gateway.kill9())
+                    .as(
+                            "exit status of gateway pid %d after destroyForcibly(): SIGKILL gives %d",
+                            pid, ChildGateway.SIGKILL_EXIT)
+                    .isEqualTo(ChildGateway.SIGKILL_EXIT);
             gateway.start();
         }
         Thread.sleep(LOAD_AFTER_LAST_START_MS);
@@ -111,18 +119,28 @@ class GatewayKillTest {
         long loadEnd = System.nanoTime();
 
         Map<String, ChaosLoad.Accepted> accepted = load.accepted();
-        LossEvidence evidence = new LossEvidence(jdbcUrl, TestServers.jdbcUser(), TestServers.jdbcPassword(),
-                redis.host(), redis.port(), new Keys(prefix, DelayProperties.DEFAULT_BUCKETS), topic);
+        LossEvidence evidence = new LossEvidence(
+                jdbcUrl,
+                TestServers.jdbcUser(),
+                TestServers.jdbcPassword(),
+                redis.host(),
+                redis.port(),
+                new Keys(prefix, DelayProperties.DEFAULT_BUCKETS),
+                topic);
         try {
-            await().atMost(DRAIN_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> load.undelivered().isEmpty());
+            await().atMost(DRAIN_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> load.undelivered().isEmpty());
         } catch (ConditionTimeoutException e) {
             Set<String> lost = load.undelivered();
-            throw new AssertionError(lost.size() + " of " + accepted.size() + " accepted pushes were not delivered "
-                    + "within " + DRAIN_TIMEOUT + " after the last restart.\n" + report(seed, begin, loadEnd)
-                    + "\nworkers that died: " + load.workerFailures()
-                    + "\njournal database " + database + ", gateway logs " + logDir
-                    + "\nlast log lines:\n" + gateway.logTail()
-                    + "\nlost jobs:" + evidence.describe(lost, accepted, load.startMillis()), e);
+            throw new AssertionError(
+                    lost.size() + " of " + accepted.size() + " accepted pushes were not delivered "
+                            + "within " + DRAIN_TIMEOUT + " after the last restart.\n" + report(seed, begin, loadEnd)
+                            + "\nworkers that died: " + load.workerFailures()
+                            + "\njournal database " + database + ", gateway logs " + logDir
+                            + "\nlast log lines:\n" + gateway.logTail()
+                            + "\nlost jobs:" + evidence.describe(lost, accepted, load.startMillis()),
+                    e);
         }
         load.stopPulling();
         System.out.println(report(seed, begin, loadEnd));
@@ -132,24 +150,36 @@ class GatewayKillTest {
         assertThat(load.workerFailures()).as("client threads that died").isEmpty();
         assertThat(accepted).as("enough accepted pushes to mean something").hasSizeGreaterThanOrEqualTo(MIN_ACCEPTED);
         assertThat(load.outcomes().getOrDefault("push no answer", 0L))
-                .as("pushes that found the gateway down").isPositive();
+                .as("pushes that found the gateway down")
+                .isPositive();
         passed = true;
     }
 
     private String report(long seed, long begin, long loadEnd) {
         long now = System.nanoTime();
-        return String.format("GatewayKillTest: %d kills (seed %d); pushes accepted %d (%d with client id); "
+        return String.format(
+                "GatewayKillTest: %d kills (seed %d); pushes accepted %d (%d with client id); "
                         + "deliveries %d of %d distinct ids, duplicates %d; load %.1f s, drain %.1f s, total %.1f s;%n"
                         + "  outcomes %s",
-                gateway.starts() - 1, seed, load.accepted().size(),
-                load.accepted().values().stream().filter(ChaosLoad.Accepted::clientId).count(),
-                load.deliveries(), load.deliveredIds().size(), load.duplicates(),
-                (loadEnd - begin) / 1e9, (now - loadEnd) / 1e9, (now - begin) / 1e9, load.outcomes());
+                gateway.starts() - 1,
+                seed,
+                load.accepted().size(),
+                load.accepted().values().stream()
+                        .filter(ChaosLoad.Accepted::clientId)
+                        .count(),
+                load.deliveries(),
+                load.deliveredIds().size(),
+                load.duplicates(),
+                (loadEnd - begin) / 1e9,
+                (now - loadEnd) / 1e9,
+                (now - begin) / 1e9,
+                load.outcomes());
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(TestServers.jdbcUrl(database), TestServers.jdbcUser(),
-                TestServers.jdbcPassword()); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(
+                        TestServers.jdbcUrl(database), TestServers.jdbcUser(), TestServers.jdbcPassword());
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }

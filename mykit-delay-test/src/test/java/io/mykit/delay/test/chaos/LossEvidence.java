@@ -1,5 +1,8 @@
 package io.mykit.delay.test.chaos;
 
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.common.util.Buckets;
+import io.mykit.delay.queue.store.Keys;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -8,10 +11,6 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-
-import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.common.util.Buckets;
-import io.mykit.delay.queue.store.Keys;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -30,8 +29,14 @@ final class LossEvidence {
     private final Keys keys;
     private final String topic;
 
-    LossEvidence(String jdbcUrl, String jdbcUser, String jdbcPassword, String redisHost, int redisPort, Keys keys,
-                 String topic) {
+    LossEvidence(
+            String jdbcUrl,
+            String jdbcUser,
+            String jdbcPassword,
+            String redisHost,
+            int redisPort,
+            Keys keys,
+            String topic) {
         this.jdbcUrl = jdbcUrl;
         this.jdbcUser = jdbcUser;
         this.jdbcPassword = jdbcPassword;
@@ -46,12 +51,20 @@ final class LossEvidence {
         StringBuilder out = new StringBuilder();
         List<String> shown = lostIds.stream().sorted().limit(MAX_JOBS_SHOWN).toList();
         try (Connection sql = DriverManager.getConnection(jdbcUrl, jdbcUser, jdbcPassword);
-             Jedis redis = new Jedis(redisHost, redisPort)) {
+                Jedis redis = new Jedis(redisHost, redisPort)) {
             for (String id : shown) {
                 ChaosLoad.Accepted push = accepted.get(id);
-                out.append("\n- ").append(id).append(": delay ").append(push.delayMs()).append(" ms, client id ")
-                        .append(push.clientId()).append(", tries ").append(push.tries()).append(", accepted at +")
-                        .append(push.atMillis() - startMillis).append(" ms");
+                out.append("\n- ")
+                        .append(id)
+                        .append(": delay ")
+                        .append(push.delayMs())
+                        .append(" ms, client id ")
+                        .append(push.clientId())
+                        .append(", tries ")
+                        .append(push.tries())
+                        .append(", accepted at +")
+                        .append(push.atMillis() - startMillis)
+                        .append(" ms");
                 out.append("\n    journal: ").append(journalRow(sql, id, startMillis));
                 out.append("\n    log:     ").append(journalLog(sql, id));
                 out.append("\n    redis:   ").append(redisPlaces(redis, id));
@@ -82,12 +95,18 @@ final class LossEvidence {
     private static String journalLog(Connection sql, String id) throws SQLException {
         StringBuilder out = new StringBuilder();
         try (PreparedStatement query = sql.prepareStatement(
-                "SELECT status, thread, host, update_time FROM mykit_delay_queue_job_log WHERE id = ? ORDER BY log_id")) {
+                "SELECT status, thread, host, update_time FROM mykit_delay_queue_job_log WHERE id = "
+                        + "? ORDER BY log_id")) {
             query.setString(1, id);
             try (ResultSet row = query.executeQuery()) {
                 while (row.next()) {
-                    out.append(statusName(row.getInt("status"))).append('@').append(row.getTimestamp("update_time"))
-                            .append(" [").append(row.getString("thread")).append(' ').append(row.getString("host"))
+                    out.append(statusName(row.getInt("status")))
+                            .append('@')
+                            .append(row.getTimestamp("update_time"))
+                            .append(" [")
+                            .append(row.getString("thread"))
+                            .append(' ')
+                            .append(row.getString("host"))
                             .append("] ");
                 }
             }
@@ -103,9 +122,10 @@ final class LossEvidence {
         Long readyAt = redis.lpos(keys.ready(bucket, topic), id);
         return "bucket " + bucket + ", pool " + (record == null ? "absent" : "present")
                 + ", delay " + (due == null ? "-" : String.format("%.0f", due))
-                + ", inflight " + (deadline == null ? "-" : String.format("%.0f (now %d)", deadline,
-                System.currentTimeMillis()))
-                + ", ready list " + (readyAt == null ? "-" : "index " + readyAt + " of " + redis.llen(keys.ready(bucket, topic)));
+                + ", inflight "
+                + (deadline == null ? "-" : String.format("%.0f (now %d)", deadline, System.currentTimeMillis()))
+                + ", ready list "
+                + (readyAt == null ? "-" : "index " + readyAt + " of " + redis.llen(keys.ready(bucket, topic)));
     }
 
     private static String statusName(int code) {

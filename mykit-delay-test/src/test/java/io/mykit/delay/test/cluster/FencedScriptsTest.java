@@ -1,5 +1,8 @@
 package io.mykit.delay.test.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.FencedException;
@@ -8,20 +11,16 @@ import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.TestServers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPooled;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two nodes share one Redis and one bucket; the one with the older ownership term is refused by every step that hands
@@ -63,7 +62,8 @@ class FencedScriptsTest {
     @AfterEach
     void cleanUp() {
         try (Jedis jedis = pool.getResource()) {
-            Set<String> left = jedis.keys("{" + keys.owner(B).substring(1, keys.owner(B).indexOf('}')) + "}*");
+            Set<String> left =
+                    jedis.keys("{" + keys.owner(B).substring(1, keys.owner(B).indexOf('}')) + "}*");
             if (!left.isEmpty()) {
                 jedis.del(left.toArray(String[]::new));
             }
@@ -101,20 +101,26 @@ class FencedScriptsTest {
         assertThatThrownBy(() -> oldOwner.toReady(B, "t", List.of("j2"))).isInstanceOf(FencedException.class);
         assertThatThrownBy(() -> oldOwner.retry(B, List.of(job("j3", now)), List.of(now + 1_000)))
                 .isInstanceOf(FencedException.class);
-        assertThatThrownBy(() -> oldOwner.park(B, List.of(job("j3", now)), 60_000)).as("old owner's burial")
+        assertThatThrownBy(() -> oldOwner.park(B, List.of(job("j3", now)), 60_000))
+                .as("old owner's burial")
                 .isInstanceOf(FencedException.class);
-        assertThat(oldOwner.sweep(List.of(B), 100, 16, 60_000)).as("old owner's sweep").isEmpty();
+        assertThat(oldOwner.sweep(List.of(B), 100, 16, 60_000))
+                .as("old owner's sweep")
+                .isEmpty();
         assertThat(oldFence.refusals()).isEqualTo(4);
 
         // the hand-over deadline was Redis TIME + 0 ms, so the new owner's sweep returns both at once
-        assertThat(newOwner.sweep(List.of(B), 100, 16, 60_000).get(B).returned()).containsExactlyInAnyOrder("j2", "j3");
+        assertThat(newOwner.sweep(List.of(B), 100, 16, 60_000).get(B).returned())
+                .containsExactlyInAnyOrder("j2", "j3");
     }
 
     @Test
     void broker_senders_learn_that_their_bucket_has_a_newer_owner_before_they_send() {
         assertThat(oldOwner.outranked(List.of(B, B))).containsExactly(B);
         assertThat(newOwner.outranked(List.of(B))).isEmpty();
-        assertThat(new RedisDelayStore(nodes, keys).outranked(List.of(B))).as("unfenced standalone").isEmpty();
+        assertThat(new RedisDelayStore(nodes, keys).outranked(List.of(B)))
+                .as("unfenced standalone")
+                .isEmpty();
     }
 
     @Test
@@ -140,7 +146,9 @@ class FencedScriptsTest {
         RedisDelayStore standalone = new RedisDelayStore(nodes, keys);
         long now = System.currentTimeMillis();
         standalone.add(List.of(job("j4", now - 10)));
-        assertThat(standalone.pumpDue(B, now, 10, 30_000).jobs()).extracting(Job::getId).containsExactly("j4");
+        assertThat(standalone.pumpDue(B, now, 10, 30_000).jobs())
+                .extracting(Job::getId)
+                .containsExactly("j4");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.compat;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.config.DelayProperties;
@@ -13,25 +15,22 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.junit.jupiter.api.Test;
-import org.springframework.core.env.ConfigurableEnvironment;
-
-import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.sql.DataSource;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * The original's shipped application.yml with only its hosts (and the database's credentials) changed, beside the
- * jar as a user would put it: the gateway starts on the Redis Cluster, the database and the ActiveMQ it names (its
- * Druid pool type and its logback placeholder notwithstanding), and a consumer written against the original parses
- * what arrives with the original's field names.
+ * The original's shipped application.yml with only its hosts (and the database's credentials) changed, beside the jar
+ * as a user would put it: the gateway starts on the Redis Cluster, the database and the ActiveMQ it names (its Druid
+ * pool type and its logback placeholder notwithstanding), and a consumer written against the original parses what
+ * arrives with the original's field names.
  */
 class OriginalConfigurationTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -44,23 +43,36 @@ class OriginalConfigurationTest {
         String jdbcUrl = TestServers.jdbcUrl(database);
         Path dir = Files.createTempDirectory("mykit-original-config");
         try (TestActiveMq broker = TestActiveMq.start()) {
-            Files.writeString(dir.resolve("application.yml"), hostsChanged(OriginalFixtures.text("application.yml"),
-                    jdbcUrl, cluster, broker), StandardCharsets.UTF_8);
-            try (TestGateway gateway = TestGateway.startOnOwnSettings(database,
+            Files.writeString(
+                    dir.resolve("application.yml"),
+                    hostsChanged(OriginalFixtures.text("application.yml"), jdbcUrl, cluster, broker),
+                    StandardCharsets.UTF_8);
+            try (TestGateway gateway = TestGateway.startOnOwnSettings(
+                    database,
                     "spring.config.additional-location=file:" + dir + "/",
-                    "default.cq=activemqCQ", "mykit.delay.activemq.payload=job-json")) {
+                    "default.cq=activemqCQ",
+                    "mykit.delay.activemq.payload=job-json")) {
                 DelayProperties properties = gateway.bean(DelayProperties.class);
-                assertThat(properties.getRedis().getClusterNodes()).as("spring.redis.cluster.nodes")
+                assertThat(properties.getRedis().getClusterNodes())
+                        .as("spring.redis.cluster.nodes")
                         .containsExactly(cluster.nodesSetting().split(","));
-                assertThat(properties.getBuckets()).as("mykit.delay.rqueue.bucketSize").isEqualTo(4);
-                assertThat(properties.getDispatch().getDefaultTarget()).as("default.cq=activemqCQ").isEqualTo("activemq");
+                assertThat(properties.getBuckets())
+                        .as("mykit.delay.rqueue.bucketSize")
+                        .isEqualTo(4);
+                assertThat(properties.getDispatch().getDefaultTarget())
+                        .as("default.cq=activemqCQ")
+                        .isEqualTo("activemq");
                 assertThat(gateway.bean(DataSource.class).getClass().getName()).contains("Hikari");
-                assertThat(gateway.bean(ConfigurableEnvironment.class).getPropertySources()
-                        .contains("mykitDelayEmbeddedStores")).as("an embedded store started").isFalse();
+                assertThat(gateway.bean(ConfigurableEnvironment.class)
+                                .getPropertySources()
+                                .contains("mykitDelayEmbeddedStores"))
+                        .as("an embedded store started")
+                        .isFalse();
 
                 String topic = "orig-amq-" + UUID.randomUUID().toString().substring(0, 6);
-                GatewayClient.Reply pushed = gateway.client().push("{\"topic\":\"" + topic + "\",\"subtopic\":\"close\","
-                        + "\"bizKey\":\"order-42\",\"delay\":500,\"ttl\":0,\"body\":\"{\\\"orderId\\\":42}\"}");
+                GatewayClient.Reply pushed = gateway.client()
+                        .push("{\"topic\":\"" + topic + "\",\"subtopic\":\"close\","
+                                + "\"bizKey\":\"order-42\",\"delay\":500,\"ttl\":0,\"body\":\"{\\\"orderId\\\":42}\"}");
                 assertThat(pushed.status()).as("push: %s", pushed).isEqualTo(200);
                 String id = pushed.data().asText();
 
@@ -89,10 +101,15 @@ class OriginalConfigurationTest {
                 .replace("failover:(tcp://127.0.0.1:61616)", "failover:(" + broker.brokerUrl() + ")")
                 .replace("password: root", "password: '" + TestServers.jdbcPassword() + "'")
                 .replace("username: root", "username: " + TestServers.jdbcUser());
-        String nodes = cluster.nodes().stream().map(node -> "            - " + node).collect(Collectors.joining("\n"));
-        changed = changed.replaceFirst("(?m)(          nodes:\\n)(            - 10\\.31\\.5\\.65:700\\d\\n)+",
+        String nodes =
+                cluster.nodes().stream().map(node -> "            - " + node).collect(Collectors.joining("\n"));
+        changed = changed.replaceFirst(
+                "(?m)(          nodes:\\n)(            - 10\\.31\\.5\\.65:700\\d\\n)+",
                 Matcher.quoteReplacement("          nodes:\n" + nodes + "\n"));
-        assertThat(changed).as("every host replaced").doesNotContain("10.31.5.65").doesNotContain("/mykit_delay?")
+        assertThat(changed)
+                .as("every host replaced")
+                .doesNotContain("10.31.5.65")
+                .doesNotContain("/mykit_delay?")
                 .doesNotContain("tcp://127.0.0.1:61616");
         return changed;
     }

@@ -1,11 +1,11 @@
 package io.mykit.delay.test.compat;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.Test;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -19,8 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A user of the original mykit-delay points the gateway at the database the original wrote: its two tables (created
@@ -31,6 +30,7 @@ class OriginalDatabaseMigrationTest {
     private static final String TOPIC = "orig-orders";
     /** The original's pending codes: WaitPut, Delay, Ready, Restore, ConsumerFailRestore. */
     private static final int[] PENDING = {0, 1, 2, 5, 6};
+
     private static final int[] ENDED = {3, 4};
 
     private record Row(String id, long createTime, long delay, int status) {
@@ -58,7 +58,8 @@ class OriginalDatabaseMigrationTest {
                 }
                 for (int code : ENDED) {
                     ended.add(insertAsTheOriginalDid(c, now - 10_000, 27_000, code));
-                    // ended long ago and due long ago: a restore that took them for pending would hand them over at once
+                    // ended long ago and due long ago: a restore that took them for pending would hand them over at
+                    // once
                     ended.add(insertAsTheOriginalDid(c, now - 60_000, 1_000, code));
                 }
             }
@@ -79,9 +80,15 @@ class OriginalDatabaseMigrationTest {
                     }
                 }
                 assertSchemaUpgraded(url);
-                assertThat(gateway.journalStatuses(pending.get(1).id())).as("journal history of a migrated job")
-                        .startsWith(0, 1).contains(2, 3);
-                assertThat(client.lookup(pending.get(1).id()).data().path("status").asText()).isEqualTo("Finish");
+                assertThat(gateway.journalStatuses(pending.get(1).id()))
+                        .as("journal history of a migrated job")
+                        .startsWith(0, 1)
+                        .contains(2, 3);
+                assertThat(client.lookup(pending.get(1).id())
+                                .data()
+                                .path("status")
+                                .asText())
+                        .isEqualTo("Finish");
             }
             List<String> migrated = historyVersions(url);
 
@@ -91,7 +98,8 @@ class OriginalDatabaseMigrationTest {
             for (Map.Entry<String, Long> arrival : arrivals.entrySet()) {
                 Row row = byId.get(arrival.getKey());
                 // the migrated due time is the original's create_time + delay: never early
-                assertThat(arrival.getValue()).as("arrival of %s (status %d), due %d", row.id(), row.status(), row.due())
+                assertThat(arrival.getValue())
+                        .as("arrival of %s (status %d), due %d", row.id(), row.status(), row.due())
                         .isGreaterThanOrEqualTo(row.due());
             }
             assertThat(ended).allSatisfy(row -> assertThat(arrivals).doesNotContainKey(row.id()));
@@ -99,7 +107,8 @@ class OriginalDatabaseMigrationTest {
             // a second start on the upgraded database changes nothing and migrates nothing again
             try (TestGateway again = TestGateway.start("spring.datasource.url=" + url)) {
                 assertThat(again.client().get(TOPIC, 30_000, 1_500).data().hasNonNull("id"))
-                        .as("a job delivered again after a restart on the upgraded database").isFalse();
+                        .as("a job delivered again after a restart on the upgraded database")
+                        .isFalse();
                 assertThat(historyVersions(url)).isEqualTo(migrated);
             }
         } finally {
@@ -125,7 +134,8 @@ class OriginalDatabaseMigrationTest {
             }
             try (TestGateway gateway = TestGateway.start("spring.datasource.url=" + url)) {
                 GatewayClient.Reply reply = gateway.client().get(TOPIC, 30_000, 10_000);
-                assertThat(reply.data().path("id").asText()).as("the pending row delivered: %s", reply)
+                assertThat(reply.data().path("id").asText())
+                        .as("the pending row delivered: %s", reply)
                         .isEqualTo(row.id());
                 assertSchemaUpgraded(url);
             }
@@ -134,13 +144,14 @@ class OriginalDatabaseMigrationTest {
         }
     }
 
-    private static Row insertAsTheOriginalDid(Connection c, long createTime, long delay, int status) throws SQLException {
+    private static Row insertAsTheOriginalDid(Connection c, long createTime, long delay, int status)
+            throws SQLException {
         String id = UUID.randomUUID().toString().replace("-", "");
         try (PreparedStatement job = c.prepareStatement("INSERT INTO mykit_delay_queue_job"
-                + " (id, bizkey, topic, subtopic, delay, create_time, body, status, ttl, update_time)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-             PreparedStatement log = c.prepareStatement("INSERT INTO mykit_delay_queue_job_log"
-                     + " (id, status, thread, update_time, host) VALUES (?, ?, ?, ?, ?)")) {
+                        + " (id, bizkey, topic, subtopic, delay, create_time, body, status, ttl, update_time)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement log = c.prepareStatement("INSERT INTO mykit_delay_queue_job_log"
+                        + " (id, status, thread, update_time, host) VALUES (?, ?, ?, ?, ?)")) {
             job.setString(1, id);
             job.setString(2, "order-" + id.substring(0, 6));
             job.setString(3, TOPIC);
@@ -166,11 +177,15 @@ class OriginalDatabaseMigrationTest {
     }
 
     private static void assertSchemaUpgraded(String url) throws SQLException {
-        try (Connection c = connect(url); Statement s = c.createStatement()) {
+        try (Connection c = connect(url);
+                Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM mykit_delay_queue_job"
-                    + " WHERE due_time IS NULL OR due_time <> create_time + delay OR tries IS NULL OR priority IS NULL")) {
+                    + " WHERE due_time IS NULL OR due_time <> create_time + delay OR tries "
+                    + "IS NULL OR priority IS NULL")) {
                 rs.next();
-                assertThat(rs.getLong(1)).as("rows without a back-filled due time, tries or priority").isZero();
+                assertThat(rs.getLong(1))
+                        .as("rows without a back-filled due time, tries or priority")
+                        .isZero();
             }
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM mykit_delay_queue_job_log WHERE log_id IS NULL")) {
                 rs.next();
@@ -182,16 +197,21 @@ class OriginalDatabaseMigrationTest {
                 assertThat(rs.getString(1)).startsWith("utf8mb4");
             }
         }
-        assertThat(historyVersions(url)).as("Flyway history: baseline 1, then the later migrations")
+        assertThat(historyVersions(url))
+                .as("Flyway history: baseline 1, then the later migrations")
                 .startsWith("1", "2", "3", "4");
     }
 
     private static List<String> historyVersions(String url) throws SQLException {
         List<String> versions = new ArrayList<>();
-        try (Connection c = connect(url); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT version, success FROM flyway_schema_history ORDER BY installed_rank")) {
+        try (Connection c = connect(url);
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery("SELECT version, success FROM flyway_schema_history ORDER BY installed_rank")) {
             while (rs.next()) {
-                assertThat(rs.getBoolean(2)).as("migration %s succeeded", rs.getString(1)).isTrue();
+                assertThat(rs.getBoolean(2))
+                        .as("migration %s succeeded", rs.getString(1))
+                        .isTrue();
                 versions.add(rs.getString(1));
             }
         }

@@ -12,12 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The original mykit-delay's files as test fixtures (test resources under original/, mirrors of ../shared/original). */
+/**
+ * The original mykit-delay's files as test fixtures (test resources under original/, mirrors of ../shared/original).
+ */
 final class OriginalFixtures {
     static final List<String> FILES = List.of("mykit_delay.sql", "application.yml", "starter.properties");
 
-    private OriginalFixtures() {
-    }
+    private OriginalFixtures() {}
 
     static String text(String file) {
         try (InputStream in = OriginalFixtures.class.getResourceAsStream("/original/" + file)) {

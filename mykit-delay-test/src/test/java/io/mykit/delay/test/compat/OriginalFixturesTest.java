@@ -1,13 +1,12 @@
 package io.mykit.delay.test.compat;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The fixtures kept in the test resources are the shared originals, byte for byte, where a checkout has those. */
 class OriginalFixturesTest {
@@ -18,7 +17,8 @@ class OriginalFixturesTest {
             assertThat(OriginalFixtures.text(file)).as(file).isNotBlank();
             Optional<Path> shared = OriginalFixtures.sharedCopy(file);
             if (shared.isPresent()) {
-                assertThat(OriginalFixtures.text(file)).as("%s against %s", file, shared.get())
+                assertThat(OriginalFixtures.text(file))
+                        .as("%s against %s", file, shared.get())
                         .isEqualTo(Files.readString(shared.get(), StandardCharsets.UTF_8));
             }
         }

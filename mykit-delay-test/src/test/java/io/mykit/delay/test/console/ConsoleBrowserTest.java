@@ -1,5 +1,7 @@
 package io.mykit.delay.test.console;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -8,6 +10,18 @@ import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
+import java.io.File;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,27 +38,11 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.slf4j.LoggerFactory;
 
-import java.io.File;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The web console in a real headless Chromium (Debian's chromium and chromium-driver, which .ci/run installs; without
- * them Selenium Manager provides Chrome and its driver, and the test fails if it cannot): the page
- * loads, counts follow pushes made through the API, a job is cancelled and a dead letter respawned from the page.
- * Without an admin token the console on this host still makes admin calls, and a page of another origin in the same
- * browser cannot make any.
+ * them Selenium Manager provides Chrome and its driver, and the test fails if it cannot): the page loads, counts follow
+ * pushes made through the API, a job is cancelled and a dead letter respawned from the page. Without an admin token the
+ * console on this host still makes admin calls, and a page of another origin in the same browser cannot make any.
  */
 class ConsoleBrowserTest {
     private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
@@ -59,7 +57,9 @@ class ConsoleBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         boolean debianChromium = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms", "mykit.delay.pull.poll-interval=50ms",
+        gateway = TestGateway.start(
+                "mykit.delay.timer.sweep-interval=100ms",
+                "mykit.delay.pull.poll-interval=50ms",
                 "mykit.delay.admin.token=" + TOKEN);
         client = gateway.client();
         profile = Files.createTempDirectory("console-chromium");
@@ -67,12 +67,24 @@ class ConsoleBrowserTest {
         if (debianChromium) {
             options.setBinary(CHROMIUM.toFile());
         }
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1400,1300");
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile,
+                "--window-size=1400,1300");
         if (debianChromium) {
-            browser = new ChromeDriver(new ChromeDriverService.Builder()
-                    .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build(), options);
+            browser = new ChromeDriver(
+                    new ChromeDriverService.Builder()
+                            .usingDriverExecutable(CHROMEDRIVER.toFile())
+                            .usingAnyFreePort()
+                            .build(),
+                    options);
         } else {
             // no skipping: elsewhere Selenium Manager finds (or downloads) Chrome and its driver, or this fails loudly
             browser = new ChromeDriver(options);
@@ -89,7 +101,9 @@ class ConsoleBrowserTest {
         }
         if (profile != null) {
             try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .map(Path::toFile)
+                        .forEach(File::delete);
             }
         }
     }
@@ -117,8 +131,9 @@ class ConsoleBrowserTest {
     }
 
     private static void awaitMessage(String contains) {
-        waiting().withMessage(() -> "message containing '" + contains + "', page says '"
-                + browser.findElement(By.id("message")).getText() + "'")
+        waiting()
+                .withMessage(() -> "message containing '" + contains + "', page says '"
+                        + browser.findElement(By.id("message")).getText() + "'")
                 .until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), contains));
     }
 
@@ -135,13 +150,17 @@ class ConsoleBrowserTest {
         waiting().until(ExpectedConditions.textMatches(By.id("updated"), java.util.regex.Pattern.compile("^updated ")));
 
         String orders = "orders-" + UUID.randomUUID().toString().substring(0, 6);
-        List<String> ids = List.of(push(orders, ",\"delay\":1800000,\"bizKey\":\"order-1\""),
+        List<String> ids = List.of(
+                push(orders, ",\"delay\":1800000,\"bizKey\":\"order-1\""),
                 push(orders, ",\"delay\":1800000,\"bizKey\":\"order-2\""),
                 push(orders, ",\"delay\":600000,\"bizKey\":\"order-3\""));
         awaitCell(orders, "pending", "3");
-        waiting().withMessage("a bar for the jobs due within the hour").until(driver -> driver
-                .findElements(By.cssSelector("#due-chart rect.bar")).stream()
-                .mapToLong(bar -> Long.parseLong(bar.getDomAttribute("data-count"))).sum() >= 3);
+        waiting()
+                .withMessage("a bar for the jobs due within the hour")
+                .until(driver -> driver.findElements(By.cssSelector("#due-chart rect.bar")).stream()
+                                .mapToLong(bar -> Long.parseLong(bar.getDomAttribute("data-count")))
+                                .sum()
+                        >= 3);
 
         // look the job up by id and cancel it from the page
         type("job-id", ids.get(0));
@@ -164,12 +183,15 @@ class ConsoleBrowserTest {
         By respawn = By.cssSelector("#dead-rows tr[data-id='" + dead + "'] button.respawn");
         waiting().until(ExpectedConditions.elementToBeClickable(respawn)).click();
         awaitMessage("admin token required");
-        assertThat(client.lookup(dead).data().path("status").asText()).as("refused without the token").isEqualTo("Dead");
+        assertThat(client.lookup(dead).data().path("status").asText())
+                .as("refused without the token")
+                .isEqualTo("Dead");
 
         type("admin-token", TOKEN);
         browser.findElement(By.id("admin-save")).click();
-        assertThat(((JavascriptExecutor) browser).executeScript(
-                "return sessionStorage.getItem('mykit-delay.admin-token')")).isEqualTo(TOKEN);
+        assertThat(((JavascriptExecutor) browser)
+                        .executeScript("return sessionStorage.getItem('mykit-delay.admin-token')"))
+                .isEqualTo(TOKEN);
         browser.findElement(respawn).click();
         awaitMessage("1 respawned");
         awaitCell(payments, "dead", "0");
@@ -182,7 +204,9 @@ class ConsoleBrowserTest {
 
         Path shot = Paths.get("target", "console.png");
         Files.createDirectories(shot.getParent());
-        Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot,
+        Files.copy(
+                ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(),
+                shot,
                 StandardCopyOption.REPLACE_EXISTING);
         assertThat(Files.size(shot)).as("screenshot " + shot.toAbsolutePath()).isPositive();
     }
@@ -213,9 +237,14 @@ class ConsoleBrowserTest {
             });
             hostile.start();
             browser.get("http://127.0.0.1:" + hostile.getAddress().getPort() + "/");
-            waiting().withMessage(() -> "the page's calls in the admin log: " + lines(adminLines)).until(driver ->
-                    lines(adminLines).stream().filter(line -> line.contains("status=403")).count() >= 4);
-            assertThat(lines(adminLines)).as("every call the page made was refused")
+            waiting()
+                    .withMessage(() -> "the page's calls in the admin log: " + lines(adminLines))
+                    .until(driver -> lines(adminLines).stream()
+                                    .filter(line -> line.contains("status=403"))
+                                    .count()
+                            >= 4);
+            assertThat(lines(adminLines))
+                    .as("every call the page made was refused")
                     .allMatch(line -> line.contains("status=403"));
             assertThat(canaries.changes()).as("what the page's calls changed").isEmpty();
 
@@ -225,7 +254,8 @@ class ConsoleBrowserTest {
             By respawn = By.cssSelector("#dead-rows tr[data-id='" + canaries.dead() + "'] button.respawn");
             waiting().until(ExpectedConditions.elementToBeClickable(respawn)).click();
             awaitMessage("1 respawned");
-            assertThat(canaries.changes()).as("the console's respawn ran")
+            assertThat(canaries.changes())
+                    .as("the console's respawn ran")
                     .anyMatch(change -> change.startsWith(canaries.dead() + " is journaled"));
         } finally {
             hostile.stop(0);
@@ -250,6 +280,8 @@ class ConsoleBrowserTest {
     }
 
     private static List<String> lines(ListAppender<ILoggingEvent> appender) {
-        return List.copyOf(appender.list).stream().map(ILoggingEvent::getFormattedMessage).toList();
+        return List.copyOf(appender.list).stream()
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 }

@@ -1,40 +1,32 @@
 package io.mykit.delay.test.delivery;
 
-import io.mykit.delay.test.support.TestFiles;
 import io.mykit.delay.test.brokers.FreePorts;
 import io.mykit.delay.test.brokers.TempDirs;
-
+import io.mykit.delay.test.support.TestFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real ActiveMQ Classic 5.x broker (the javax.jms line) in a child JVM: its classes cannot share the test JVM
- * with the 6.x ones. The child runs {@link ActiveMq5BrokerMain} on the {@code activemq-all}
- * and Log4j jars that the build copies to {@code target/activemq5} (see this module's pom); OpenWire on 127.0.0.1,
- * KahaDB in a temp dir, no JMX.
+ * A real ActiveMQ Classic 5.x broker (the javax.jms line) in a child JVM: its classes cannot share the test JVM with
+ * the 6.x ones. The child runs {@link ActiveMq5BrokerMain} on the {@code activemq-all} and Log4j jars that the build
+ * copies to {@code target/activemq5} (see this module's pom); OpenWire on 127.0.0.1, KahaDB in a temp dir, no JMX.
  *
- * <p>{@link #crash()} kills the child with SIGKILL; {@link #startAgain()} starts a new one on the same port and
- * store. The child also halts when the test JVM dies (its stdin pipe closes), and a shutdown hook kills it.
+ * <p>{@link #crash()} kills the child with SIGKILL; {@link #startAgain()} starts a new one on the same port and store.
+ * The child also halts when the test JVM dies (its stdin pipe closes), and a shutdown hook kills it.
  *
  * <pre>{@code
  * try (ActiveMq5Broker amq5 = ActiveMq5Broker.start()) {
@@ -52,15 +44,15 @@ final class ActiveMq5Broker implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(20);
-    private static final List<String> JVM_OPTIONS = List.of(
-            "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+    private static final List<String> JVM_OPTIONS =
+            List.of("-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
     // below Linux's ephemeral range: an outgoing connection cannot take the port while the broker is down
 
     private static final Set<ActiveMq5Broker> OPEN = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(ActiveMq5Broker::close),
-                "activemq5-test-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> OPEN.forEach(ActiveMq5Broker::close), "activemq5-test-cleanup"));
     }
 
     private final String classpath;
@@ -127,8 +119,8 @@ final class ActiveMq5Broker implements AutoCloseable {
         command.add("-cp");
         command.add(classpath);
         command.add(ActiveMq5BrokerMain.class.getName());
-        command.addAll(List.of(Integer.toString(port), brokerName, dir.resolve("data").toString(),
-                readyFile.toString()));
+        command.addAll(
+                List.of(Integer.toString(port), brokerName, dir.resolve("data").toString(), readyFile.toString()));
         try {
             process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -139,8 +131,13 @@ final class ActiveMq5Broker implements AutoCloseable {
             throw new UncheckedIOException("cannot start the ActiveMQ 5 child JVM: " + command, e);
         }
         version = awaitReady(readyFile, logFile);
-        log.info("ActiveMQ {} ({}) up on {} in {} ms, pid {}", version, brokerName, brokerUrl(),
-                millisSince(begin), process.pid());
+        log.info(
+                "ActiveMQ {} ({}) up on {} in {} ms, pid {}",
+                version,
+                brokerName,
+                brokerUrl(),
+                millisSince(begin),
+                process.pid());
     }
 
     /** SIGKILL: the broker stops like a crashed machine; what it confirmed is in its KahaDB journal. */
@@ -151,8 +148,8 @@ final class ActiveMq5Broker implements AutoCloseable {
         process.destroyForcibly();
         try {
             if (!process.waitFor(KILL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException(brokerName + " (pid " + process.pid() + ") still alive "
-                        + KILL_TIMEOUT + " after SIGKILL");
+                throw new IllegalStateException(
+                        brokerName + " (pid " + process.pid() + ") still alive " + KILL_TIMEOUT + " after SIGKILL");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -202,7 +199,10 @@ final class ActiveMq5Broker implements AutoCloseable {
     private static String childClasspath() {
         Path testClasses;
         try {
-            testClasses = Path.of(ActiveMq5BrokerMain.class.getProtectionDomain().getCodeSource().getLocation()
+            testClasses = Path.of(ActiveMq5BrokerMain.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
                     .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot locate the test classes", e);
@@ -211,10 +211,14 @@ final class ActiveMq5Broker implements AutoCloseable {
         List<String> jars;
         try (Stream<Path> files = Files.list(jarDir)) {
             jars = files.filter(file -> file.getFileName().toString().endsWith(".jar"))
-                    .map(Path::toString).sorted().toList();
+                    .map(Path::toString)
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
-            throw new IllegalStateException("no ActiveMQ 5 jars in " + jarDir + ": the build copies them there in"
-                    + " generate-test-resources (maven-dependency-plugin, see mykit-delay-test/pom.xml)", e);
+            throw new IllegalStateException(
+                    "no ActiveMQ 5 jars in " + jarDir + ": the build copies them there in"
+                            + " generate-test-resources (maven-dependency-plugin, see mykit-delay-test/pom.xml)",
+                    e);
         }
         if (jars.isEmpty()) {
             throw new IllegalStateException("no ActiveMQ 5 jars in " + jarDir + ": the build copies them there in"

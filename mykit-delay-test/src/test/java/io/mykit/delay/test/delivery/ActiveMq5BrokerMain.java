@@ -14,9 +14,9 @@ import java.nio.file.StandardCopyOption;
  * Main class of the child JVM that {@link ActiveMq5Broker} runs: {@code <port> <brokerName> <dataDir> <readyFile>}.
  *
  * <p>The child's classpath is an ActiveMQ 5.x {@code activemq-all} jar (+ Log4j) and this class, so it names no
- * ActiveMQ type: the broker is built from a {@code broker:} URI by reflection. Once the broker is up, its version
- * is written to the ready file and main waits for the broker to stop. When stdin closes (the test JVM is gone,
- * even killed with SIGKILL) the JVM halts.
+ * ActiveMQ type: the broker is built from a {@code broker:} URI by reflection. Once the broker is up, its version is
+ * written to the ready file and main waits for the broker to stop. When stdin closes (the test JVM is gone, even killed
+ * with SIGKILL) the JVM halts.
  */
 final class ActiveMq5BrokerMain {
 
@@ -24,8 +24,7 @@ final class ActiveMq5BrokerMain {
     private static final String METADATA = "org.apache.activemq.ActiveMQConnectionMetaData";
     private static final long START_TIMEOUT_MS = 30_000;
 
-    private ActiveMq5BrokerMain() {
-    }
+    private ActiveMq5BrokerMain() {}
 
     public static void main(String[] args) {
         try {
@@ -36,7 +35,8 @@ final class ActiveMq5BrokerMain {
             Path readyFile = Path.of(args[3]);
             long begin = System.nanoTime();
             Object broker = startBroker(port, brokerName, dataDir);
-            String version = (String) Class.forName(METADATA).getField("PROVIDER_VERSION").get(null);
+            String version = (String)
+                    Class.forName(METADATA).getField("PROVIDER_VERSION").get(null);
             announce(readyFile, version);
             System.out.println("READY ActiveMQ " + version + " " + brokerName + " on 127.0.0.1:" + port + " in "
                     + (System.nanoTime() - begin) / 1_000_000 + " ms");
@@ -63,8 +63,8 @@ final class ActiveMq5BrokerMain {
                 + "&useShutdownHook=false";
         Method create = Class.forName(BROKER_FACTORY).getMethod("createBroker", URI.class, boolean.class);
         Object broker = create.invoke(null, new URI(uri), true);
-        boolean started = (Boolean) broker.getClass().getMethod("waitUntilStarted", long.class)
-                .invoke(broker, START_TIMEOUT_MS);
+        boolean started = (Boolean)
+                broker.getClass().getMethod("waitUntilStarted", long.class).invoke(broker, START_TIMEOUT_MS);
         if (!started) {
             throw new IllegalStateException("broker " + uri + " did not start within " + START_TIMEOUT_MS + " ms");
         }
@@ -72,16 +72,18 @@ final class ActiveMq5BrokerMain {
     }
 
     private static void haltWhenParentExits() {
-        Thread watcher = new Thread(() -> {
-            try (InputStream in = System.in) {
-                while (in.read() >= 0) {
-                    // the parent writes nothing: only the end of the stream matters
-                }
-            } catch (IOException e) {
-                // a broken pipe means the same as its end
-            }
-            Runtime.getRuntime().halt(0);
-        }, "activemq5-parent-watch");
+        Thread watcher = new Thread(
+                () -> {
+                    try (InputStream in = System.in) {
+                        while (in.read() >= 0) {
+                            // the parent writes nothing: only the end of the stream matters
+                        }
+                    } catch (IOException e) {
+                        // a broken pipe means the same as its end
+                    }
+                    Runtime.getRuntime().halt(0);
+                },
+                "activemq5-parent-watch");
         watcher.setDaemon(true);
         watcher.start();
     }

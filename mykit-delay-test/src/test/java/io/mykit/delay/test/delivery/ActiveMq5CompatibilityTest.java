@@ -1,5 +1,8 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
@@ -12,26 +15,22 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnection;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.activemq.ActiveMQConnection;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * The gateway's ActiveMQ target (6.x jakarta client) against a real ActiveMQ Classic 5.x broker (javax.jms line)
- * in a child JVM, over OpenWire: properties and delivery mode arrive intact, and a broker crash loses no job.
- * The consumer is the 6.x client of this JVM: OpenWire is the same wire for both lines.
+ * The gateway's ActiveMQ target (6.x jakarta client) against a real ActiveMQ Classic 5.x broker (javax.jms line) in a
+ * child JVM, over OpenWire: properties and delivery mode arrive intact, and a broker crash loses no job. The consumer
+ * is the 6.x client of this JVM: OpenWire is the same wire for both lines.
  */
 class ActiveMq5CompatibilityTest {
     private static ActiveMq5Broker broker;
@@ -92,8 +91,10 @@ class ActiveMq5CompatibilityTest {
 
     private static long delayEntries(String jobId) throws InterruptedException {
         assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
-        return gateway.bean(Journal.class).history(jobId).stream().map(JobLogRow::status)
-                .filter(status -> status == JobStatus.Delay.code()).count();
+        return gateway.bean(Journal.class).history(jobId).stream()
+                .map(JobLogRow::status)
+                .filter(status -> status == JobStatus.Delay.code())
+                .count();
     }
 
     private static String status(String jobId) {
@@ -110,7 +111,9 @@ class ActiveMq5CompatibilityTest {
         String topic = topic();
         long before = System.currentTimeMillis();
         String id = client.push("{\"topic\":\"" + topic + "\",\"subtopic\":\"close\",\"bizKey\":\"order-5\","
-                + "\"delay\":300,\"body\":\"close order 5\"}").data().asText();
+                        + "\"delay\":300,\"body\":\"close order 5\"}")
+                .data()
+                .asText();
 
         TextMessage message = receive(topic, 1, Duration.ofSeconds(10)).get(id);
         assertThat(message).as("message of job " + id + " on queue " + topic).isNotNull();
@@ -122,7 +125,8 @@ class ActiveMq5CompatibilityTest {
         assertThat(message.getLongProperty("dueTime")).isBetween(before + 300, System.currentTimeMillis());
         assertThat(message.getIntProperty("attempt")).isEqualTo(1);
         assertThat(message.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(status(id)).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(status(id)).isEqualTo("Finish"));
     }
 
     @Test
@@ -130,19 +134,26 @@ class ActiveMq5CompatibilityTest {
         String topic = topic();
         // confirmed by the broker before the crash: a persistent message in its KahaDB journal
         String confirmed = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"before\"}")
-                .data().asText();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(status(confirmed)).isEqualTo("Finish"));
+                .data()
+                .asText();
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(status(confirmed)).isEqualTo("Finish"));
 
         broker.crash();
         List<String> dueWhileDown = new ArrayList<>();
         try {
             for (int i = 0; i < 10; i++) {
                 dueWhileDown.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":" + (i * 20)
-                        + ",\"tries\":50,\"body\":\"during " + i + "\"}").data().asText());
+                                + ",\"tries\":50,\"body\":\"during " + i + "\"}")
+                        .data()
+                        .asText());
             }
             // every job fell due and had a send fail against the dead broker: a Delay log row when backed off
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(dueWhileDown)
-                    .allSatisfy(id -> assertThat(delayEntries(id)).as("Delay entries of " + id).isGreaterThan(0)));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(dueWhileDown)
+                            .allSatisfy(id -> assertThat(delayEntries(id))
+                                    .as("Delay entries of " + id)
+                                    .isGreaterThan(0)));
         } finally {
             broker.startAgain();
         }
@@ -154,9 +165,12 @@ class ActiveMq5CompatibilityTest {
         assertThat(received.get(confirmed).getText()).isEqualTo("before");
         assertThat(received.get(confirmed).getIntProperty("attempt")).isEqualTo(1);
         for (String id : dueWhileDown) {
-            assertThat(received.get(id).getIntProperty("attempt")).as("attempt of " + id).isGreaterThan(1);
+            assertThat(received.get(id).getIntProperty("attempt"))
+                    .as("attempt of " + id)
+                    .isGreaterThan(1);
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(dueWhileDown)
-                .allSatisfy(id -> assertThat(status(id)).isEqualTo("Finish")));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(dueWhileDown)
+                        .allSatisfy(id -> assertThat(status(id)).isEqualTo("Finish")));
     }
 }

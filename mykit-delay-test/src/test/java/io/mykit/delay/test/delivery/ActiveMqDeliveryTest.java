@@ -1,5 +1,8 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.test.brokers.TestActiveMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -8,11 +11,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,9 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Due jobs routed to a real embedded ActiveMQ broker: properties, routing, outage, retries, dead letters, ttl. */
 class ActiveMqDeliveryTest {
@@ -70,7 +69,9 @@ class ActiveMqDeliveryTest {
         String topic = topic();
         long before = System.currentTimeMillis();
         String id = client.push("{\"topic\":\"" + topic + "\",\"subtopic\":\"close\",\"bizKey\":\"order-7\","
-                + "\"delay\":300,\"body\":\"close order 7\"}").data().asText();
+                        + "\"delay\":300,\"body\":\"close order 7\"}")
+                .data()
+                .asText();
         Session session = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         try (MessageConsumer consumer = session.createConsumer(session.createQueue(topic))) {
             TextMessage message = (TextMessage) consumer.receive(10_000);
@@ -84,15 +85,20 @@ class ActiveMqDeliveryTest {
         } finally {
             session.close();
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish"));
     }
 
     @Test
     void only_routed_topics_go_to_activemq_the_rest_stay_pull() throws Exception {
         String pullTopic = "plain-" + UUID.randomUUID().toString().substring(0, 8);
-        String id = client.push("{\"topic\":\"" + pullTopic + "\",\"delay\":0}").data().asText();
-        assertThat(client.get(pullTopic, 30_000, 5_000).data().path("id").asText()).isEqualTo(id);
+        String id = client.push("{\"topic\":\"" + pullTopic + "\",\"delay\":0}")
+                .data()
+                .asText();
+        assertThat(client.get(pullTopic, 30_000, 5_000).data().path("id").asText())
+                .isEqualTo(id);
         assertThat(receive(pullTopic, 1, Duration.ofMillis(500))).isEmpty();
 
         String amqTopic = topic();
@@ -110,7 +116,8 @@ class ActiveMqDeliveryTest {
             for (int i = 0; i < 50; i++) {
                 // 50 tries: with this test's 2 s backoff cap the default 16 would be used up within the 30 s
                 ids.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":" + (i * 40) + ",\"tries\":50}")
-                        .data().asText());
+                        .data()
+                        .asText());
             }
             Thread.sleep(30_000); // the outage the issue asks for: every job falls due and fails several sends
         } finally {
@@ -121,8 +128,10 @@ class ActiveMqDeliveryTest {
         int duplicates = received.values().stream().mapToInt(n -> n - 1).sum();
         System.out.println("ActiveMQ outage: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
         String sample = ids.iterator().next();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(sample).data().path("status").asText()).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(
+                                client.lookup(sample).data().path("status").asText())
+                        .isEqualTo("Finish"));
         // retries are visible: WaitPut (the push), Delay (send failed, backed off) at least twice, Finish
         assertThat(journal(sample)).containsSubsequence(0, 1, 1, 3);
     }
@@ -133,23 +142,31 @@ class ActiveMqDeliveryTest {
         broker.stop();
         String id;
         try {
-            id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":2,\"body\":\"x\"}").data().asText();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                    assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Dead"));
+            id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":2,\"body\":\"x\"}")
+                    .data()
+                    .asText();
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(
+                                    client.lookup(id).data().path("status").asText())
+                            .isEqualTo("Dead"));
         } finally {
             broker.startAgain();
         }
         GatewayClient.Reply dead = client.get("/dead/" + topic);
         assertThat(dead.data()).hasSize(1);
         assertThat(dead.data().get(0).path("id").asText()).isEqualTo(id);
-        assertThat(receive(topic, 1, Duration.ofSeconds(1))).as("nothing sent while dead").isEmpty();
+        assertThat(receive(topic, 1, Duration.ofSeconds(1)))
+                .as("nothing sent while dead")
+                .isEmpty();
 
-        GatewayClient.Reply respawned = client.raw("POST", "/dead/" + topic + "/respawn", "application/json",
-                "{\"ids\":[\"" + id + "\"]}");
+        GatewayClient.Reply respawned =
+                client.raw("POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.data().path("respawned").asInt()).isEqualTo(1);
         assertThat(receive(topic, 1, Duration.ofSeconds(15))).containsKey(id);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish"));
         assertThat(client.get("/dead/" + topic).data()).isEmpty();
     }
 
@@ -159,15 +176,21 @@ class ActiveMqDeliveryTest {
         broker.stop();
         String id;
         try {
-            id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"ttl\":1500,\"tries\":100}").data().asText();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                    assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Dead"));
+            id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"ttl\":1500,\"tries\":100}")
+                    .data()
+                    .asText();
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(
+                                    client.lookup(id).data().path("status").asText())
+                            .isEqualTo("Dead"));
         } finally {
             broker.startAgain();
         }
         List<Integer> statuses = new ArrayList<>(journal(id));
         assertThat(statuses.get(statuses.size() - 1)).isEqualTo(7);
-        assertThat(statuses.stream().filter(s -> s == 1).count()).as("retried before expiring").isGreaterThan(1);
+        assertThat(statuses.stream().filter(s -> s == 1).count())
+                .as("retried before expiring")
+                .isGreaterThan(1);
         GatewayClient.Reply dropped = client.raw("DELETE", "/dead/" + topic, null, null);
         assertThat(dropped.data().path("dropped").asInt()).isEqualTo(1);
         assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Delete");

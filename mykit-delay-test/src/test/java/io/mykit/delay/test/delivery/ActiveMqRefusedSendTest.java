@@ -1,5 +1,7 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
@@ -10,16 +12,6 @@ import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.apache.activemq.broker.Broker;
-import org.apache.activemq.broker.BrokerFilter;
-import org.apache.activemq.broker.BrokerPlugin;
-import org.apache.activemq.broker.ProducerBrokerExchange;
-import org.apache.activemq.command.Message;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,17 +20,24 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.broker.BrokerFilter;
+import org.apache.activemq.broker.BrokerPlugin;
+import org.apache.activemq.broker.ProducerBrokerExchange;
+import org.apache.activemq.command.Message;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * The gateway sends a batch to ActiveMQ inside one transaction without waiting on each send. A real broker that
- * refuses one message of the batch must make the whole batch fail and be retried: none of it counts as delivered,
- * and the refused message is not lost.
+ * The gateway sends a batch to ActiveMQ inside one transaction without waiting on each send. A real broker that refuses
+ * one message of the batch must make the whole batch fail and be retried: none of it counts as delivered, and the
+ * refused message is not lost.
  */
 class ActiveMqRefusedSendTest {
     /** Job ids whose next send the broker refuses, once each. */
     private static final Set<String> REFUSE_ONCE = ConcurrentHashMap.newKeySet();
+
     private static final Set<String> REFUSED = ConcurrentHashMap.newKeySet();
 
     private static TestActiveMq broker;
@@ -80,7 +79,8 @@ class ActiveMqRefusedSendTest {
     @Test
     void a_message_the_broker_refuses_fails_its_whole_batch_which_is_retried_and_nothing_is_lost() throws Exception {
         String topic = "refuse-" + UUID.randomUUID().toString().substring(0, 8);
-        List<String> ids = IntStream.range(0, 5).mapToObj(i -> topic + "-job-" + i).toList();
+        List<String> ids =
+                IntStream.range(0, 5).mapToObj(i -> topic + "-job-" + i).toList();
         REFUSE_ONCE.add(ids.get(2));
         long due = System.currentTimeMillis() + 1_500;
         String jobs = ids.stream()
@@ -112,10 +112,14 @@ class ActiveMqRefusedSendTest {
 
         assertThat(REFUSED).as("the broker refused the job once").containsExactly(ids.get(2));
         assertThat(received.keySet()).as("every job, the refused one too").containsExactlyInAnyOrderElementsOf(ids);
-        assertThat(received.values()).as("the rolled-back batch left no copies behind").allMatch(n -> n == 1);
+        assertThat(received.values())
+                .as("the rolled-back batch left no copies behind")
+                .allMatch(n -> n == 1);
         assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
         for (String id : ids) {
-            List<Integer> log = gateway.bean(Journal.class).history(id).stream().map(JobLogRow::status).toList();
+            List<Integer> log = gateway.bean(Journal.class).history(id).stream()
+                    .map(JobLogRow::status)
+                    .toList();
             // WaitPut (the push), Delay (the batch's send failed, backed off), Finish
             assertThat(log).as("journal of " + id).containsSubsequence(0, 1, 3);
         }

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.test.brokers.TestActiveMq;
 import io.mykit.delay.test.gateway.GatewayClient;
@@ -8,26 +10,23 @@ import io.mykit.delay.test.support.TcpProxy;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * A broker that hangs (its connections stay open, no byte comes back) or answers slowly, behind a real TCP proxy in
  * front of a real ActiveMQ. One bucket, one sender and a backlog of 5 fill the target quickly. A hung broker must not
  * hold the timer that pull topics share, and its jobs must all arrive once it answers again; a slow broker that keeps
- * answering must hold hand-overs back (back-pressure) without failing them. Every send is confirmed, so a batch
- * that takes long still shows the broker answering.
+ * answering must hold hand-overs back (back-pressure) without failing them. Every send is confirmed, so a batch that
+ * takes long still shows the broker answering.
  */
 class HungBrokerTest {
     private static final int BACKLOG = 5;
@@ -88,8 +87,10 @@ class HungBrokerTest {
             assertThat(pulled).as("pull job handed over while the broker hangs").isEqualTo(pullId);
             String late = ids.get(ids.size() - 1);
             // the push logs WaitPut only: each Delay row is a failed hand-over backed off
-            assertThat(journal(late)).as("journal of " + late + ": a failed hand-over is a retry")
-                    .filteredOn(status -> status == JobStatus.Delay.code()).hasSizeGreaterThanOrEqualTo(1);
+            assertThat(journal(late))
+                    .as("journal of " + late + ": a failed hand-over is a retry")
+                    .filteredOn(status -> status == JobStatus.Delay.code())
+                    .hasSizeGreaterThanOrEqualTo(1);
         } finally {
             proxy.thaw();
         }
@@ -115,20 +116,30 @@ class HungBrokerTest {
             for (int i = 0; i <= 10; i++) {
                 String id = topic + "-" + i;
                 ids.add(id);
-                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"id\":\"")
-                        .append(id).append("\",\"createTime\":").append(i < 10 ? due : due + 300)
+                batch.append(i == 0 ? "" : ",")
+                        .append("{\"topic\":\"")
+                        .append(topic)
+                        .append("\",\"id\":\"")
+                        .append(id)
+                        .append("\",\"createTime\":")
+                        .append(i < 10 ? due : due + 300)
                         .append(",\"delay\":0}");
             }
             GatewayClient.Reply pushed = client.pushBatch(batch.append("]").toString());
             assertThat(pushed.success()).as(pushed.toString()).isTrue();
             Map<String, Integer> attempts = receiveAttempts(topic, ids, Duration.ofSeconds(30));
             assertThat(attempts.keySet()).containsExactlyInAnyOrderElementsOf(ids);
-            assertThat(attempts).as("attempt of each job's first delivery: none failed for want of room")
+            assertThat(attempts)
+                    .as("attempt of each job's first delivery: none failed for want of room")
                     .allSatisfy((id, attempt) -> assertThat(attempt).isEqualTo(1));
             String last = ids.get(10);
-            assertThat(journal(last).stream().filter(status -> status == JobStatus.Delay.code()).count())
+            assertThat(journal(last).stream()
+                            .filter(status -> status == JobStatus.Delay.code())
+                            .count())
                     .as("Delay rows of " + last + ", which waited for room, against " + ids.get(0) + ", which did not")
-                    .isEqualTo(journal(ids.get(0)).stream().filter(status -> status == JobStatus.Delay.code()).count());
+                    .isEqualTo(journal(ids.get(0)).stream()
+                            .filter(status -> status == JobStatus.Delay.code())
+                            .count());
         } finally {
             proxy.delay(Duration.ZERO);
         }
@@ -150,8 +161,9 @@ class HungBrokerTest {
     private static Map<String, Integer> receiveAttempts(String queue, List<String> expected, Duration within)
             throws JMSException {
         Map<String, Integer> attempts = new HashMap<>();
-        for (Map.Entry<String, List<TextMessage>> job
-                : JmsReceiver.receive(consumerConnection, queue, expected.size(), within).entrySet()) {
+        for (Map.Entry<String, List<TextMessage>> job : JmsReceiver.receive(
+                        consumerConnection, queue, expected.size(), within)
+                .entrySet()) {
             attempts.put(job.getKey(), job.getValue().get(0).getIntProperty("attempt"));
         }
         return attempts;

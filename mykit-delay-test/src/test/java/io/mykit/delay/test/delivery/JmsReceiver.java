@@ -5,7 +5,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,15 +14,14 @@ import java.util.Map;
 /** Reads the gateway's messages from an ActiveMQ queue, grouped by their {@code jobId} property. */
 final class JmsReceiver {
 
-    private JmsReceiver() {
-    }
+    private JmsReceiver() {}
 
     /**
      * Receives until {@code distinctIds} job ids arrived or the time is up; job id -> its messages in arrival order
      * (more than one: a duplicate delivery).
      */
-    static Map<String, List<TextMessage>> receive(Connection connection, String queue, int distinctIds,
-                                                  Duration within) throws JMSException {
+    static Map<String, List<TextMessage>> receive(Connection connection, String queue, int distinctIds, Duration within)
+            throws JMSException {
         Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
             Map<String, List<TextMessage>> byJob = new LinkedHashMap<>();
@@ -31,7 +29,8 @@ final class JmsReceiver {
             while (byJob.size() < distinctIds && System.currentTimeMillis() < end) {
                 TextMessage message = (TextMessage) consumer.receive(200);
                 if (message != null) {
-                    byJob.computeIfAbsent(message.getStringProperty("jobId"), id -> new ArrayList<>()).add(message);
+                    byJob.computeIfAbsent(message.getStringProperty("jobId"), id -> new ArrayList<>())
+                            .add(message);
                 }
             }
             return byJob;

@@ -1,13 +1,11 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.test.brokers.TestRocketMq;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -15,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Due jobs routed to a real RocketMQ name server + broker: topic, tag, keys, properties, broker outage. */
 class RocketMqDeliveryTest {
@@ -51,7 +50,8 @@ class RocketMqDeliveryTest {
         return new String[] {topic, rocketTopic};
     }
 
-    private static Map<String, List<MessageExt>> read(String rocketTopic, int expected, Duration within) throws Exception {
+    private static Map<String, List<MessageExt>> read(String rocketTopic, int expected, Duration within)
+            throws Exception {
         return RocketMqReader.read(rocketMq.namesrvAddr(), rocketTopic, expected, within);
     }
 
@@ -60,17 +60,22 @@ class RocketMqDeliveryTest {
         String[] t = topics();
         long before = System.currentTimeMillis();
         String id = client.push("{\"topic\":\"" + t[0] + "\",\"subtopic\":\"close\",\"bizKey\":\"order-9\","
-                + "\"delay\":300,\"body\":\"close order 9\"}").data().asText();
+                        + "\"delay\":300,\"body\":\"close order 9\"}")
+                .data()
+                .asText();
         Map<String, List<MessageExt>> got = read(t[1], 1, Duration.ofSeconds(20));
         assertThat(got).containsKey(id);
         MessageExt message = got.get(id).get(0);
         assertThat(message.getTags()).isEqualTo("close");
         assertThat(message.getKeys()).isEqualTo("order-9");
         assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).isEqualTo("close order 9");
-        assertThat(Long.parseLong(message.getUserProperty("dueTime"))).isBetween(before + 300, System.currentTimeMillis());
+        assertThat(Long.parseLong(message.getUserProperty("dueTime")))
+                .isBetween(before + 300, System.currentTimeMillis());
         assertThat(message.getUserProperty("topic")).isEqualTo(t[0]);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish"));
     }
 
     /** Jobs due at one instant leave in one pumped batch: the asynchronous, all-at-once path of the sender. */
@@ -83,9 +88,18 @@ class RocketMqDeliveryTest {
         for (int i = 0; i < 50; i++) {
             String id = "rmq-batch-" + UUID.randomUUID();
             ids.add(id);
-            batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(t[0]).append("\",\"id\":\"").append(id)
-                    .append("\",\"subtopic\":\"tag").append(i % 3).append("\",\"createTime\":").append(due)
-                    .append(",\"delay\":0,\"body\":\"body ").append(i).append("\"}");
+            batch.append(i == 0 ? "" : ",")
+                    .append("{\"topic\":\"")
+                    .append(t[0])
+                    .append("\",\"id\":\"")
+                    .append(id)
+                    .append("\",\"subtopic\":\"tag")
+                    .append(i % 3)
+                    .append("\",\"createTime\":")
+                    .append(due)
+                    .append(",\"delay\":0,\"body\":\"body ")
+                    .append(i)
+                    .append("\"}");
         }
         assertThat(client.pushBatch(batch.append("]").toString()).success()).isTrue();
         Map<String, List<MessageExt>> got = read(t[1], ids.size(), Duration.ofSeconds(30));
@@ -96,8 +110,10 @@ class RocketMqDeliveryTest {
             assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).isEqualTo("body " + i);
             assertThat(message.getUserProperty("dueTime")).isEqualTo(Long.toString(due));
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> ids.forEach(id ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish")));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> ids.forEach(
+                        id -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish")));
     }
 
     @Test
@@ -108,7 +124,8 @@ class RocketMqDeliveryTest {
         try {
             for (int i = 0; i < 30; i++) {
                 ids.add(client.push("{\"topic\":\"" + t[0] + "\",\"delay\":" + (i * 50) + ",\"body\":\"b" + i + "\"}")
-                        .data().asText());
+                        .data()
+                        .asText());
             }
             Thread.sleep(10_000); // every job falls due and fails its sends while the broker is away
         } finally {

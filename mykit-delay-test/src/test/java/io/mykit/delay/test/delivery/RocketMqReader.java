@@ -1,5 +1,11 @@
 package io.mykit.delay.test.delivery;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
@@ -8,13 +14,6 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Reads what the gateway sent to a RocketMQ topic, from the topic's first offset: with the lite pull consumer from a
  * 5.x broker, with the older pull consumer from a 4.x one (the 5.x client's lite pull consumer reads nothing from a
@@ -22,8 +21,7 @@ import java.util.Map;
  */
 final class RocketMqReader {
 
-    private RocketMqReader() {
-    }
+    private RocketMqReader() {}
 
     /** Reads until {@code expected} distinct job ids came or the time is up; job id -> its messages. */
     static Map<String, List<MessageExt>> read(String namesrvAddr, String rocketTopic, int expected, Duration within)
@@ -38,7 +36,8 @@ final class RocketMqReader {
             Map<String, List<MessageExt>> byJob = new HashMap<>();
             while (byJob.size() < expected && System.currentTimeMillis() < end) {
                 for (MessageExt message : consumer.poll(200)) {
-                    byJob.computeIfAbsent(message.getUserProperty("jobId"), k -> new ArrayList<>()).add(message);
+                    byJob.computeIfAbsent(message.getUserProperty("jobId"), k -> new ArrayList<>())
+                            .add(message);
                 }
             }
             return byJob;
@@ -49,8 +48,8 @@ final class RocketMqReader {
 
     /** As {@link #read}, for a 4.x broker: every queue pulled from offset 0 until {@code expected} job ids came. */
     @SuppressWarnings("deprecation")
-    static Map<String, List<MessageExt>> readFromOldBroker(String namesrvAddr, String rocketTopic, int expected,
-                                                           Duration within) throws Exception {
+    static Map<String, List<MessageExt>> readFromOldBroker(
+            String namesrvAddr, String rocketTopic, int expected, Duration within) throws Exception {
         DefaultMQPullConsumer consumer = new DefaultMQPullConsumer(rocketTopic + "_old_reader");
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(rocketTopic + "_old_reader");
@@ -84,8 +83,8 @@ final class RocketMqReader {
     }
 
     /**
-     * Points the reader at the first offset of every queue. A broker just restarted can refuse the first requests
-     * (CI saw "send request failed" on the offset lookup once); the reader tries again until {@code end}.
+     * Points the reader at the first offset of every queue. A broker just restarted can refuse the first requests (CI
+     * saw "send request failed" on the offset lookup once); the reader tries again until {@code end}.
      */
     private static void seekToBegin(DefaultLitePullConsumer consumer, String rocketTopic, long end) throws Exception {
         while (true) {

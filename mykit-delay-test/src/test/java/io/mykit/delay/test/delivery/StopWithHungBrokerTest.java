@@ -1,5 +1,9 @@
 package io.mykit.delay.test.delivery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.common.util.Buckets;
 import io.mykit.delay.queue.store.Keys;
@@ -10,11 +14,6 @@ import io.mykit.delay.test.support.PrefixedRedis;
 import io.mykit.delay.test.support.SilentPeer;
 import io.mykit.delay.test.support.TcpProxy;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -30,27 +29,28 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A graceful stop while the brokers never answer: ActiveMQ over the README's {@code failover:} URL with nobody
  * listening (the client's start waits for ever for a broker to reach), ActiveMQ gone silent behind a proxy after the
- * connection was made (a commit waits for an answer that never comes), and RocketMQ with a name server that accepts
- * and stays silent. Senders are caught inside the broker clients, more pushes are taken, then the gateway stops: it
- * must end within the broker stop wait plus the clients' close, with every accepted push journaled, the journal state
- * writer flushed (no push group left marked as not yet in Redis), and each job the brokers held still alive in Redis
- * and not ended in the journal, so the next start delivers it.
+ * connection was made (a commit waits for an answer that never comes), and RocketMQ with a name server that accepts and
+ * stays silent. Senders are caught inside the broker clients, more pushes are taken, then the gateway stops: it must
+ * end within the broker stop wait plus the clients' close, with every accepted push journaled, the journal state writer
+ * flushed (no push group left marked as not yet in Redis), and each job the brokers held still alive in Redis and not
+ * ended in the journal, so the next start delivers it.
  */
 class StopWithHungBrokerTest {
     private static final int BUCKETS = 1;
     private static final Duration STOP_WAIT = Duration.ofSeconds(1);
     /** The stop wait, closing the broker clients (2 s at most) and the rest of a context close. */
     private static final Duration STOP_BOUND = STOP_WAIT.plus(Duration.ofSeconds(5));
-    private static final Set<Integer> ENDED = Set.of(JobStatus.Finish.code(), JobStatus.Delete.code(),
-            JobStatus.Dead.code());
+
+    private static final Set<Integer> ENDED =
+            Set.of(JobStatus.Finish.code(), JobStatus.Delete.code(), JobStatus.Dead.code());
 
     private static SilentPeer silentNameServer;
     private static PrefixedRedis redis;
@@ -72,20 +72,27 @@ class StopWithHungBrokerTest {
     void a_stop_with_activemq_over_failover_to_nobody_and_a_silent_rocketmq_name_server_ends_in_time() {
         String url = "failover:(tcp://127.0.0.1:" + TestServers.freePort() + ")";
         Set<Thread> before = senderThreads();
-        TestGateway gateway = TestGateway.start(settings(url,
+        TestGateway gateway = TestGateway.start(settings(
+                url,
                 "mykit.delay.dispatch.routes[stuck-rmq-*]=rocketmq",
                 "mykit.delay.rocketmq.namesrv-addr=127.0.0.1:" + silentNameServer.port()));
         try {
             long asked = System.nanoTime();
             GatewayClient.Reply health = gateway.client().get("/actuator/health/activemq");
             // the probe is given up after 3 s
-            assertThat((System.nanoTime() - asked) / 1_000_000).as("ms the health endpoint took").isLessThan(5_000);
-            assertThat(health.json().path("status").asText()).as(health.toString()).isEqualTo("DOWN");
-            stopWhileSendersAreStuck(gateway, before, Map.of("activemq", "org.apache.activemq",
-                    "rocketmq", "org.apache.rocketmq"));
+            assertThat((System.nanoTime() - asked) / 1_000_000)
+                    .as("ms the health endpoint took")
+                    .isLessThan(5_000);
+            assertThat(health.json().path("status").asText())
+                    .as(health.toString())
+                    .isEqualTo("DOWN");
+            stopWhileSendersAreStuck(
+                    gateway, before, Map.of("activemq", "org.apache.activemq", "rocketmq", "org.apache.rocketmq"));
             // the probe gave up by itself instead of leaving a thread and a connection waiting for the broker
-            await().atMost(Duration.ofSeconds(6)).untilAsserted(() -> assertThat(liveThreads("mykit-health-activemq"))
-                    .as("health probe threads still waiting for ActiveMQ").isZero());
+            await().atMost(Duration.ofSeconds(6))
+                    .untilAsserted(() -> assertThat(liveThreads("mykit-health-activemq"))
+                            .as("health probe threads still waiting for ActiveMQ")
+                            .isZero());
         } finally {
             cleanUp(gateway);
         }
@@ -94,12 +101,13 @@ class StopWithHungBrokerTest {
     @Test
     void a_stop_with_activemq_gone_silent_in_the_middle_of_a_commit_ends_in_time() throws Exception {
         Set<Thread> before = senderThreads();
-        try (TestActiveMq broker = TestActiveMq.start(); TcpProxy proxy = new TcpProxy("127.0.0.1", broker.port())) {
+        try (TestActiveMq broker = TestActiveMq.start();
+                TcpProxy proxy = new TcpProxy("127.0.0.1", broker.port())) {
             TestGateway gateway = TestGateway.start(settings("tcp://127.0.0.1:" + proxy.port()));
             try {
                 String warm = push(gateway, "stuck-amq-warm", 0);
-                await().atMost(Duration.ofSeconds(15)).until(() -> gateway.journalStatuses(warm)
-                        .contains(JobStatus.Finish.code()));
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> gateway.journalStatuses(warm).contains(JobStatus.Finish.code()));
                 // the connection is up; from here on the broker takes bytes and answers none, as a hung one does
                 proxy.freeze();
                 stopWhileSendersAreStuck(gateway, before, Map.of("activemq", "org.apache.activemq"));
@@ -128,8 +136,8 @@ class StopWithHungBrokerTest {
      * Pushes jobs to each target's topic and waits for one of its senders inside the broker client, pushes more (due at
      * once to the pull queue, and later to the stuck targets), stops the gateway and checks what the stop left.
      */
-    private static void stopWhileSendersAreStuck(TestGateway gateway, Set<Thread> before,
-                                                 Map<String, String> clientPackageByTarget) {
+    private static void stopWhileSendersAreStuck(
+            TestGateway gateway, Set<Thread> before, Map<String, String> clientPackageByTarget) {
         String run = UUID.randomUUID().toString().substring(0, 8);
         List<String> accepted = new ArrayList<>();
         List<String> handedToBrokers = new ArrayList<>();
@@ -140,8 +148,8 @@ class StopWithHungBrokerTest {
             }
         }
         accepted.addAll(handedToBrokers);
-        clientPackageByTarget.forEach((target, clientPackage) -> await().atMost(Duration.ofSeconds(10))
-                .until(() -> senderInsideClient(before, target, clientPackage)));
+        clientPackageByTarget.forEach((target, clientPackage) ->
+                await().atMost(Duration.ofSeconds(10)).until(() -> senderInsideClient(before, target, clientPackage)));
         List<String> waiting = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             accepted.add(push(gateway, "stop-pull-" + run, 0));
@@ -160,22 +168,31 @@ class StopWithHungBrokerTest {
         Map<String, Integer> journal = journaledStatuses(gateway.database());
         assertThat(journal.keySet()).as("accepted pushes in the journal").containsAll(accepted);
         assertThat(storingRows(gateway.database()))
-                .as("push groups still marked as not yet in Redis: the journal state writer was not flushed").isZero();
+                .as("push groups still marked as not yet in Redis: the journal state writer was not flushed")
+                .isZero();
         for (String id : handedToBrokers) {
-            assertThat(journal.get(id)).as("journal status of " + id + ", which no broker took").isNotIn(ENDED);
+            assertThat(journal.get(id))
+                    .as("journal status of " + id + ", which no broker took")
+                    .isNotIn(ENDED);
         }
         Keys keys = new Keys(gateway.keyPrefix(), BUCKETS);
         UnifiedJedis client = redis.client();
         for (String id : handedToBrokers) {
             int bucket = Buckets.of(id, BUCKETS);
-            assertThat(client.hexists(keys.pool(bucket), id)).as(id + " still in the Redis pool").isTrue();
+            assertThat(client.hexists(keys.pool(bucket), id))
+                    .as(id + " still in the Redis pool")
+                    .isTrue();
             boolean inFlight = client.zscore(keys.inflight(bucket), id) != null;
             boolean due = client.zscore(keys.dueSlice(bucket, id), id) != null;
-            assertThat(inFlight || due).as(id + " in flight or waiting in Redis").isTrue();
+            assertThat(inFlight || due)
+                    .as(id + " in flight or waiting in Redis")
+                    .isTrue();
         }
         for (String id : waiting) {
             int bucket = Buckets.of(id, BUCKETS);
-            assertThat(client.zscore(keys.dueSlice(bucket, id), id)).as(id + " waiting in Redis").isNotNull();
+            assertThat(client.zscore(keys.dueSlice(bucket, id), id))
+                    .as(id + " waiting in Redis")
+                    .isNotNull();
         }
     }
 
@@ -184,8 +201,8 @@ class StopWithHungBrokerTest {
     }
 
     private static String push(TestGateway gateway, String topic, long delayMs) {
-        GatewayClient.Reply reply = gateway.client()
-                .push("{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + ",\"body\":\"b\"}");
+        GatewayClient.Reply reply =
+                gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + ",\"body\":\"b\"}");
         assertThat(reply.success()).as(reply.toString()).isTrue();
         return reply.data().asText();
     }
@@ -193,7 +210,8 @@ class StopWithHungBrokerTest {
     /** Sender threads alive now: a gateway started later has its own. */
     private static Set<Thread> senderThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("mykit-send-")).collect(Collectors.toSet());
+                .filter(thread -> thread.getName().startsWith("mykit-send-"))
+                .collect(Collectors.toSet());
     }
 
     /** True when a sender of {@code target} (not one of {@code before}) runs code of the broker client now. */
@@ -206,13 +224,16 @@ class StopWithHungBrokerTest {
     }
 
     private static long liveThreads(String name) {
-        return Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().equals(name)).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals(name))
+                .count();
     }
 
     private static Map<String, Integer> journaledStatuses(String database) {
         Map<String, Integer> statuses = new HashMap<>();
-        try (Connection connection = connect(database); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id, status FROM mykit_delay_queue_job")) {
+        try (Connection connection = connect(database);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT id, status FROM mykit_delay_queue_job")) {
             while (rows.next()) {
                 statuses.put(rows.getString(1), rows.getInt(2));
             }
@@ -223,8 +244,9 @@ class StopWithHungBrokerTest {
     }
 
     private static long storingRows(String database) {
-        try (Connection connection = connect(database); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM mykit_delay_queue_storing")) {
+        try (Connection connection = connect(database);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM mykit_delay_queue_storing")) {
             rows.next();
             return rows.getLong(1);
         } catch (SQLException e) {
@@ -233,8 +255,8 @@ class StopWithHungBrokerTest {
     }
 
     private static Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(TestServers.jdbcUrl(database), TestServers.jdbcUser(),
-                TestServers.jdbcPassword());
+        return DriverManager.getConnection(
+                TestServers.jdbcUrl(database), TestServers.jdbcUser(), TestServers.jdbcPassword());
     }
 
     /** Stops a gateway whose test failed before its own bounded stop; a stop that hung is not tried again. */

@@ -19,8 +19,7 @@ final class DocPages {
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
     private static final Pattern FENCE = Pattern.compile("^\\s*```");
 
-    private DocPages() {
-    }
+    private DocPages() {}
 
     /** The repository root, seen from the test module (where surefire runs) or from the root itself. */
     static Path root() {
@@ -29,7 +28,8 @@ final class DocPages {
                 return candidate.toAbsolutePath().normalize();
             }
         }
-        throw new IllegalStateException("no README.md and docs/ in .. or . of " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no README.md and docs/ in .. or . of " + Path.of("").toAbsolutePath());
     }
 
     /** README.md and every page under docs/. */
@@ -84,7 +84,8 @@ final class DocPages {
 
     /** Lower case, markup and punctuation dropped (hyphens and underscores kept), spaces made hyphens. */
     static String anchor(String heading) {
-        String plain = heading.replaceAll("`|\\*\\*|\\[([^]]*)]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
+        String plain =
+                heading.replaceAll("`|\\*\\*|\\[([^]]*)]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
         StringBuilder out = new StringBuilder();
         plain.codePoints().forEach(c -> {
             if (Character.isLetterOrDigit(c) || c == '-' || c == '_') {

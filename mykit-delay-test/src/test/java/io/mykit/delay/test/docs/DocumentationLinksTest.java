@@ -1,6 +1,6 @@
 package io.mykit.delay.test.docs;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,8 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Every relative link in README.md and docs/ names a file that exists and, after '#', a heading of that file. */
 class DocumentationLinksTest {
@@ -41,10 +40,17 @@ class DocumentationLinksTest {
 
     @Test
     void readme_opens_with_the_two_commands_and_stays_short() {
-        List<String> lines = List.of(DocPages.text(DocPages.root().resolve("README.md")).split("\n", -1));
-        assertThat(lines.subList(0, 6)).containsExactly("# mykit-delay", "", "```",
-                "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 -jar mykit-delay-core/target/mykit-delay.jar",
-                "mvn -B verify", "```");
+        List<String> lines =
+                List.of(DocPages.text(DocPages.root().resolve("README.md")).split("\n", -1));
+        assertThat(lines.subList(0, 6))
+                .containsExactly(
+                        "# mykit-delay",
+                        "",
+                        "```",
+                        "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 -jar "
+                                + "mykit-delay-core/target/mykit-delay.jar",
+                        "mvn -B verify",
+                        "```");
         assertThat(lines.size()).as("README.md lines").isLessThanOrEqualTo(250);
     }
 

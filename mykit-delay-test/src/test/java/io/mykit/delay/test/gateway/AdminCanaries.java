@@ -1,5 +1,7 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
@@ -10,24 +12,21 @@ import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.support.TestServers;
-import redis.clients.jedis.Jedis;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import redis.clients.jedis.Jedis;
 
 /**
- * Three jobs that each admin handler would change if it ran, so a test can tell a refused admin call from one that
- * ran and then failed: {@code stored} sits in Redis (/clearAll removes it), {@code lost} is journaled pending but gone
- * from Redis (/reStore and /reStoreJob add it back), {@code dead} is journaled Dead in {@code deadTopic}
- * (respawn revives it, drop deletes it). A restore also changes the restore status.
+ * Three jobs that each admin handler would change if it ran, so a test can tell a refused admin call from one that ran
+ * and then failed: {@code stored} sits in Redis (/clearAll removes it), {@code lost} is journaled pending but gone from
+ * Redis (/reStore and /reStoreJob add it back), {@code dead} is journaled Dead in {@code deadTopic} (respawn revives
+ * it, drop deletes it). A restore also changes the restore status.
  */
-public record AdminCanaries(TestGateway gateway, String stored, String lost, String dead, String deadTopic,
-                     RestoreReport restoreStatus) {
+public record AdminCanaries(
+        TestGateway gateway, String stored, String lost, String dead, String deadTopic, RestoreReport restoreStatus) {
     private static final long A_DAY_MS = 86_400_000L;
 
     /** Pushes the three jobs (due in a day) and puts {@code lost} and {@code dead} where they belong. */
@@ -36,16 +35,30 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
         String stored = "canary-stored-" + unique;
         String lost = "canary-lost-" + unique;
         String dead = "canary-dead-" + unique;
-        Reply pushed = gateway.client().pushBatch("[" + job(stored, deadTopic + "-live") + ","
-                + job(lost, deadTopic + "-live") + "," + job(dead, deadTopic) + "]");
+        Reply pushed = gateway.client()
+                .pushBatch("[" + job(stored, deadTopic + "-live") + "," + job(lost, deadTopic + "-live") + ","
+                        + job(dead, deadTopic) + "]");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).as("journal state changes flushed").isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000))
+                .as("journal state changes flushed")
+                .isTrue();
         DelayStore store = gateway.bean(DelayStore.class);
         assertThat(store.delete(lost)).isEqualTo(DelayStore.RemoveResult.REMOVED);
         assertThat(store.delete(dead)).isEqualTo(DelayStore.RemoveResult.REMOVED);
-        assertThat(gateway.bean(Journal.class).transition(List.of(dead), JobStatus.Delay, JobStatus.Dead,
-                "AdminCanaries", System.currentTimeMillis())).containsExactly(dead);
-        AdminCanaries canaries = new AdminCanaries(gateway, stored, lost, dead, deadTopic,
+        assertThat(gateway.bean(Journal.class)
+                        .transition(
+                                List.of(dead),
+                                JobStatus.Delay,
+                                JobStatus.Dead,
+                                "AdminCanaries",
+                                System.currentTimeMillis()))
+                .containsExactly(dead);
+        AdminCanaries canaries = new AdminCanaries(
+                gateway,
+                stored,
+                lost,
+                dead,
+                deadTopic,
                 gateway.bean(RecoveryService.class).status());
         assertThat(canaries.changes()).as("canaries just seeded").isEmpty();
         return canaries;
@@ -84,7 +97,8 @@ public record AdminCanaries(TestGateway gateway, String stored, String lost, Str
         DelayStore store = gateway.bean(DelayStore.class);
         Keys keys = new Keys(gateway.keyPrefix(), store.buckets());
         int bucket = store.bucketOf(jobId);
-        try (Jedis redis = new Jedis(TestServers.redis().host(), TestServers.redis().port())) {
+        try (Jedis redis =
+                new Jedis(TestServers.redis().host(), TestServers.redis().port())) {
             return redis.hexists(keys.pool(bucket), jobId) || redis.zscore(keys.dueSlice(bucket, jobId), jobId) != null;
         }
     }

@@ -22,8 +22,7 @@ public final class AdminPathSpellings {
         }
     }
 
-    private AdminPathSpellings() {
-    }
+    private AdminPathSpellings() {}
 
     /**
      * Every admin route, the plain spelling first and then every other one, HEAD as well as GET for the GET routes:
@@ -33,11 +32,17 @@ public final class AdminPathSpellings {
      */
     public static List<Call> adminCalls(String topic, String jobId) {
         List<Call> calls = new ArrayList<>();
-        List<Call> routes = List.of(new Call("GET", "/clearAll"), new Call("GET", "/reStore?expire=false"),
-                new Call("GET", "/reStore?expire=true"), new Call("GET", "/reStore/status"),
-                new Call("GET", "/reStoreJob?jobId=" + jobId), new Call("POST", "/dead/" + topic + "/respawn"),
-                new Call("DELETE", "/dead/" + topic), new Call("POST", "/admin/clear"),
-                new Call("POST", "/admin/restore?expire=true"), new Call("POST", "/admin/restore/" + jobId));
+        List<Call> routes = List.of(
+                new Call("GET", "/clearAll"),
+                new Call("GET", "/reStore?expire=false"),
+                new Call("GET", "/reStore?expire=true"),
+                new Call("GET", "/reStore/status"),
+                new Call("GET", "/reStoreJob?jobId=" + jobId),
+                new Call("POST", "/dead/" + topic + "/respawn"),
+                new Call("DELETE", "/dead/" + topic),
+                new Call("POST", "/admin/clear"),
+                new Call("POST", "/admin/restore?expire=true"),
+                new Call("POST", "/admin/restore/" + jobId));
         for (Call route : routes) {
             int query = route.target().indexOf('?');
             String path = query < 0 ? route.target() : route.target().substring(0, query);

@@ -1,6 +1,10 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,14 +13,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import javax.sql.DataSource;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Bad input gets a 4xx JSON error naming the field, and nothing is journaled. */
 class BadInputTest {
-    private static final String TOPIC = "bad-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    private static final String TOPIC =
+            "bad-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     private static TestGateway gateway;
 
     @BeforeAll
@@ -76,8 +76,12 @@ class BadInputTest {
         return Stream.of(
                 Arguments.of("POST", "/push", "text/plain", "{\"topic\":\"" + TOPIC + "\"}", 415),
                 Arguments.of("POST", "/push/batch", "application/json", "[]", 400),
-                Arguments.of("POST", "/push/batch", "application/json",
-                        "[{\"topic\":\"" + TOPIC + "\"},{\"topic\":\"" + TOPIC + "\",\"delay\":-1}]", 400),
+                Arguments.of(
+                        "POST",
+                        "/push/batch",
+                        "application/json",
+                        "[{\"topic\":\"" + TOPIC + "\"},{\"topic\":\"" + TOPIC + "\",\"delay\":-1}]",
+                        400),
                 Arguments.of("GET", "/get/" + TOPIC + "?ttr=abc", null, null, 400),
                 Arguments.of("GET", "/get/" + TOPIC + "?ttr=0", null, null, 400),
                 Arguments.of("GET", "/get/" + TOPIC + "?timeout=-1", null, null, 400),
@@ -102,16 +106,18 @@ class BadInputTest {
         Reply reply = gateway.client().push("{\"topic\":\"" + TOPIC + "\",\"dealy\":60000}");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
         assertThat(reply.json().path("field").asText()).isEqualTo("dealy");
-        assertThat(reply.json().path("message").asText()).as(reply.toString())
-                .startsWith("dealy: unknown field").contains("delay");
+        assertThat(reply.json().path("message").asText())
+                .as(reply.toString())
+                .startsWith("dealy: unknown field")
+                .contains("delay");
         assertThat(journaledRows()).isZero();
     }
 
     @Test
     void a_batch_with_an_unknown_field_in_its_third_job_names_that_job_and_stores_none() {
         String job = "{\"topic\":\"" + TOPIC + "\",\"delay\":60000}";
-        Reply reply = gateway.client().pushBatch("[" + job + "," + job + ",{\"topic\":\"" + TOPIC
-                + "\",\"dealy\":60000}," + job + "]");
+        Reply reply = gateway.client()
+                .pushBatch("[" + job + "," + job + ",{\"topic\":\"" + TOPIC + "\",\"dealy\":60000}," + job + "]");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
         assertThat(reply.json().path("success").asBoolean(true)).isFalse();
         assertThat(reply.json().path("field").asText()).isEqualTo("[2].dealy");
@@ -121,8 +127,8 @@ class BadInputTest {
     @Test
     void the_original_mykit_delay_fields_status_and_buckedName_are_accepted_and_ignored() {
         String topic = TOPIC + "-original";
-        Reply reply = gateway.client().push("{\"topic\":\"" + topic + "\",\"status\":1,\"buckedName\":\"x\","
-                + "\"delay\":1000}");
+        Reply reply = gateway.client()
+                .push("{\"topic\":\"" + topic + "\",\"status\":1,\"buckedName\":\"x\"," + "\"delay\":1000}");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         Reply lookup = gateway.client().lookup(reply.data().asText());
         assertThat(lookup.status()).as(lookup.toString()).isEqualTo(200);
@@ -132,8 +138,8 @@ class BadInputTest {
 
     @Test
     void an_unknown_field_in_a_dead_letter_id_list_is_rejected_instead_of_meaning_every_dead_job() {
-        Reply reply = gateway.client().raw("POST", "/dead/" + TOPIC + "/respawn", "application/json",
-                "{\"idz\":[\"a\"]}");
+        Reply reply =
+                gateway.client().raw("POST", "/dead/" + TOPIC + "/respawn", "application/json", "{\"idz\":[\"a\"]}");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
         assertThat(reply.json().path("field").asText()).isEqualTo("idz");
         Reply drop = gateway.client().raw("DELETE", "/dead/" + TOPIC, "application/json", "{\"ids\":[],\"all\":true}");
@@ -143,7 +149,8 @@ class BadInputTest {
 
     private static long journaledRows() {
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-        Long rows = jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ?", Long.class, TOPIC);
+        Long rows =
+                jdbc.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_job WHERE topic = ?", Long.class, TOPIC);
         return rows == null ? 0 : rows;
     }
 }

@@ -1,11 +1,10 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,9 +13,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** GET /get/{topic}/batch and POST /finish/batch against real Redis and MariaDB, through HTTP. */
 class BatchPullTest {
@@ -39,7 +38,8 @@ class BatchPullTest {
     }
 
     private List<String> pushDue(String topic, int count) {
-        String jobs = IntStream.range(0, count).mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"" + i + "\"}")
+        String jobs = IntStream.range(0, count)
+                .mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"" + i + "\"}")
                 .collect(Collectors.joining(",", "[", "]"));
         Reply pushed = client.pushBatch(jobs);
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
@@ -76,13 +76,16 @@ class BatchPullTest {
             return reserved.size() == 7;
         });
         assertThat(all).as("no job handed out twice").hasSize(7).containsExactlyInAnyOrderElementsOf(pushed);
-        assertThat(ids(client.get("/get/" + topic + "/batch?count=10&ttr=30000&timeout=200"))).as("all reserved").isEmpty();
+        assertThat(ids(client.get("/get/" + topic + "/batch?count=10&ttr=30000&timeout=200")))
+                .as("all reserved")
+                .isEmpty();
 
         String unknown = "no-such-" + UUID.randomUUID();
         List<String> request = new ArrayList<>(pushed);
         request.add(pushed.get(0));
         request.add(unknown);
-        Reply finished = finishBatch(request.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")));
+        Reply finished =
+                finishBatch(request.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")));
         assertThat(finished.status()).as(finished.toString()).isEqualTo(200);
         List<String> done = new ArrayList<>();
         finished.data().path("finished").forEach(id -> done.add(id.asText()));
@@ -91,10 +94,14 @@ class BatchPullTest {
         assertThat(refused.size()).isEqualTo(1);
         assertThat(refused.path(unknown).asText()).isEqualTo("no such job");
 
-        pushed.forEach(id -> await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish")));
+        pushed.forEach(id -> await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish")));
         Reply again = finishBatch("[\"" + pushed.get(1) + "\"]");
-        assertThat(again.data().path("finished").get(0).asText()).as("finishing twice is not an error").isEqualTo(pushed.get(1));
+        assertThat(again.data().path("finished").get(0).asText())
+                .as("finishing twice is not an error")
+                .isEqualTo(pushed.get(1));
     }
 
     @Test
@@ -106,7 +113,11 @@ class BatchPullTest {
             first.addAll(ids(client.get("/get/" + topic + "/batch?count=3&ttr=600&timeout=1000")));
             return first.size() == 3;
         });
-        assertThat(finishBatch("[\"" + first.get(0) + "\"]").data().path("finished").size()).isEqualTo(1);
+        assertThat(finishBatch("[\"" + first.get(0) + "\"]")
+                        .data()
+                        .path("finished")
+                        .size())
+                .isEqualTo(1);
 
         List<String> second = new ArrayList<>();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -120,7 +131,9 @@ class BatchPullTest {
     @Test
     void a_job_not_yet_due_is_refused_and_stays_pending() {
         String topic = topic();
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").data().asText();
+        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}")
+                .data()
+                .asText();
         Reply reply = finishBatch("[\"" + id + "\"]");
         assertThat(reply.data().path("finished").size()).isZero();
         assertThat(reply.data().path("refused").path(id).asText()).startsWith("not due yet");
@@ -137,7 +150,9 @@ class BatchPullTest {
         assertField(finishBatch("[\"ok-id\", \"\"]"), "jobIds[1]");
         assertThat(finishBatch("[1, 2]").status()).isEqualTo(400);
         assertThat(finishBatch("{\"jobIds\": \"x\"}").status()).isEqualTo(400);
-        assertThat(client.get("/get/" + topic + "/batch").status()).as("count is required").isEqualTo(400);
+        assertThat(client.get("/get/" + topic + "/batch").status())
+                .as("count is required")
+                .isEqualTo(400);
     }
 
     private static void assertField(Reply reply, String field) {

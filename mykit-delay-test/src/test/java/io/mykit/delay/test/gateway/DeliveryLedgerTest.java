@@ -1,5 +1,7 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
@@ -8,12 +10,6 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
-
-import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -21,15 +17,18 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * With {@code mykit.delay.journal.ledger} on, the state writer appends each flush as one packed ledger row and a fold
  * applies it to the job and log rows later (issue #14: the drain's per-job UPDATE and log rows). Until the fold, every
- * read of the gateway must overlay the ledger on the rows: a job finished in the ledger is ended for a lookup, a cancel,
- * a reschedule, a restore of one job or of all, and a restart on an empty Redis. The folds here are called by hand
- * (fold-after is an hour), so each check runs while the ledger alone knows the end.
+ * read of the gateway must overlay the ledger on the rows: a job finished in the ledger is ended for a lookup, a
+ * cancel, a reschedule, a restore of one job or of all, and a restart on an empty Redis. The folds here are called by
+ * hand (fold-after is an hour), so each check runs while the ledger alone knows the end.
  */
 class DeliveryLedgerTest {
     private static final String HELD = "mykit.delay.journal.ledger-fold-after=1h";
@@ -57,7 +56,9 @@ class DeliveryLedgerTest {
         assertThat(ledgerRowsListing(jdbc, id)).isPositive();
 
         assertThat(gateway.client().lookup(id).data().path("status").asText()).isEqualTo("Finish");
-        assertThat(gateway.journalStatuses(id)).as("history with the ledger's entries").containsExactly(0, 2, 3);
+        assertThat(gateway.journalStatuses(id))
+                .as("history with the ledger's entries")
+                .containsExactly(0, 2, 3);
         Reply cancel = gateway.client().delete(id);
         assertThat(cancel.status()).as("%s", cancel).isEqualTo(409);
         assertThat(cancel.json().path("message").asText()).contains("already ended: Finish");
@@ -66,8 +67,12 @@ class DeliveryLedgerTest {
         assertThat(gateway.client().get("/reStoreJob?jobId=" + id).status()).isEqualTo(409);
         Reply restore = gateway.client().get("/reStore?expire=true");
         assertThat(restore.status()).as("%s", restore).isEqualTo(200);
-        assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull()).as("ended stays ended").isTrue();
-        assertThat(rowStatus(jdbc, id)).as("no write of the reads changed the row").isEqualTo(JobStatus.Delay.code());
+        assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull())
+                .as("ended stays ended")
+                .isTrue();
+        assertThat(rowStatus(jdbc, id))
+                .as("no write of the reads changed the row")
+                .isEqualTo(JobStatus.Delay.code());
 
         foldAll(gateway.bean(Journal.class));
         assertThat(rowStatus(jdbc, id)).isEqualTo(JobStatus.Finish.code());
@@ -85,7 +90,8 @@ class DeliveryLedgerTest {
         List<String> ids = journalPending(journal, prefix, 60);
         for (int i = 0; i < ids.size(); i += 2) {
             long now = System.currentTimeMillis();
-            journal.apply(List.of(StateChange.of(ids.get(i), JobStatus.Ready, now),
+            journal.apply(List.of(
+                    StateChange.of(ids.get(i), JobStatus.Ready, now),
                     StateChange.of(ids.get(i + 1), JobStatus.Ready, now),
                     StateChange.of(ids.get(i), JobStatus.Finish, now + 1),
                     StateChange.of(ids.get(i + 1), JobStatus.Finish, now + 1)));
@@ -134,22 +140,28 @@ class DeliveryLedgerTest {
         assertThat(rowStatus(jdbc, deadFoldedFirst)).as("folded alone").isEqualTo(JobStatus.Dead.code());
         assertThat(journal.markDeleted(deleted, false, "test", now)).isTrue();
         journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
-        journal.apply(List.of(StateChange.of(dead, JobStatus.Finish, now + 1),
+        journal.apply(List.of(
+                StateChange.of(dead, JobStatus.Finish, now + 1),
                 StateChange.of(deadFoldedFirst, JobStatus.Finish, now + 1),
                 StateChange.of(deleted, JobStatus.Finish, now + 1)));
-        journal.apply(List.of(StateChange.of(oneRow, JobStatus.Dead, now),
-                StateChange.of(oneRow, JobStatus.Finish, now + 1)));
+        journal.apply(List.of(
+                StateChange.of(oneRow, JobStatus.Dead, now), StateChange.of(oneRow, JobStatus.Finish, now + 1)));
 
-        assertThat(journal.findAll(ids)).as("overlaid on the rows before the fold")
+        assertThat(journal.findAll(ids))
+                .as("overlaid on the rows before the fold")
                 .extractingFromEntries(entry -> entry.getValue().status())
                 .containsOnly(JobStatus.Dead, JobStatus.Delete);
         assertThat(journal.find(dead).orElseThrow().status()).isEqualTo(JobStatus.Dead);
         assertThat(journal.find(oneRow).orElseThrow().status()).isEqualTo(JobStatus.Dead);
         foldAll(journal);
-        assertThat(List.of(rowStatus(jdbc, dead), rowStatus(jdbc, deadFoldedFirst), rowStatus(jdbc, oneRow),
-                rowStatus(jdbc, deleted))).as("rows after the fold")
-                .containsExactly(JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Dead.code(),
-                        JobStatus.Delete.code());
+        assertThat(List.of(
+                        rowStatus(jdbc, dead),
+                        rowStatus(jdbc, deadFoldedFirst),
+                        rowStatus(jdbc, oneRow),
+                        rowStatus(jdbc, deleted)))
+                .as("rows after the fold")
+                .containsExactly(
+                        JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Dead.code(), JobStatus.Delete.code());
     }
 
     @Test
@@ -163,10 +175,14 @@ class DeliveryLedgerTest {
         journal.apply(finishes);
 
         List<JournalEntry> page = journal.findPendingAfter(prefix, 10);
-        assertThat(page).extracting(entry -> entry.job().getId()).as("the 5 not ended, though 25 rows came first")
+        assertThat(page)
+                .extracting(entry -> entry.job().getId())
+                .as("the 5 not ended, though 25 rows came first")
                 .startsWith(ids.subList(25, 30).toArray(String[]::new));
-        assertThat(journal.findAll(ids.subList(0, 12)).values()).extracting(JournalEntry::status)
-                .containsOnly(JobStatus.Finish).hasSize(12);
+        assertThat(journal.findAll(ids.subList(0, 12)).values())
+                .extracting(JournalEntry::status)
+                .containsOnly(JobStatus.Finish)
+                .hasSize(12);
         foldAll(journal);
     }
 
@@ -184,20 +200,26 @@ class DeliveryLedgerTest {
         }
         TestServers.RedisEndpoint redis = TestServers.redis();
         // a new key prefix: Redis holds nothing of it, so the node restores every pending job of the journal at start
-        try (TestGateway second = TestGateway.startOnOwnSettings(database,
+        try (TestGateway second = TestGateway.startOnOwnSettings(
+                database,
                 "mykit.delay.embedded.enabled=false",
-                "mykit.delay.redis.host=" + redis.host(), "mykit.delay.redis.port=" + redis.port(),
+                "mykit.delay.redis.host=" + redis.host(),
+                "mykit.delay.redis.port=" + redis.port(),
                 "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),
                 "spring.datasource.password=" + TestServers.jdbcPassword(),
                 HELD)) {
             JdbcTemplate sql = new JdbcTemplate(second.bean(DataSource.class));
             assertThat(rowStatus(sql, id)).as("still unfolded").isEqualTo(JobStatus.Delay.code());
-            assertThat(second.client().get(topic, 30_000, 4_000).data().isNull()).as("ended stays ended").isTrue();
-            assertThat(second.client().lookup(id).data().path("status").asText()).isEqualTo("Finish");
+            assertThat(second.client().get(topic, 30_000, 4_000).data().isNull())
+                    .as("ended stays ended")
+                    .isTrue();
+            assertThat(second.client().lookup(id).data().path("status").asText())
+                    .isEqualTo("Finish");
 
             foldAll(second.bean(Journal.class));
-            assertThat(rowStatus(sql, id)).as("a node with the ledger off folds what is left")
+            assertThat(rowStatus(sql, id))
+                    .as("a node with the ledger off folds what is left")
                     .isEqualTo(JobStatus.Finish.code());
         }
     }
@@ -206,11 +228,16 @@ class DeliveryLedgerTest {
     void the_ledger_works_on_the_embedded_h2_journal() throws Exception {
         String topic = "ledger-h2-" + UUID.randomUUID().toString().substring(0, 8);
         // the embedded journal's mode (EmbeddedStoresPostProcessor), in memory
-        try (TestGateway h2 = TestGateway.start("spring.datasource.url=jdbc:h2:mem:ledger-" + topic
-                        + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
-                "spring.datasource.password=", "mykit.delay.journal.ledger=true", HELD)) {
+        try (TestGateway h2 = TestGateway.start(
+                "spring.datasource.url=jdbc:h2:mem:ledger-" + topic
+                        + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username=sa",
+                "spring.datasource.password=",
+                "mykit.delay.journal.ledger=true",
+                HELD)) {
             JdbcTemplate sql = new JdbcTemplate(h2.bean(DataSource.class));
-            assertThat(sql.execute((java.sql.Connection c) -> c.getMetaData().getURL())).startsWith("jdbc:h2:mem:");
+            assertThat(sql.execute((java.sql.Connection c) -> c.getMetaData().getURL()))
+                    .startsWith("jdbc:h2:mem:");
             String id = deliverAndFinish(h2, topic);
             assertThat(rowStatus(sql, id)).isEqualTo(JobStatus.Delay.code());
             assertThat(h2.client().lookup(id).data().path("status").asText()).isEqualTo("Finish");
@@ -224,7 +251,10 @@ class DeliveryLedgerTest {
 
     /** Pushes a job due at once, pulls and finishes it, and waits for the state writer: the end is in the ledger. */
     private static String deliverAndFinish(TestGateway on, String topic) throws InterruptedException {
-        String id = on.client().push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String id = on.client()
+                .push("{\"topic\":\"" + topic + "\",\"delay\":0}")
+                .data()
+                .asText();
         Reply pulled = on.client().get(topic, 30_000, 10_000);
         assertThat(pulled.data().path("id").asText()).as("%s", pulled).isEqualTo(id);
         assertThat(on.client().finish(id).status()).isEqualTo(200);
@@ -237,7 +267,8 @@ class DeliveryLedgerTest {
         long now = System.currentTimeMillis();
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            jobs.add(new Job(prefix + String.format("%02d", i), "ledger-direct", null, null, 60_000, 0, 0, 0, "x", now));
+            jobs.add(
+                    new Job(prefix + String.format("%02d", i), "ledger-direct", null, null, 60_000, 0, 0, 0, "x", now));
         }
         journal.confirmGroups(List.of(journal.insertWaitPut(jobs, "test", now)));
         return jobs.stream().map(Job::getId).toList();
@@ -254,13 +285,15 @@ class DeliveryLedgerTest {
     }
 
     private static List<Integer> logStatuses(JdbcTemplate sql, String id) {
-        return sql.queryForList("SELECT status FROM mykit_delay_queue_job_log WHERE id = ? ORDER BY log_id",
-                Integer.class, id);
+        return sql.queryForList(
+                "SELECT status FROM mykit_delay_queue_job_log WHERE id = ? ORDER BY log_id", Integer.class, id);
     }
 
     private static int ledgerRowsListing(JdbcTemplate sql, String id) {
-        Integer rows = sql.queryForObject("SELECT COUNT(*) FROM mykit_delay_queue_ledger WHERE LOCATE(?, changes) > 0",
-                Integer.class, ";" + id + ",");
+        Integer rows = sql.queryForObject(
+                "SELECT COUNT(*) FROM mykit_delay_queue_ledger WHERE LOCATE(?, changes) > 0",
+                Integer.class,
+                ";" + id + ",");
         return rows == null ? 0 : rows;
     }
 }

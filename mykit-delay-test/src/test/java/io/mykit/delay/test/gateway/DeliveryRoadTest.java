@@ -1,11 +1,10 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,9 +13,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Push -> due -> pull -> finish against real Redis and MariaDB, through HTTP. */
 class DeliveryRoadTest {
@@ -46,13 +45,16 @@ class DeliveryRoadTest {
     void pushed_job_is_pulled_after_its_delay_and_finished() throws Exception {
         String topic = topic();
         long pushedAt = System.currentTimeMillis();
-        Reply pushed = client.push("{\"topic\":\"" + topic + "\",\"subtopic\":\"s1\",\"bizKey\":\"order-42\",\"delay\":400,\"body\":\"hello\"}");
+        Reply pushed = client.push("{\"topic\":\"" + topic
+                + "\",\"subtopic\":\"s1\",\"bizKey\":\"order-42\",\"delay\":400,\"body\":\"hello\"}");
         assertThat(pushed.status()).isEqualTo(200);
         assertThat(pushed.json().path("success").asBoolean()).isTrue();
         assertThat(pushed.json().path("message").asText()).isEqualTo("ok");
         String id = pushed.data().asText();
 
-        assertThat(client.get(topic, 30_000, 0).data().isNull()).as("not due yet").isTrue();
+        assertThat(client.get(topic, 30_000, 0).data().isNull())
+                .as("not due yet")
+                .isTrue();
         Reply pulled = client.get(topic, 30_000, 5_000);
         long pulledAt = System.currentTimeMillis();
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
@@ -61,27 +63,36 @@ class DeliveryRoadTest {
         assertThat(pulledAt - pushedAt).isGreaterThanOrEqualTo(400);
 
         assertThat(client.finish(id).status()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .isEqualTo("Finish"));
         // WaitPut(0) (the push; its row is Delay from the start) -> Ready(2) -> Finish(3)
         assertThat(journalStatuses(id)).containsExactly(0, 2, 3);
         // journal times keep their milliseconds (mysql-connector-j drops them on MariaDB 10 unless bound as text)
-        assertThat(gateway.bean(Journal.class).history(id)).extracting(row -> row.updateTime().getNano())
+        assertThat(gateway.bean(Journal.class).history(id))
+                .extracting(row -> row.updateTime().getNano())
                 .anyMatch(nanos -> nanos != 0);
-        assertThat(client.get(topic, 30_000, 300).data().isNull()).as("finished job is never delivered again").isTrue();
+        assertThat(client.get(topic, 30_000, 300).data().isNull())
+                .as("finished job is never delivered again")
+                .isTrue();
     }
 
     @Test
     void deleted_job_is_never_delivered() throws Exception {
         String topic = topic();
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}")
+                .data()
+                .asText();
         Reply deleted = client.delete(id);
         assertThat(deleted.status()).isEqualTo(200);
         assertThat(client.get(topic, 30_000, 1_500).data().isNull()).isTrue();
         assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Delete");
         assertThat(client.delete(id).status()).as("second cancel").isEqualTo(409);
 
-        String other = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        String other = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}")
+                .data()
+                .asText();
         assertThat(client.raw("DELETE", "/jobs/" + other, null, null).status()).isEqualTo(200);
         assertThat(client.get(topic, 30_000, 1_000).data().isNull()).isTrue();
     }
@@ -89,10 +100,13 @@ class DeliveryRoadTest {
     @Test
     void reservation_not_finished_within_ttr_is_delivered_again() throws Exception {
         String topic = topic();
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String id =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         Reply first = client.get(topic, 500, 5_000);
         assertThat(first.data().path("id").asText()).isEqualTo(id);
-        assertThat(client.get(topic, 500, 0).data().isNull()).as("reserved, so not handed to a second puller").isTrue();
+        assertThat(client.get(topic, 500, 0).data().isNull())
+                .as("reserved, so not handed to a second puller")
+                .isTrue();
 
         Reply again = client.get(topic, 30_000, 5_000);
         assertThat(again.data().path("id").asText()).isEqualTo(id);
@@ -100,7 +114,9 @@ class DeliveryRoadTest {
         // Ready -> (ttr passed) Delay -> Ready -> Finish; the log is in write order, and the sweeper's return is
         // written by another writer than the Ready changes, so only what was logged is checked, not its order
         java.util.List<Integer> log = journalStatuses(id);
-        assertThat(log.stream().filter(code -> code == 2).count()).as("Ready rows in %s", log).isEqualTo(2);
+        assertThat(log.stream().filter(code -> code == 2).count())
+                .as("Ready rows in %s", log)
+                .isEqualTo(2);
         assertThat(log).as("returned after its ttr, then finished").contains(1, 3);
         assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish");
     }
@@ -118,11 +134,18 @@ class DeliveryRoadTest {
         Reply pulled = client.get(topic, 30_000, 5_000);
         assertThat(pulled.data().path("body").asText()).isEqualTo("first");
         client.finish(id);
-        assertThat(client.get(topic, 30_000, 800).data().isNull()).as("delivered once").isTrue();
+        assertThat(client.get(topic, 30_000, 800).data().isNull())
+                .as("delivered once")
+                .isTrue();
         // and a push of a finished id does not bring it back
-        assertThat(client.push("{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":0}").data().asText()).isEqualTo(id);
+        assertThat(client.push("{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":0}")
+                        .data()
+                        .asText())
+                .isEqualTo(id);
         assertThat(client.get(topic, 30_000, 800).data().isNull()).isTrue();
-        assertThat(journalStatuses(id).stream().filter(s -> s == 0).count()).as("one WaitPut row").isEqualTo(1);
+        assertThat(journalStatuses(id).stream().filter(s -> s == 0).count())
+                .as("one WaitPut row")
+                .isEqualTo(1);
     }
 
     @Test
@@ -158,7 +181,9 @@ class DeliveryRoadTest {
         List<String> pushedIds = new ArrayList<>();
         for (int p = 400; p >= 0; p -= 100) {
             pushedIds.add(client.push("{\"topic\":\"" + topic + "\",\"createTime\":" + base
-                    + ",\"delay\":600,\"priority\":" + (3 * p) + ",\"body\":\"p" + p + "\"}").data().asText());
+                            + ",\"delay\":600,\"priority\":" + (3 * p) + ",\"body\":\"p" + p + "\"}")
+                    .data()
+                    .asText());
         }
         List<String> bodies = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -174,7 +199,9 @@ class DeliveryRoadTest {
     void lookup_of_unknown_job_is_404_and_finish_of_undelivered_job_is_409() {
         assertThat(client.lookup("no-such-job").status()).isEqualTo(404);
         assertThat(client.finish("no-such-job").status()).isEqualTo(404);
-        String id = client.push("{\"topic\":\"" + topic() + "\",\"delay\":60000}").data().asText();
+        String id = client.push("{\"topic\":\"" + topic() + "\",\"delay\":60000}")
+                .data()
+                .asText();
         assertThat(client.finish(id).status()).isEqualTo(409);
         assertThat(client.lookup(id).data().path("stage").asText()).isEqualTo("DELAYED");
     }

@@ -1,23 +1,22 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mykit.delay.controller.DirectRouteFilter;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.web.context.support.ServletRequestHandledEvent;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@link DirectRouteFilter} answers push, get and finish exactly as the Spring MVC controllers do: the same calls, good
@@ -45,9 +44,11 @@ class DirectRouteFilterTest {
     @Test
     void the_filter_is_there_in_one_gateway_and_not_in_the_other() {
         assertThat(direct.beans(FilterRegistrationBean.class).values().stream()
-                .anyMatch(r -> r.getFilter() instanceof DirectRouteFilter)).isTrue();
+                        .anyMatch(r -> r.getFilter() instanceof DirectRouteFilter))
+                .isTrue();
         assertThat(throughMvc.beans(FilterRegistrationBean.class).values().stream()
-                .noneMatch(r -> r.getFilter() instanceof DirectRouteFilter)).isTrue();
+                        .noneMatch(r -> r.getFilter() instanceof DirectRouteFilter))
+                .isTrue();
     }
 
     @Test
@@ -55,7 +56,9 @@ class DirectRouteFilterTest {
         String topic = "hot-" + UUID.randomUUID().toString().substring(0, 8);
         List<String[]> calls = new ArrayList<>();
         calls.add(new String[] {"POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"delay\":60000,\"body\":\"b\"}"});
-        calls.add(new String[] {"POST", "/push", "application/json;charset=UTF-8", "{\"topic\":\"" + topic + "\",\"delay\":1}"});
+        calls.add(new String[] {
+            "POST", "/push", "application/json;charset=UTF-8", "{\"topic\":\"" + topic + "\",\"delay\":1}"
+        });
         calls.add(new String[] {"POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"delay\":"});
         calls.add(new String[] {"POST", "/push", JSON, ""});
         calls.add(new String[] {"POST", "/push", JSON, "{\"delay\":1000}"});
@@ -69,8 +72,12 @@ class DirectRouteFilterTest {
         calls.add(new String[] {"GET", "/push", null, null});
         calls.add(new String[] {"POST", "/push;x=1", JSON, "{\"topic\":\"" + topic + "\",\"delay\":1}"});
         String fixedId = "hot-fixed-" + UUID.randomUUID();
-        calls.add(new String[] {"POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"id\":\"" + fixedId + "\",\"delay\":60000}"});
-        calls.add(new String[] {"POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"id\":\"" + fixedId + "\",\"delay\":60000}"});
+        calls.add(new String[] {
+            "POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"id\":\"" + fixedId + "\",\"delay\":60000}"
+        });
+        calls.add(new String[] {
+            "POST", "/push", JSON, "{\"topic\":\"" + topic + "\",\"id\":\"" + fixedId + "\",\"delay\":60000}"
+        });
         assertSameAnswers(calls);
     }
 
@@ -122,7 +129,9 @@ class DirectRouteFilterTest {
         calls.add(new String[] {"GET", "/get//batch?count=2&timeout=0", null, null});
         String nobody = "hot-nobody-" + UUID.randomUUID();
         calls.add(new String[] {"POST", "/finish/batch", JSON, "[\"" + nobody + "\"]"});
-        calls.add(new String[] {"POST", "/finish/batch", "application/json;charset=UTF-8", "[\"" + nobody + "\",\"a b\"]"});
+        calls.add(
+                new String[] {"POST", "/finish/batch", "application/json;charset=UTF-8", "[\"" + nobody + "\",\"a b\"]"
+                });
         calls.add(new String[] {"POST", "/finish/batch", JSON, "[]"});
         calls.add(new String[] {"POST", "/finish/batch", JSON, ""});
         calls.add(new String[] {"POST", "/finish/batch", JSON, "null"});
@@ -144,7 +153,9 @@ class DirectRouteFilterTest {
         String topic = "hot-batch-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ids.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b" + i + "\"}").data().asText());
+            ids.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b" + i + "\"}")
+                    .data()
+                    .asText());
         }
         List<String> got = new ArrayList<>();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -173,9 +184,13 @@ class DirectRouteFilterTest {
         later.start();
         Reply waited = client.get("/get/" + topic + "/batch?count=5&timeout=10000");
         assertThat(waited.data().isArray()).as(waited.toString()).isTrue();
-        assertThat(waited.data().get(0).path("id").asText()).as(waited.toString()).isEqualTo(topic + "-late");
+        assertThat(waited.data().get(0).path("id").asText())
+                .as(waited.toString())
+                .isEqualTo(topic + "-late");
         Reply none = client.get("/get/" + topic + "/batch?count=5&timeout=100");
-        assertThat(none.data().isArray() && none.data().isEmpty()).as(none.toString()).isTrue();
+        assertThat(none.data().isArray() && none.data().isEmpty())
+                .as(none.toString())
+                .isTrue();
     }
 
     @Test
@@ -184,7 +199,8 @@ class DirectRouteFilterTest {
         direct.listen((ApplicationListener<ServletRequestHandledEvent>) e -> dispatched.add(e.getRequestUrl()));
         GatewayClient client = direct.client();
         String topic = "hot-mvc-" + UUID.randomUUID().toString().substring(0, 8);
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String id =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         client.get("/get/" + topic + "/batch?count=5&timeout=0");
@@ -195,7 +211,8 @@ class DirectRouteFilterTest {
 
         // the event follows the answer on the request's thread: wait for it
         await().atMost(Duration.ofSeconds(5)).until(() -> dispatched.size() >= 3);
-        assertThat(dispatched).as("requests Spring MVC handled")
+        assertThat(dispatched)
+                .as("requests Spring MVC handled")
                 .containsExactly("/push;x=1", "/get/" + topic, "/get/" + topic + "/batch");
     }
 
@@ -217,7 +234,9 @@ class DirectRouteFilterTest {
     /** What the controllers answer to a second finish, to hold the filter's answer against. */
     private static int throughMvcFinishOfAnEndedJob(String topic) {
         GatewayClient client = throughMvc.client();
-        String id = client.push("{\"topic\":\"" + topic + "-mvc\",\"delay\":0}").data().asText();
+        String id = client.push("{\"topic\":\"" + topic + "-mvc\",\"delay\":0}")
+                .data()
+                .asText();
         Reply got = client.get(topic + "-mvc", 30_000, 5_000);
         assertThat(got.data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
@@ -229,16 +248,21 @@ class DirectRouteFilterTest {
             Reply mine = direct.client().raw(call[0], call[1], call[2], call[3]);
             Reply theirs = throughMvc.client().raw(call[0], call[1], call[2], call[3]);
             String what = call[0] + " " + call[1] + " (" + call[2] + ") " + call[3];
-            assertThat(mine.status()).as("%s: filter %s, controllers %s", what, mine, theirs).isEqualTo(theirs.status());
-            assertThat(normalized(mine.json())).as("%s: filter %s, controllers %s", what, mine, theirs)
+            assertThat(mine.status())
+                    .as("%s: filter %s, controllers %s", what, mine, theirs)
+                    .isEqualTo(theirs.status());
+            assertThat(normalized(mine.json()))
+                    .as("%s: filter %s, controllers %s", what, mine, theirs)
                     .isEqualTo(normalized(theirs.json()));
         }
     }
 
     /** A push's generated id differs between the two gateways; everything else must not. */
     private static JsonNode normalized(JsonNode json) {
-        if (json instanceof ObjectNode object && object.path("success").asBoolean(false)
-                && object.path("data").isTextual() && !object.path("data").asText().startsWith("hot-")) {
+        if (json instanceof ObjectNode object
+                && object.path("success").asBoolean(false)
+                && object.path("data").isTextual()
+                && !object.path("data").asText().startsWith("hot-")) {
             ObjectNode copy = object.deepCopy();
             copy.put("data", "<generated id>");
             return copy;

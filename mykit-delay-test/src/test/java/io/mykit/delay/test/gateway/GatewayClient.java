@@ -2,7 +2,6 @@ package io.mykit.delay.test.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +14,8 @@ import java.time.Duration;
 public final class GatewayClient {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
 
     public GatewayClient(String base) {
@@ -40,12 +40,14 @@ public final class GatewayClient {
 
     public Reply push(String jsonBody) {
         return send(HttpRequest.newBuilder(URI.create(base + "/push"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(jsonBody)));
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody)));
     }
 
     public Reply pushBatch(String jsonArray) {
         return send(HttpRequest.newBuilder(URI.create(base + "/push/batch"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(jsonArray)));
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonArray)));
     }
 
     public Reply raw(String method, String path, String contentType, String body) {
@@ -53,8 +55,9 @@ public final class GatewayClient {
         if (contentType != null) {
             builder.header("Content-Type", contentType);
         }
-        return send(builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)));
+        return send(builder.method(
+                method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
     }
 
     public Reply get(String topic, long ttrMs, long timeoutMs) {
@@ -79,8 +82,8 @@ public final class GatewayClient {
 
     private Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(response.statusCode(), MAPPER.readTree(response.body()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,21 +1,12 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.support.TestServers;
-import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.springframework.core.env.Environment;
-import org.springframework.jdbc.core.JdbcTemplate;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-
-import javax.sql.DataSource;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,18 +38,26 @@ import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.sql.DataSource;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Over a thousand generated hostile requests against a real gateway: broken JSON, wrong types, huge numbers and
- * bodies, unicode and SQL/Lua/Redis metacharacters in topics and ids, path tricks, bad pull parameters, wrong methods
- * and content types, and admin routes spelled every which way without the admin token. Each must get a 4xx JSON
- * envelope with {@code success=false} (a reply to HEAD: the 4xx only); none may change the journal or the gateway's
- * Redis keys; the gateway must still deliver afterwards. Attacks on admin handlers' input carry the token, so that
- * they test the input checks rather than the token check. {@link AdminCanaries} give every admin handler something
- * to change. All requests come from one seeded {@link Random}: the run prints its seed, and
- * {@code -Dmykit.test.hostile-seed=<seed>} replays it.
+ * Over a thousand generated hostile requests against a real gateway: broken JSON, wrong types, huge numbers and bodies,
+ * unicode and SQL/Lua/Redis metacharacters in topics and ids, path tricks, bad pull parameters, wrong methods and
+ * content types, and admin routes spelled every which way without the admin token. Each must get a 4xx JSON envelope
+ * with {@code success=false} (a reply to HEAD: the 4xx only); none may change the journal or the gateway's Redis keys;
+ * the gateway must still deliver afterwards. Attacks on admin handlers' input carry the token, so that they test the
+ * input checks rather than the token check. {@link AdminCanaries} give every admin handler something to change. All
+ * requests come from one seeded {@link Random}: the run prints its seed, and {@code -Dmykit.test.hostile-seed=<seed>}
+ * replays it.
  */
 class HostileInputTest {
     private static final String SEED_PROPERTY = "mykit.test.hostile-seed";
@@ -71,7 +70,9 @@ class HostileInputTest {
     private static final long MAX_TIMEOUT_MS = Duration.ofSeconds(30).toMillis();
     /** Jobs in otherwise valid requests wait a day: one a bug lets in stays put where the snapshot sees it. */
     private static final long PARKED_DELAY_MS = Duration.ofDays(1).toMillis();
-    private static final String TOPIC = "hostile-" + UUID.randomUUID().toString().substring(0, 8);
+
+    private static final String TOPIC =
+            "hostile-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String JSON = "application/json";
     private static final String ADMIN_TOKEN = "hostile-admin-" + UUID.randomUUID();
     private static final Map<String, String> WITH_ADMIN_TOKEN = Map.of("X-Admin-Token", ADMIN_TOKEN);
@@ -82,7 +83,9 @@ class HostileInputTest {
     private static final Pattern JSON_INTEGER = Pattern.compile("-?(0|[1-9][0-9]*)");
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     private static TestGateway gateway;
     private static String database;
@@ -104,10 +107,14 @@ class HostileInputTest {
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
         redis = new Jedis(TestServers.redis().host(), TestServers.redis().port());
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-        assertThat(jdbc.queryForObject("SELECT DATABASE()", String.class)).as("the gateway's journal")
+        assertThat(jdbc.queryForObject("SELECT DATABASE()", String.class))
+                .as("the gateway's journal")
                 .isEqualTo(database);
-        journalTables = jdbc.queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = ?"
-                + " AND table_name <> 'flyway_schema_history' ORDER BY table_name", String.class, database);
+        journalTables = jdbc.queryForList(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = ?"
+                        + " AND table_name <> 'flyway_schema_history' ORDER BY table_name",
+                String.class,
+                database);
         assertThat(journalTables).as("journal tables").isNotEmpty();
     }
 
@@ -123,9 +130,9 @@ class HostileInputTest {
                 redis.close();
             }
         }
-        try (Connection connection = DriverManager.getConnection(TestServers.jdbcUrl(database),
-                TestServers.jdbcUser(), TestServers.jdbcPassword());
-             Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(
+                        TestServers.jdbcUrl(database), TestServers.jdbcUser(), TestServers.jdbcPassword());
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE `" + database + "`");
         }
     }
@@ -175,9 +182,12 @@ class HostileInputTest {
         report(seed, tallies, failures, elapsedMs);
 
         SoftAssertions softly = new SoftAssertions();
-        softly.assertThat(failures).as("hostile requests that did not get a JSON 4xx or changed state (seed %d)", seed)
+        softly.assertThat(failures)
+                .as("hostile requests that did not get a JSON 4xx or changed state (seed %d)", seed)
                 .isEmpty();
-        softly.assertThat(after).as("journal rows and Redis keys after every hostile request").isEqualTo(before);
+        softly.assertThat(after)
+                .as("journal rows and Redis keys after every hostile request")
+                .isEqualTo(before);
         softly.assertThat(canaries.changes()).as("what admin handlers changed").isEmpty();
         softly.assertThat(sent).as("hostile requests actually sent").isGreaterThanOrEqualTo(MIN_SENT);
         softly.check(HostileInputTest::assertValidPushAndPullStillWork);
@@ -200,8 +210,7 @@ class HostileInputTest {
 
     // ---- sending and judging -------------------------------------------------------------------------------------
 
-    private record Answer(int status, String body) {
-    }
+    private record Answer(int status, String body) {}
 
     private static Answer send(HttpRequest request) throws InterruptedException {
         try {
@@ -220,8 +229,8 @@ class HostileInputTest {
             headers.put("Content-Type", attack.contentType());
         }
         try {
-            RawHttp.Answer answer = RawHttp.send("127.0.0.1", URI.create(base).getPort(), attack.method(),
-                    attack.path(), headers, attack.body());
+            RawHttp.Answer answer = RawHttp.send(
+                    "127.0.0.1", URI.create(base).getPort(), attack.method(), attack.path(), headers, attack.body());
             return new Answer(answer.status(), answer.body());
         } catch (IOException e) {
             return new Answer(-1, "no answer: " + e);
@@ -284,7 +293,8 @@ class HostileInputTest {
                     changes.add(key + " " + (was == null ? "new" : was) + " -> " + (is == null ? "gone" : is));
                 }
             }
-            return changes.size() <= 6 ? String.join(", ", changes)
+            return changes.size() <= 6
+                    ? String.join(", ", changes)
                     : String.join(", ", changes.subList(0, 6)) + " and " + (changes.size() - 6) + " more";
         }
     }
@@ -299,13 +309,16 @@ class HostileInputTest {
 
     /** The state once the journal's asynchronous state-change writes are flushed. */
     private static State settledState() throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(10_000)).as("journal state changes flushed").isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(10_000))
+                .as("journal state changes flushed")
+                .isTrue();
         return state();
     }
 
     private static Map<String, String> redisKeys() {
         Map<String, String> keys = new TreeMap<>();
-        ScanParams match = new ScanParams().match("*" + gateway.keyPrefix() + "*").count(1000);
+        ScanParams match =
+                new ScanParams().match("*" + gateway.keyPrefix() + "*").count(1000);
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
             ScanResult<String> page = redis.scan(cursor, match);
@@ -335,17 +348,22 @@ class HostileInputTest {
     }
 
     private static void report(long seed, Map<Category, Tally> tallies, List<String> failures, long elapsedMs) {
-        StringBuilder out = new StringBuilder("HostileInputTest seed ").append(seed).append(": ")
+        StringBuilder out = new StringBuilder("HostileInputTest seed ")
+                .append(seed)
+                .append(": ")
                 .append(String.format("%n  %-15s %6s %9s %7s%n", "category", "sent", "unsendable", "failed"));
         Tally total = new Tally();
         tallies.forEach((category, tally) -> {
-            out.append(String.format("  %-15s %6d %9d %7d%n", category, tally.sent, tally.refusedByClient, tally.failed));
+            out.append(
+                    String.format("  %-15s %6d %9d %7d%n", category, tally.sent, tally.refusedByClient, tally.failed));
             total.sent += tally.sent;
             total.refusedByClient += tally.refusedByClient;
             total.failed += tally.failed;
         });
         out.append(String.format("  %-15s %6d %9d %7d%n", "total", total.sent, total.refusedByClient, total.failed))
-                .append("  sent in ").append(elapsedMs).append(" ms\n");
+                .append("  sent in ")
+                .append(elapsedMs)
+                .append(" ms\n");
         failures.forEach(failure -> out.append("  FAILED ").append(failure).append('\n'));
         System.out.print(out);
     }
@@ -353,25 +371,47 @@ class HostileInputTest {
     // ---- the requests ----------------------------------------------------------------------------------------------
 
     private enum Category {
-        MALFORMED_JSON, WRONG_TYPE, HUGE_NUMBER, OVERSIZED, UNICODE, INJECTION, PATH_TRICK, PULL_PARAMS, METHOD,
-        CONTENT_TYPE, BATCH, DEAD_LETTER, ADMIN_BYPASS
+        MALFORMED_JSON,
+        WRONG_TYPE,
+        HUGE_NUMBER,
+        OVERSIZED,
+        UNICODE,
+        INJECTION,
+        PATH_TRICK,
+        PULL_PARAMS,
+        METHOD,
+        CONTENT_TYPE,
+        BATCH,
+        DEAD_LETTER,
+        ADMIN_BYPASS
     }
 
     /**
      * One request that must be refused; {@code status} 0 = any 4xx. {@code headers} are sent besides Content-Type;
      * {@code raw} sends it over {@link RawHttp}, the path exactly as written.
      */
-    private record Attack(Category category, String method, String path, String contentType, byte[] body,
-                          boolean chunked, int status, Map<String, String> headers, boolean raw) {
+    private record Attack(
+            Category category,
+            String method,
+            String path,
+            String contentType,
+            byte[] body,
+            boolean chunked,
+            int status,
+            Map<String, String> headers,
+            boolean raw) {
 
         /** Empty when java.net.http refuses to build it (illegal URI, method or header): such a request is not sent. */
         Optional<HttpRequest> toRequest() {
             try {
-                HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-                        : chunked ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))
-                        : HttpRequest.BodyPublishers.ofByteArray(body);
+                HttpRequest.BodyPublisher publisher = body == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : chunked
+                                ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))
+                                : HttpRequest.BodyPublishers.ofByteArray(body);
                 HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path))
-                        .timeout(Duration.ofSeconds(60)).method(method, publisher);
+                        .timeout(Duration.ofSeconds(60))
+                        .method(method, publisher);
                 if (contentType != null) {
                     builder.header("Content-Type", contentType);
                 }
@@ -395,10 +435,23 @@ class HostileInputTest {
 
     /** Where a hostile topic or id goes. */
     private enum Spot {
-        PUSH_TOPIC(Field.TOPIC), PUSH_TOPIC_RAW(Field.TOPIC), PUSH_ID(Field.ID), PUSH_ID_RAW(Field.ID),
-        PUSH_SUBTOPIC(Field.SUBTOPIC), PUSH_BIZKEY(Field.BIZKEY), BATCH_TOPIC(Field.TOPIC), BATCH_ID(Field.ID),
-        PULL_TOPIC(Field.TOPIC), LOOKUP_ID(Field.ID), CANCEL_ID(Field.ID), FINISH_ID(Field.ID), DELETE_ID(Field.ID),
-        REST_FINISH_ID(Field.ID), DEAD_TOPIC(Field.TOPIC), RESPAWN_TOPIC(Field.TOPIC), DROP_TOPIC(Field.TOPIC);
+        PUSH_TOPIC(Field.TOPIC),
+        PUSH_TOPIC_RAW(Field.TOPIC),
+        PUSH_ID(Field.ID),
+        PUSH_ID_RAW(Field.ID),
+        PUSH_SUBTOPIC(Field.SUBTOPIC),
+        PUSH_BIZKEY(Field.BIZKEY),
+        BATCH_TOPIC(Field.TOPIC),
+        BATCH_ID(Field.ID),
+        PULL_TOPIC(Field.TOPIC),
+        LOOKUP_ID(Field.ID),
+        CANCEL_ID(Field.ID),
+        FINISH_ID(Field.ID),
+        DELETE_ID(Field.ID),
+        REST_FINISH_ID(Field.ID),
+        DEAD_TOPIC(Field.TOPIC),
+        RESPAWN_TOPIC(Field.TOPIC),
+        DROP_TOPIC(Field.TOPIC);
 
         private final Field field;
 
@@ -408,7 +461,10 @@ class HostileInputTest {
     }
 
     private enum Field {
-        TOPIC, ID, SUBTOPIC, BIZKEY;
+        TOPIC,
+        ID,
+        SUBTOPIC,
+        BIZKEY;
 
         /** True when the gateway must accept the value here: such a value is not hostile. */
         boolean accepts(String value) {
@@ -424,17 +480,102 @@ class HostileInputTest {
     /** Builds the hostile requests; everything random comes from one seeded Random, in one fixed order. */
     private static final class Catalogue {
         private static final List<String> WEIRD_CHARACTERS = List.of(
-                "😀", "👨\u200D👩\u200D👧", "\u202E", "\u200F", "مرحبا", "שלום", "\u0000", "\uD800", "\uDC00",
-                "\uDBFF\uDBFF", "\u200B", "\u200D", "\u200C", "\uFEFF", "\u2060", "\u00AD", "\u00A0", "Ａ", "а", "ο",
-                "\u212A", "e\u0301", "ﬁ", "\u0130", "ß", "\u2028", "\u2029", "\u0085", "\u007F", "\t", "\r\n", "\u3000",
-                "𝟘", "\u0663", "\uFFFD", "\uFFFF", "\u0007", "中文", "\u001B[31m", "\uE000");
+                "😀",
+                "👨\u200D👩\u200D👧",
+                "\u202E",
+                "\u200F",
+                "مرحبا",
+                "שלום",
+                "\u0000",
+                "\uD800",
+                "\uDC00",
+                "\uDBFF\uDBFF",
+                "\u200B",
+                "\u200D",
+                "\u200C",
+                "\uFEFF",
+                "\u2060",
+                "\u00AD",
+                "\u00A0",
+                "Ａ",
+                "а",
+                "ο",
+                "\u212A",
+                "e\u0301",
+                "ﬁ",
+                "\u0130",
+                "ß",
+                "\u2028",
+                "\u2029",
+                "\u0085",
+                "\u007F",
+                "\t",
+                "\r\n",
+                "\u3000",
+                "𝟘",
+                "\u0663",
+                "\uFFFD",
+                "\uFFFF",
+                "\u0007",
+                "中文",
+                "\u001B[31m",
+                "\uE000");
         private static final List<String> METACHARACTERS = List.of(
-                "'", "\"", ";", "/*", "*/", "\\", "%", "'; DROP TABLE mykit_delay_queue_job; --", "\" OR \"1\"=\"1",
-                "' OR 1=1 --", "\\'", "\\\"", "\\\\", "`", "$", "{", "}", "*", "[", "]", "?", "\r\n", " ", "\t", ",", "(",
-                ")", "#", "|", "&", "=", "+", "!", "@", "~", "^", "<", ">", "{x}", "}{", "*\r\nFLUSHALL\r\n",
-                "redis.call('FLUSHALL')", "]]..redis.call(\"DEL\",KEYS[1])..[[", "\r\n*1\r\n$8\r\nFLUSHALL\r\n", ":",
-                "/", "%2F", "${jndi:ldap://x/a}", "#{1+1}", "'||pg_sleep(5)||'", "1; SELECT SLEEP(5)", "%27",
-                "\\u0027", "--", "\\x00");
+                "'",
+                "\"",
+                ";",
+                "/*",
+                "*/",
+                "\\",
+                "%",
+                "'; DROP TABLE mykit_delay_queue_job; --",
+                "\" OR \"1\"=\"1",
+                "' OR 1=1 --",
+                "\\'",
+                "\\\"",
+                "\\\\",
+                "`",
+                "$",
+                "{",
+                "}",
+                "*",
+                "[",
+                "]",
+                "?",
+                "\r\n",
+                " ",
+                "\t",
+                ",",
+                "(",
+                ")",
+                "#",
+                "|",
+                "&",
+                "=",
+                "+",
+                "!",
+                "@",
+                "~",
+                "^",
+                "<",
+                ">",
+                "{x}",
+                "}{",
+                "*\r\nFLUSHALL\r\n",
+                "redis.call('FLUSHALL')",
+                "]]..redis.call(\"DEL\",KEYS[1])..[[",
+                "\r\n*1\r\n$8\r\nFLUSHALL\r\n",
+                ":",
+                "/",
+                "%2F",
+                "${jndi:ldap://x/a}",
+                "#{1+1}",
+                "'||pg_sleep(5)||'",
+                "1; SELECT SLEEP(5)",
+                "%27",
+                "\\u0027",
+                "--",
+                "\\x00");
 
         private final Random random;
         private final long now;
@@ -465,8 +606,17 @@ class HostileInputTest {
 
         private void malformedJson() {
             Category c = Category.MALFORMED_JSON;
-            String full = job("id", quote("h-" + alnum(8)), "subtopic", quote("s"), "bizKey", quote("b-1"),
-                    "priority", "5", "body", quote("hello \"world\""));
+            String full = job(
+                    "id",
+                    quote("h-" + alnum(8)),
+                    "subtopic",
+                    quote("s"),
+                    "bizKey",
+                    quote("b-1"),
+                    "priority",
+                    "5",
+                    "body",
+                    quote("hello \"world\""));
             for (int i = 0; i < 40; i++) {
                 push(c, full.substring(0, random.nextInt(full.length())));
             }
@@ -475,22 +625,52 @@ class HostileInputTest {
                 batch(c, pair.substring(0, random.nextInt(pair.length())));
             }
             String t = quote(TOPIC);
-            for (String broken : List.of("{", "}", "[", "]", "{{}}", ":", ",", "{\"topic\"}", "{\"topic\":}",
-                    "{\"topic\":" + t + ",}", "{,\"topic\":" + t + "}", "{\"topic\" " + t + "}",
-                    "{\"topic\":" + t + " \"delay\":1}", "{'topic':'" + TOPIC + "'}", "{topic:" + t + "}",
-                    "{\"topic\":" + t + "]", "[\"topic\":" + t + "}", "{\"topic\":[" + t + "}",
-                    "{\"topic\":" + t + "/*c*/}", "// c\n" + job(), "# c\n" + job(), "{\"topic\":\"a\\qb\"}",
-                    "{\"topic\":\"" + TOPIC, "{\"topic\":\"\\uZZZZ\"}", "{\"topic\":\"\\u00\"}", t, "42", "true", "null",
-                    "{\"topic\":" + t + ",\"delay\":1 2}", "{\"topic\":" + t + ",\"delay\":--1}",
-                    "{\"topic\":" + t + ",\"delay\":1-}", "{\"\":" + t + "}", "{\"topic\":" + t + ",,\"delay\":1}",
+            for (String broken : List.of(
+                    "{",
+                    "}",
+                    "[",
+                    "]",
+                    "{{}}",
+                    ":",
+                    ",",
+                    "{\"topic\"}",
+                    "{\"topic\":}",
+                    "{\"topic\":" + t + ",}",
+                    "{,\"topic\":" + t + "}",
+                    "{\"topic\" " + t + "}",
+                    "{\"topic\":" + t + " \"delay\":1}",
+                    "{'topic':'" + TOPIC + "'}",
+                    "{topic:" + t + "}",
+                    "{\"topic\":" + t + "]",
+                    "[\"topic\":" + t + "}",
+                    "{\"topic\":[" + t + "}",
+                    "{\"topic\":" + t + "/*c*/}",
+                    "// c\n" + job(),
+                    "# c\n" + job(),
+                    "{\"topic\":\"a\\qb\"}",
+                    "{\"topic\":\"" + TOPIC,
+                    "{\"topic\":\"\\uZZZZ\"}",
+                    "{\"topic\":\"\\u00\"}",
+                    t,
+                    "42",
+                    "true",
+                    "null",
+                    "{\"topic\":" + t + ",\"delay\":1 2}",
+                    "{\"topic\":" + t + ",\"delay\":--1}",
+                    "{\"topic\":" + t + ",\"delay\":1-}",
+                    "{\"\":" + t + "}",
+                    "{\"topic\":" + t + ",,\"delay\":1}",
                     "[" + job() + "]")) {
                 push(c, broken);
             }
             // bytes no JSON text may hold: raw control characters, NUL, invalid or overlong UTF-8
             pushBytes(c, concat(ascii("{\"topic\":\"a"), new byte[] {1}, ascii("b\"}")));
             pushBytes(c, concat(new byte[] {0}, ascii(job())));
-            for (byte[] invalid : List.of(new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xC3, 0x28},
-                    new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            for (byte[] invalid : List.of(
+                    new byte[] {(byte) 0xFF},
+                    new byte[] {(byte) 0xC3, 0x28},
+                    new byte[] {(byte) 0xC0, (byte) 0xAF},
+                    new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
                     new byte[] {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80})) {
                 pushBytes(c, concat(ascii("{\"topic\":\"t"), invalid, ascii("\"}")));
                 pushBytes(c, concat(ascii(job().replace("}", ",\"body\":\"a")), invalid, ascii("b\"}")));
@@ -521,16 +701,38 @@ class HostileInputTest {
 
         private void wrongTypes() {
             Category c = Category.WRONG_TYPE;
-            List<String> notStrings = List.of("123", "-1", "1.5", "true", "false", "{}", "[]",
-                    "[" + quote(TOPIC) + "]", "{\"v\":" + quote(TOPIC) + "}");
+            List<String> notStrings = List.of(
+                    "123",
+                    "-1",
+                    "1.5",
+                    "true",
+                    "false",
+                    "{}",
+                    "[]",
+                    "[" + quote(TOPIC) + "]",
+                    "{\"v\":" + quote(TOPIC) + "}");
             for (String field : List.of("id", "topic", "subtopic", "bizKey", "body")) {
                 for (String value : notStrings) {
                     push(c, job(field, value));
                 }
             }
             push(c, job("topic", "null"));
-            List<String> notNumbers = List.of("\"abc\"", "\"12\"", "\"\"", "true", "false", "{}", "[]", "[1]", "null",
-                    "1.5", "1e3", "-0.0", "\"1e3\"", "{\"v\":1}", "\"0x10\"");
+            List<String> notNumbers = List.of(
+                    "\"abc\"",
+                    "\"12\"",
+                    "\"\"",
+                    "true",
+                    "false",
+                    "{}",
+                    "[]",
+                    "[1]",
+                    "null",
+                    "1.5",
+                    "1e3",
+                    "-0.0",
+                    "\"1e3\"",
+                    "{\"v\":1}",
+                    "\"0x10\"");
             for (String field : NUMBER_FIELDS) {
                 for (String value : notNumbers) {
                     push(c, job(field, value));
@@ -539,12 +741,41 @@ class HostileInputTest {
         }
 
         private void hugeNumbers() {
-            List<String> tokens = new ArrayList<>(List.of("9223372036854775808", "-9223372036854775809",
-                    "18446744073709551616", "1e308", "-1e308", "1e309", "-1e309", "1.7976931348623157E308", "4.9E-324",
-                    "123456789012345678901234567890", "-1", "-9223372036854775808", "9223372036854775807",
-                    "2147483648", "-2147483649", "4294967296", "-2147483648", "1" + "0".repeat(999), "9".repeat(1001),
-                    "-" + "9".repeat(5000), "0." + "0".repeat(2000) + "1", "1e2147483648", "05", "-05", "+5", ".5",
-                    "5.", "0x1F", "1_000", "- 1", "1e", "1e+", "--5", "1.0e-400"));
+            List<String> tokens = new ArrayList<>(List.of(
+                    "9223372036854775808",
+                    "-9223372036854775809",
+                    "18446744073709551616",
+                    "1e308",
+                    "-1e308",
+                    "1e309",
+                    "-1e309",
+                    "1.7976931348623157E308",
+                    "4.9E-324",
+                    "123456789012345678901234567890",
+                    "-1",
+                    "-9223372036854775808",
+                    "9223372036854775807",
+                    "2147483648",
+                    "-2147483649",
+                    "4294967296",
+                    "-2147483648",
+                    "1" + "0".repeat(999),
+                    "9".repeat(1001),
+                    "-" + "9".repeat(5000),
+                    "0." + "0".repeat(2000) + "1",
+                    "1e2147483648",
+                    "05",
+                    "-05",
+                    "+5",
+                    ".5",
+                    "5.",
+                    "0x1F",
+                    "1_000",
+                    "- 1",
+                    "1e",
+                    "1e+",
+                    "--5",
+                    "1.0e-400"));
             for (int i = 0; i < 10; i++) {
                 BigInteger big = new BigInteger(64 + random.nextInt(140), random).add(BigInteger.ONE.shiftLeft(63));
                 tokens.add((random.nextBoolean() ? "-" : "") + big);
@@ -610,7 +841,8 @@ class HostileInputTest {
                 batch(c, jobs(count, i -> job()));
             }
             // over max-request-bytes with a Content-Length: refused before the body is read
-            byte[] padded = ascii(job("body", quote("padded")) + " ".repeat(MAX_REQUEST_BYTES + random.nextInt(200_000)));
+            byte[] padded =
+                    ascii(job("body", quote("padded")) + " ".repeat(MAX_REQUEST_BYTES + random.nextInt(200_000)));
             byte[] leading = ascii("\n".repeat(MAX_REQUEST_BYTES + random.nextInt(200_000)) + job());
             byte[] garbage = ascii(alnum(MAX_REQUEST_BYTES + 1 + random.nextInt(400_000)));
             byte[] bigBatch = ascii(jobs(600, i -> job("body", quote(alnum(MAX_BODY_BYTES - 100)))));
@@ -649,23 +881,86 @@ class HostileInputTest {
 
         private void pathTricks() {
             Category c = Category.PATH_TRICK;
-            for (String path : List.of("/get/../push", "/get/..%2Fpush", "/get/%2e%2e/push", "/get/%2E%2E%2Fpush",
-                    "/get/..%5Cpush", "/get/..;/push", "/jobs/..%2F..%2F..%2Fetc%2Fpasswd", "/jobs/../../../etc/passwd",
-                    "/jobs/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/jobs/%00", "/jobs/a%00b", "/jobs/%2500", "/jobs/..%00/",
-                    "/get/" + TOPIC + "%00?ttr=1000", "/jobs/%C0%AE%C0%AE/", "/jobs/%FF%FE", "/jobs/%E2%80%AE",
-                    "/jobs/;a=b", "/jobs/a;jsessionid=1", "/jobs/%3B", "/jobs/%5C..%5C", "/jobs/....//", "//jobs//h-x",
-                    "/jobs/h-x/", "/jobs/h-x/y", "/jobs/%20", "/jobs/%0D%0AX-Injected:%201", "/get/%0D%0A?ttr=1000",
-                    "/jobs/%2F", "/get/", "/get", "/jobs", "/jobs/", "/dead", "/dead/", "/get/" + TOPIC + "/extra",
-                    "/get/%252e%252e%252fpush", "/jobs/.%2e/push", "/push/", "/PUSH", "/push2", "/Get/" + TOPIC, "/",
-                    "/error", "/error?status=200", "/actuator", "/actuator/env", "/WEB-INF/web.xml",
-                    "/META-INF/MANIFEST.MF", "/.env", "/index.html", "/jobs/%u002e%u002e", "/jobs/h-x?jobId=%00",
-                    "/finish?jobId=..%2F..%2F", "/delete?jobId=%2e%2e", "/jobs/h x", "/jobs/{id}", "/jobs/a|b",
-                    "/jobs/\u0000", "/jobs/😀")) {
+            for (String path : List.of(
+                    "/get/../push",
+                    "/get/..%2Fpush",
+                    "/get/%2e%2e/push",
+                    "/get/%2E%2E%2Fpush",
+                    "/get/..%5Cpush",
+                    "/get/..;/push",
+                    "/jobs/..%2F..%2F..%2Fetc%2Fpasswd",
+                    "/jobs/../../../etc/passwd",
+                    "/jobs/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                    "/jobs/%00",
+                    "/jobs/a%00b",
+                    "/jobs/%2500",
+                    "/jobs/..%00/",
+                    "/get/" + TOPIC + "%00?ttr=1000",
+                    "/jobs/%C0%AE%C0%AE/",
+                    "/jobs/%FF%FE",
+                    "/jobs/%E2%80%AE",
+                    "/jobs/;a=b",
+                    "/jobs/a;jsessionid=1",
+                    "/jobs/%3B",
+                    "/jobs/%5C..%5C",
+                    "/jobs/....//",
+                    "//jobs//h-x",
+                    "/jobs/h-x/",
+                    "/jobs/h-x/y",
+                    "/jobs/%20",
+                    "/jobs/%0D%0AX-Injected:%201",
+                    "/get/%0D%0A?ttr=1000",
+                    "/jobs/%2F",
+                    "/get/",
+                    "/get",
+                    "/jobs",
+                    "/jobs/",
+                    "/dead",
+                    "/dead/",
+                    "/get/" + TOPIC + "/extra",
+                    "/get/%252e%252e%252fpush",
+                    "/jobs/.%2e/push",
+                    "/push/",
+                    "/PUSH",
+                    "/push2",
+                    "/Get/" + TOPIC,
+                    "/",
+                    "/error",
+                    "/error?status=200",
+                    "/actuator",
+                    "/actuator/env",
+                    "/WEB-INF/web.xml",
+                    "/META-INF/MANIFEST.MF",
+                    "/.env",
+                    "/index.html",
+                    "/jobs/%u002e%u002e",
+                    "/jobs/h-x?jobId=%00",
+                    "/finish?jobId=..%2F..%2F",
+                    "/delete?jobId=%2e%2e",
+                    "/jobs/h x",
+                    "/jobs/{id}",
+                    "/jobs/a|b",
+                    "/jobs/\u0000",
+                    "/jobs/😀")) {
                 get(c, path);
             }
             call(c, "POST", "/error", JSON, ascii(job()), false, 0);
-            List<String> steps = List.of("../", "..%2F", "%2e%2e/", "%2e%2e%2f", "..%5c", "..;/", "%252e%252e%252f",
-                    ".%2e/", "%c0%ae%c0%ae/", "..%00/", "%00", ";x=y/", "//", "./", "%2f");
+            List<String> steps = List.of(
+                    "../",
+                    "..%2F",
+                    "%2e%2e/",
+                    "%2e%2e%2f",
+                    "..%5c",
+                    "..;/",
+                    "%252e%252e%252f",
+                    ".%2e/",
+                    "%c0%ae%c0%ae/",
+                    "..%00/",
+                    "%00",
+                    ";x=y/",
+                    "//",
+                    "./",
+                    "%2f");
             // tails with a slash: no single-segment topic they could turn into a valid /get or /dead call
             List<String> tails = List.of("etc/passwd", "push/batch", "WEB-INF/web.xml", "jobs/h-no-such-job/x");
             for (int i = 0; i < 40; i++) {
@@ -686,14 +981,55 @@ class HostileInputTest {
 
         private void pullParameters() {
             // empty or whitespace-only values mean "absent" (the default applies), so none is listed here
-            List<String> badTtr = List.of("0", "-1", "-1000", "-0", Long.toString(MAX_TTR_MS + 1),
-                    "9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999",
-                    "1e3", "1.5", "abc", "NaN", "Infinity", "0.0", "-0x10", "true", "%00", "1%00", "1;2",
-                    "1,000", "1_000", "%27%3B--", "null", "%7B%7D", "%5B1%5D", "0x", "%23", "--1", "1-",
+            List<String> badTtr = List.of(
+                    "0",
+                    "-1",
+                    "-1000",
+                    "-0",
+                    Long.toString(MAX_TTR_MS + 1),
+                    "9223372036854775807",
+                    "9223372036854775808",
+                    "-9223372036854775808",
+                    "99999999999999999999",
+                    "1e3",
+                    "1.5",
+                    "abc",
+                    "NaN",
+                    "Infinity",
+                    "0.0",
+                    "-0x10",
+                    "true",
+                    "%00",
+                    "1%00",
+                    "1;2",
+                    "1,000",
+                    "1_000",
+                    "%27%3B--",
+                    "null",
+                    "%7B%7D",
+                    "%5B1%5D",
+                    "0x",
+                    "%23",
+                    "--1",
+                    "1-",
                     "%F0%9F%98%80");
-            List<String> badTimeout = List.of("-1", "-1000", Long.toString(MAX_TIMEOUT_MS + 1), "9223372036854775807",
-                    "9223372036854775808", "-9223372036854775809", "1e2", "0.5", "abc", "NaN", "-0x1", "%00",
-                    "x%0D%0A", "1,0", "false", "%E2%80%AE1");
+            List<String> badTimeout = List.of(
+                    "-1",
+                    "-1000",
+                    Long.toString(MAX_TIMEOUT_MS + 1),
+                    "9223372036854775807",
+                    "9223372036854775808",
+                    "-9223372036854775809",
+                    "1e2",
+                    "0.5",
+                    "abc",
+                    "NaN",
+                    "-0x1",
+                    "%00",
+                    "x%0D%0A",
+                    "1,0",
+                    "false",
+                    "%E2%80%AE1");
             for (int i = 0; i < 100; i++) {
                 String query = switch (random.nextInt(5)) {
                     case 0 -> "?ttr=" + pick(badTtr);
@@ -707,9 +1043,9 @@ class HostileInputTest {
         }
 
         private void methods() {
-            record Route(String path, Set<String> allowed, String body) {
-            }
-            List<Route> routes = List.of(new Route("/push", Set.of("POST"), job()),
+            record Route(String path, Set<String> allowed, String body) {}
+            List<Route> routes = List.of(
+                    new Route("/push", Set.of("POST"), job()),
                     new Route("/push/batch", Set.of("POST"), "[" + job() + "]"),
                     new Route("/get/" + TOPIC + "?ttr=1000", Set.of("GET"), null),
                     new Route("/jobs/h-no-such-job", Set.of("GET", "DELETE", "PUT"), null),
@@ -719,13 +1055,19 @@ class HostileInputTest {
                     new Route("/dead/" + TOPIC + "/respawn", Set.of("POST"), "{\"ids\":[]}"));
             Set<String> standard = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
             for (Route route : routes) {
-                for (String method : List.of("GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "FOO", "get",
-                        "PROPFIND", "CONNECT")) {
+                for (String method : List.of(
+                        "GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "FOO", "get", "PROPFIND", "CONNECT")) {
                     if (!route.allowed().contains(method)) {
-                        Attack attack = new Attack(Category.METHOD, method, route.path(),
-                                route.body() == null ? null : JSON, route.body() == null ? null : ascii(route.body()),
-                                false, standard.contains(method) ? 405 : 0,
-                                route.path().startsWith("/dead/") ? WITH_ADMIN_TOKEN : Map.of(), false);
+                        Attack attack = new Attack(
+                                Category.METHOD,
+                                method,
+                                route.path(),
+                                route.body() == null ? null : JSON,
+                                route.body() == null ? null : ascii(route.body()),
+                                false,
+                                standard.contains(method) ? 405 : 0,
+                                route.path().startsWith("/dead/") ? WITH_ADMIN_TOKEN : Map.of(),
+                                false);
                         attacks.add(attack);
                     }
                 }
@@ -737,41 +1079,89 @@ class HostileInputTest {
             bodies.put("/push", job());
             bodies.put("/push/batch", "[" + job() + "]");
             bodies.put("/dead/" + TOPIC + "/respawn", "{\"ids\":[]}");
-            List<String> notJson = List.of("text/plain", "text/html", "application/xml", "text/xml",
-                    "application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz", "application/octet-stream",
-                    "image/png", "application/javascript", "application/jsonp", "application/x-json", "text/json",
-                    "application/yaml", "text/csv");
-            List<String> broken = List.of("*/*", "application/*", "", ";;;", "json", "application", "/",
-                    "application/json; charset=klingon", "application/json; charset=\"", "application/json, text/plain",
-                    "application/json\r\nX-Injected: 1", "application/jsön");
+            List<String> notJson = List.of(
+                    "text/plain",
+                    "text/html",
+                    "application/xml",
+                    "text/xml",
+                    "application/x-www-form-urlencoded",
+                    "multipart/form-data; boundary=xyz",
+                    "application/octet-stream",
+                    "image/png",
+                    "application/javascript",
+                    "application/jsonp",
+                    "application/x-json",
+                    "text/json",
+                    "application/yaml",
+                    "text/csv");
+            List<String> broken = List.of(
+                    "*/*",
+                    "application/*",
+                    "",
+                    ";;;",
+                    "json",
+                    "application",
+                    "/",
+                    "application/json; charset=klingon",
+                    "application/json; charset=\"",
+                    "application/json, text/plain",
+                    "application/json\r\nX-Injected: 1",
+                    "application/jsön");
             bodies.forEach((path, body) -> {
                 Map<String, String> headers = path.startsWith("/dead/") ? WITH_ADMIN_TOKEN : Map.of();
                 for (String type : notJson) {
-                    attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 415,
-                            headers, false));
+                    attacks.add(new Attack(
+                            Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 415, headers, false));
                 }
                 for (String type : broken) {
-                    attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 0,
-                            headers, false));
+                    attacks.add(new Attack(
+                            Category.CONTENT_TYPE, "POST", path, type, ascii(body), false, 0, headers, false));
                 }
-                attacks.add(new Attack(Category.CONTENT_TYPE, "POST", path, null, ascii(body), false, 415,
-                        headers, false));
+                attacks.add(
+                        new Attack(Category.CONTENT_TYPE, "POST", path, null, ascii(body), false, 415, headers, false));
             });
         }
 
         private void batches() {
             Category c = Category.BATCH;
-            for (String broken : List.of("[]", "{}", "null", "[null]", "[1]", "[\"x\"]", "[[]]", "[{}]", "[true]",
-                    "\"[]\"", "[" + job() + ",null]", "[" + job() + ",1]", "[" + job() + ",[]]", "[,]",
-                    "[" + job() + ",]", "[" + job(), job())) {
+            for (String broken : List.of(
+                    "[]",
+                    "{}",
+                    "null",
+                    "[null]",
+                    "[1]",
+                    "[\"x\"]",
+                    "[[]]",
+                    "[{}]",
+                    "[true]",
+                    "\"[]\"",
+                    "[" + job() + ",null]",
+                    "[" + job() + ",1]",
+                    "[" + job() + ",[]]",
+                    "[,]",
+                    "[" + job() + ",]",
+                    "[" + job(),
+                    job())) {
                 batch(c, broken);
             }
-            List<String> hostileJobs = List.of(job("delay", "-1"), job("topic", quote("a b")),
-                    job("id", quote("x'--")), job("tries", "1001"), job("priority", "86400001"),
-                    job("body", quote("x".repeat(MAX_BODY_BYTES + 1))), job("createTime", "-5"), job("ttl", "-1"),
-                    job("subtopic", quote("a\u0000")), job("delay", "\"soon\""), job("topic", quote("t😀")),
-                    job("id", quote("{a}*")), job("topic", null), job("delay", "1e400"), "{\"topic\":}",
-                    job("body", "{\"a\":1}"), job("attempts", "2147483648"));
+            List<String> hostileJobs = List.of(
+                    job("delay", "-1"),
+                    job("topic", quote("a b")),
+                    job("id", quote("x'--")),
+                    job("tries", "1001"),
+                    job("priority", "86400001"),
+                    job("body", quote("x".repeat(MAX_BODY_BYTES + 1))),
+                    job("createTime", "-5"),
+                    job("ttl", "-1"),
+                    job("subtopic", quote("a\u0000")),
+                    job("delay", "\"soon\""),
+                    job("topic", quote("t😀")),
+                    job("id", quote("{a}*")),
+                    job("topic", null),
+                    job("delay", "1e400"),
+                    "{\"topic\":}",
+                    job("body", "{\"a\":1}"),
+                    job("attempts", "2147483648"));
             for (int i = 0; i < 45; i++) {
                 int count = 1 + random.nextInt(30);
                 int bad = random.nextInt(count);
@@ -782,14 +1172,25 @@ class HostileInputTest {
 
         private void deadLetters() {
             Category c = Category.DEAD_LETTER;
-            for (String limit : List.of("0", "-1", "1001", "abc", "99999999999", "1.5", "-2147483649", "%00", "1e3",
-                    "NaN")) {
+            for (String limit :
+                    List.of("0", "-1", "1001", "abc", "99999999999", "1.5", "-2147483649", "%00", "1e3", "NaN")) {
                 get(c, "/dead/" + TOPIC + "?limit=" + limit);
             }
-            List<String> idLists = List.of("{\"ids\":\"x\"}", "{\"ids\":[1]}", "{\"ids\":[{}]}", "{\"ids\":{}}", "[1]",
-                    "\"x\"", "{", "{\"ids\":[[\"a\"]]}", "{\"ids\":true}", "{\"ids\":[null]}", "{\"ids\":[\"\"]}",
+            List<String> idLists = List.of(
+                    "{\"ids\":\"x\"}",
+                    "{\"ids\":[1]}",
+                    "{\"ids\":[{}]}",
+                    "{\"ids\":{}}",
+                    "[1]",
+                    "\"x\"",
+                    "{",
+                    "{\"ids\":[[\"a\"]]}",
+                    "{\"ids\":true}",
+                    "{\"ids\":[null]}",
+                    "{\"ids\":[\"\"]}",
                     "{\"ids\":[" + quote("'; DROP TABLE mykit_delay_queue_job; --") + "]}",
-                    "{\"ids\":[" + quote("a b") + "]}", "{\"ids\":[" + quote("😀") + "]}",
+                    "{\"ids\":[" + quote("a b") + "]}",
+                    "{\"ids\":[" + quote("😀") + "]}",
                     "{\"ids\":[" + quote("i".repeat(129)) + "]}");
             for (String ids : idLists) {
                 adminCall(c, "POST", "/dead/" + TOPIC + "/respawn", JSON, ascii(ids), false, 0);
@@ -800,8 +1201,8 @@ class HostileInputTest {
         /** Every admin route in every spelling, without the token: each refused before its handler runs. */
         private void adminBypass() {
             for (AdminPathSpellings.Call call : AdminPathSpellings.adminCalls(TOPIC, canaries.lost())) {
-                attacks.add(new Attack(Category.ADMIN_BYPASS, call.method(), call.target(), null, null, false, 0,
-                        Map.of(), true));
+                attacks.add(new Attack(
+                        Category.ADMIN_BYPASS, call.method(), call.target(), null, null, false, 0, Map.of(), true));
             }
         }
 
@@ -853,14 +1254,14 @@ class HostileInputTest {
             call(c, "GET", path, null, null, false, 0);
         }
 
-        private void call(Category c, String method, String path, String contentType, byte[] body, boolean chunked,
-                          int status) {
+        private void call(
+                Category c, String method, String path, String contentType, byte[] body, boolean chunked, int status) {
             attacks.add(new Attack(c, method, path, contentType, body, chunked, status, Map.of(), false));
         }
 
         /** An attack on an admin handler's input: it carries the token, so the input checks are what refuse it. */
-        private void adminCall(Category c, String method, String path, String contentType, byte[] body,
-                               boolean chunked, int status) {
+        private void adminCall(
+                Category c, String method, String path, String contentType, byte[] body, boolean chunked, int status) {
             attacks.add(new Attack(c, method, path, contentType, body, chunked, status, WITH_ADMIN_TOKEN, false));
         }
 
@@ -876,7 +1277,8 @@ class HostileInputTest {
                     fields.put(fieldsAndRawValues[i], fieldsAndRawValues[i + 1]);
                 }
             }
-            return fields.entrySet().stream().map(e -> quote(e.getKey()) + ":" + e.getValue())
+            return fields.entrySet().stream()
+                    .map(e -> quote(e.getKey()) + ":" + e.getValue())
                     .collect(Collectors.joining(",", "{", "}"));
         }
 
@@ -949,7 +1351,8 @@ class HostileInputTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(value.length() + 16);
         for (int i = 0; i < value.length(); i++) {
             int c = value.charAt(i);
-            if (Character.isHighSurrogate((char) c) && i + 1 < value.length()
+            if (Character.isHighSurrogate((char) c)
+                    && i + 1 < value.length()
                     && Character.isLowSurrogate(value.charAt(i + 1))) {
                 c = Character.toCodePoint((char) c, value.charAt(++i));
             }

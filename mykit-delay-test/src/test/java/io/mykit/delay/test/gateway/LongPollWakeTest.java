@@ -1,10 +1,8 @@
 package io.mykit.delay.test.gateway;
 
-import io.mykit.delay.test.gateway.GatewayClient.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -12,12 +10,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * Long-polls are woken by the hand-over itself, not by their poll interval (set to 20 s here): each waiting puller
- * gets its job within moments of the due time, and a hand-over wakes only as many waiters as it has jobs.
+ * Long-polls are woken by the hand-over itself, not by their poll interval (set to 20 s here): each waiting puller gets
+ * its job within moments of the due time, and a hand-over wakes only as many waiters as it has jobs.
  */
 class LongPollWakeTest {
     private static TestGateway gateway;
@@ -52,24 +51,35 @@ class LongPollWakeTest {
         Thread.sleep(500); // all three are waiting now
 
         long pushedAt = System.currentTimeMillis();
-        String first = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        String first = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}")
+                .data()
+                .asText();
         Reply firstReply = CompletableFuture.anyOf(pullers.toArray(CompletableFuture[]::new))
-                .thenApply(Reply.class::cast).get(5, TimeUnit.SECONDS);
+                .thenApply(Reply.class::cast)
+                .get(5, TimeUnit.SECONDS);
         assertThat(firstReply.data().path("id").asText()).isEqualTo(first);
-        assertThat(System.currentTimeMillis() - pushedAt).as("woken by the hand-over").isLessThan(3_000);
+        assertThat(System.currentTimeMillis() - pushedAt)
+                .as("woken by the hand-over")
+                .isLessThan(3_000);
         Thread.sleep(300);
-        assertThat(pullers.stream().filter(CompletableFuture::isDone).count()).as("one job wakes one puller").isEqualTo(1);
+        assertThat(pullers.stream().filter(CompletableFuture::isDone).count())
+                .as("one job wakes one puller")
+                .isEqualTo(1);
 
         long secondPush = System.currentTimeMillis();
-        String second = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
-        String third = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String second =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String third =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         List<String> got = new ArrayList<>();
         for (CompletableFuture<Reply> puller : pullers) {
             if (puller.get(5, TimeUnit.SECONDS) != firstReply) {
                 got.add(puller.get().data().path("id").asText());
             }
         }
-        assertThat(System.currentTimeMillis() - secondPush).as("both woken by hand-overs").isLessThan(3_000);
+        assertThat(System.currentTimeMillis() - secondPush)
+                .as("both woken by hand-overs")
+                .isLessThan(3_000);
         assertThat(got).containsExactlyInAnyOrder(second, third);
     }
 
@@ -81,9 +91,13 @@ class LongPollWakeTest {
         Thread.sleep(500); // waiting now
 
         long pushedAt = System.currentTimeMillis();
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}").data().asText();
+        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":300}")
+                .data()
+                .asText();
         Reply reply = batch.get(10, TimeUnit.SECONDS);
-        assertThat(System.currentTimeMillis() - pushedAt).as("woken by the hand-over").isLessThan(3_000);
+        assertThat(System.currentTimeMillis() - pushedAt)
+                .as("woken by the hand-over")
+                .isLessThan(3_000);
         assertThat(reply.data()).extracting(job -> job.path("id").asText()).containsExactly(id);
     }
 }

@@ -1,11 +1,11 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.mykit.delay.core.JdbcUrlDefaults;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -15,8 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The push road's group commits overlapping (several journal writers) and the JDBC options the gateway adds to a
@@ -40,8 +39,8 @@ class PushRoadTest {
                     CountDownLatch go = new CountDownLatch(1);
                     List<Future<GatewayClient.Reply>> replies = new ArrayList<>();
                     for (int p = 0; p < PUSHERS_PER_ID; p++) {
-                        String body = "{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":3600000,\"body\":\"p"
-                                + p + "\"}";
+                        String body = "{\"topic\":\"" + topic + "\",\"id\":\"" + id
+                                + "\",\"delay\":3600000,\"body\":\"p" + p + "\"}";
                         replies.add(pushers.submit(() -> {
                             go.await();
                             return client.push(body);
@@ -57,9 +56,14 @@ class PushRoadTest {
                             firsts++;
                         }
                     }
-                    assertThat(firsts).as("pushes of %s answered as the first", id).isEqualTo(1);
-                    assertThat(gateway.journalStatuses(id).stream().filter(s -> s == 0).count())
-                            .as("WaitPut rows of %s", id).isEqualTo(1);
+                    assertThat(firsts)
+                            .as("pushes of %s answered as the first", id)
+                            .isEqualTo(1);
+                    assertThat(gateway.journalStatuses(id).stream()
+                                    .filter(s -> s == 0)
+                                    .count())
+                            .as("WaitPut rows of %s", id)
+                            .isEqualTo(1);
                 }
             } finally {
                 pushers.shutdownNow();
@@ -86,7 +90,9 @@ class PushRoadTest {
                     // answered only once committed: the journal has it (and Redis, unless Redis failed: it did not)
                     GatewayClient.Reply found = client.lookup(id);
                     assertThat(found.status()).as("lookup of %s: %s", id, found).isEqualTo(200);
-                    assertThat(found.data().path("stage").asText()).as("in Redis: %s", found).isEqualTo("DELAYED");
+                    assertThat(found.data().path("stage").asText())
+                            .as("in Redis: %s", found)
+                            .isEqualTo("DELAYED");
                 }
             } finally {
                 pushers.shutdownNow();
@@ -102,21 +108,32 @@ class PushRoadTest {
                 GatewayClient.Reply pushed = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":3600000}");
                 assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
                 gateway.journalStatuses(pushed.data().asText());
-                String thread = gateway.bean(Journal.class).history(pushed.data().asText()).get(0).thread();
+                String thread = gateway.bean(Journal.class)
+                        .history(pushed.data().asText())
+                        .get(0)
+                        .thread();
                 // the WaitPut row names the thread that committed it: no hand-off to a push writer
-                assertThat(thread).as("thread of push %d", i).startsWith("http-nio-").doesNotContain("push-writer");
+                assertThat(thread)
+                        .as("thread of push %d", i)
+                        .startsWith("http-nio-")
+                        .doesNotContain("push-writer");
             }
         }
     }
 
     @Test
     void a_mysql_url_gets_the_statement_cache_options_it_does_not_name_and_keeps_those_it_does() {
-        String url = TestServers.jdbcUrl("mykit_it_push_url_" + UUID.randomUUID().toString().substring(0, 8));
-        String plain = url.substring(0, url.indexOf('?')) + "?useSSL=false&allowPublicKeyRetrieval=true&cachePrepStmts=false";
+        String url = TestServers.jdbcUrl(
+                "mykit_it_push_url_" + UUID.randomUUID().toString().substring(0, 8));
+        String plain =
+                url.substring(0, url.indexOf('?')) + "?useSSL=false&allowPublicKeyRetrieval=true&cachePrepStmts=false";
         try (TestGateway gateway = TestGateway.start("spring.datasource.url=" + plain)) {
             String used = gateway.bean(HikariDataSource.class).getJdbcUrl();
-            assertThat(used).startsWith(plain)
-                    .contains("&prepStmtCacheSqlLimit=1000000", "&useLocalSessionState=true",
+            assertThat(used)
+                    .startsWith(plain)
+                    .contains(
+                            "&prepStmtCacheSqlLimit=1000000",
+                            "&useLocalSessionState=true",
                             "&rewriteBatchedStatements=true")
                     .doesNotContain("cachePrepStmts=true");
             // the driver accepts them on MariaDB: a push is journaled through this URL
@@ -130,10 +147,13 @@ class PushRoadTest {
     @Test
     void url_options_are_added_only_to_mysql_urls_and_not_over_data_source_properties() {
         Properties none = new Properties();
-        assertThat(JdbcUrlDefaults.apply("jdbc:h2:file:./data/j;MODE=MySQL", none)).isEqualTo("jdbc:h2:file:./data/j;MODE=MySQL");
+        assertThat(JdbcUrlDefaults.apply("jdbc:h2:file:./data/j;MODE=MySQL", none))
+                .isEqualTo("jdbc:h2:file:./data/j;MODE=MySQL");
         assertThat(JdbcUrlDefaults.apply("jdbc:mysql://db:3306/j", none))
-                .startsWith("jdbc:mysql://db:3306/j?cachePrepStmts=true&").contains("&useLocalSessionState=true");
-        assertThat(JdbcUrlDefaults.apply("jdbc:mysql://db/j?", none)).startsWith("jdbc:mysql://db/j?cachePrepStmts=true&");
+                .startsWith("jdbc:mysql://db:3306/j?cachePrepStmts=true&")
+                .contains("&useLocalSessionState=true");
+        assertThat(JdbcUrlDefaults.apply("jdbc:mysql://db/j?", none))
+                .startsWith("jdbc:mysql://db/j?cachePrepStmts=true&");
         Properties given = new Properties();
         given.setProperty("useLocalSessionState", "false");
         assertThat(JdbcUrlDefaults.apply("jdbc:mysql://db/j?CACHEPREPSTMTS=false", given))

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * One HTTP/1.1 request over a plain socket, its target sent byte for byte: java.net.URI and the JDK client normalise or
- * refuse spellings such as {@code /x/..;/clearAll}, and those are exactly what a path check must be tried with.
- * The request says {@code Connection: close}, so the reply is everything read until the server closes.
+ * refuse spellings such as {@code /x/..;/clearAll}, and those are exactly what a path check must be tried with. The
+ * request says {@code Connection: close}, so the reply is everything read until the server closes.
  */
 public final class RawHttp {
     private static final int TIMEOUT_MS = 30_000;
@@ -25,22 +25,27 @@ public final class RawHttp {
         }
     }
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /**
      * Sends {@code method target HTTP/1.1} to host:port with the given extra headers and body (null = none). The Host
      * header names host:port unless {@code headers} has one.
      */
-    public static Answer send(String host, int port, String method, String target, Map<String, String> headers,
-                              byte[] body) throws IOException {
-        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+    public static Answer send(
+            String host, int port, String method, String target, Map<String, String> headers, byte[] body)
+            throws IOException {
+        StringBuilder head =
+                new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
         if (headers.keySet().stream().noneMatch("Host"::equalsIgnoreCase)) {
-            head.append("Host: ").append(host.contains(":") ? "[" + host + "]" : host).append(':').append(port)
+            head.append("Host: ")
+                    .append(host.contains(":") ? "[" + host + "]" : host)
+                    .append(':')
+                    .append(port)
                     .append("\r\n");
         }
         head.append("Connection: close\r\n");
-        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (body != null) {
             head.append("Content-Length: ").append(body.length).append("\r\n");
         } else if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -72,7 +77,8 @@ public final class RawHttp {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                headers.put(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
                         lines[i].substring(colon + 1).trim());
             }
         }
@@ -93,7 +99,8 @@ public final class RawHttp {
                 throw new IOException(request + ": chunked body ends without its last chunk");
             }
             String size = text.substring(at, lineEnd);
-            int length = Integer.parseInt((size.contains(";") ? size.substring(0, size.indexOf(';')) : size).trim(), 16);
+            int length =
+                    Integer.parseInt((size.contains(";") ? size.substring(0, size.indexOf(';')) : size).trim(), 16);
             if (length == 0) {
                 return out.toByteArray();
             }

@@ -1,5 +1,8 @@
 package io.mykit.delay.test.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.config.DelayProperties;
@@ -10,6 +13,19 @@ import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,30 +34,12 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisMonitor;
 import redis.clients.jedis.exceptions.JedisException;
 
-import javax.sql.DataSource;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /**
- * A private Redis (never the shared one) goes away and comes back. Mechanism under test: a push journals the job
- * with a storing row before touching Redis; when the Redis step fails the push is accepted all the same (200: the
- * journal has it, and a 503 would make a client without ids push it twice) and the storing row stays; the
- * stranded-job repairer re-adds the jobs of storing rows (and WaitPut rows) older than repair-after once Redis answers.
- * Being private, its command counts are this gateway's alone: waiting long-polls leave it alone.
+ * A private Redis (never the shared one) goes away and comes back. Mechanism under test: a push journals the job with a
+ * storing row before touching Redis; when the Redis step fails the push is accepted all the same (200: the journal has
+ * it, and a 503 would make a client without ids push it twice) and the storing row stays; the stranded-job repairer
+ * re-adds the jobs of storing rows (and WaitPut rows) older than repair-after once Redis answers. Being private, its
+ * command counts are this gateway's alone: waiting long-polls leave it alone.
  */
 class RedisOutageTest {
     // more than two of the repairer's pages (500)
@@ -54,8 +52,8 @@ class RedisOutageTest {
     @BeforeAll
     static void start() {
         redis = TestServers.startOwnRedis();
-        gateway = TestGateway.start(redis.host(), redis.port(),
-                "mykit.delay.journal.repair-after=1s", "mykit.delay.redis.timeout=500ms");
+        gateway = TestGateway.start(
+                redis.host(), redis.port(), "mykit.delay.journal.repair-after=1s", "mykit.delay.redis.timeout=500ms");
     }
 
     @AfterAll
@@ -72,7 +70,9 @@ class RedisOutageTest {
         redis.stop();
         try {
             Reply reply = gateway.client().push("{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":0}");
-            assertThat(reply.status()).as("a push journaled while Redis is down: " + reply).isEqualTo(200);
+            assertThat(reply.status())
+                    .as("a push journaled while Redis is down: " + reply)
+                    .isEqualTo(200);
             assertThat(reply.data().asText()).isEqualTo(id);
             Reply anonymous = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":0}");
             assertThat(anonymous.status()).as(anonymous.toString()).isEqualTo(200);
@@ -82,12 +82,16 @@ class RedisOutageTest {
         List<String> pulled = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Reply reply = gateway.client().get(topic, 30_000, 15_000);
-            assertThat(reply.data().isObject()).as("job " + (i + 1) + " of 2 after Redis returned: " + reply).isTrue();
+            assertThat(reply.data().isObject())
+                    .as("job " + (i + 1) + " of 2 after Redis returned: " + reply)
+                    .isTrue();
             pulled.add(reply.data().path("id").asText());
             assertThat(gateway.client().finish(pulled.get(i)).status()).isEqualTo(200);
         }
         assertThat(pulled).doesNotHaveDuplicates().contains(id);
-        assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull()).as("each delivered once").isTrue();
+        assertThat(gateway.client().get(topic, 30_000, 1_500).data().isNull())
+                .as("each delivered once")
+                .isTrue();
     }
 
     /**
@@ -98,20 +102,27 @@ class RedisOutageTest {
     @Test
     void a_pull_answers_503_json_when_redis_is_down_at_its_first_look_or_while_it_waits() throws Exception {
         String topic = "outage-pull-" + UUID.randomUUID().toString().substring(0, 8);
-        CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 2_500));
+        CompletableFuture<Reply> waiting =
+                CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 2_500));
         Thread.sleep(500);
         try (FailureLog failures = FailureLog.capture()) {
             redis.stop();
             Reply atOnce = gateway.client().get(topic, 30_000, 1_000);
             assertThat(atOnce.status()).as("first look fails: " + atOnce).isEqualTo(503);
-            assertThat(atOnce.json().path("success").asBoolean(true)).as(atOnce.toString()).isFalse();
+            assertThat(atOnce.json().path("success").asBoolean(true))
+                    .as(atOnce.toString())
+                    .isFalse();
             Reply later = waiting.get(15, TimeUnit.SECONDS);
-            assertThat(later.status()).as("a look while waiting fails: " + later).isEqualTo(503);
+            assertThat(later.status())
+                    .as("a look while waiting fails: " + later)
+                    .isEqualTo(503);
             assertThat(later.json().path("code").asInt()).as(later.toString()).isEqualTo(503);
             for (Reply failed : List.of(atOnce, later)) {
-                assertThat(failed.toString()).doesNotContain(Integer.toString(redis.port()))
+                assertThat(failed.toString())
+                        .doesNotContain(Integer.toString(redis.port()))
                         .doesNotContain("127.0.0.1");
-                assertThat(failures.lineOf(failed, "redis unavailable")).startsWith("request ")
+                assertThat(failures.lineOf(failed, "redis unavailable"))
+                        .startsWith("request ")
                         .contains("redis unavailable: ");
             }
         } finally {
@@ -142,8 +153,8 @@ class RedisOutageTest {
         List<Job> jobs = new ArrayList<>();
         long createTime = System.currentTimeMillis();
         for (int i = 0; i < STRANDED_JOBS; i++) {
-            jobs.add(new Job("stranded-" + i + "-" + UUID.randomUUID(), topic, null, null, 0, 0, 0, 0, "s" + i,
-                    createTime));
+            jobs.add(new Job(
+                    "stranded-" + i + "-" + UUID.randomUUID(), topic, null, null, 0, 0, 0, 0, "s" + i, createTime));
         }
         String group = gateway.bean(Journal.class).insertWaitPut(jobs, "test-crash", createTime - 5_000);
         if (waitPutRows) {
@@ -167,24 +178,33 @@ class RedisOutageTest {
             return pulled.size() >= STRANDED_JOBS;
         });
         assertThat(repeated).as("jobs delivered twice").isEmpty();
-        assertThat(pulled).containsExactlyInAnyOrderElementsOf(jobs.stream().map(Job::getId).toList());
+        assertThat(pulled)
+                .containsExactlyInAnyOrderElementsOf(
+                        jobs.stream().map(Job::getId).toList());
     }
 
     @Test
     void timers_survive_a_redis_outage_and_deliver_afterwards() {
         TimerGroup timers = gateway.bean(TimerGroup.class);
-        long failuresBefore = timers.timers().stream().mapToLong(BucketTimer::failures).sum();
+        long failuresBefore =
+                timers.timers().stream().mapToLong(BucketTimer::failures).sum();
         redis.stop();
         try {
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    timers.timers().stream().mapToLong(BucketTimer::failures).sum() > failuresBefore);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> timers.timers().stream()
+                                    .mapToLong(BucketTimer::failures)
+                                    .sum()
+                            > failuresBefore);
         } finally {
             redis.restart();
         }
         assertThat(timers.timers()).allMatch(BucketTimer::isRunning);
 
         String topic = "after-outage-" + UUID.randomUUID().toString().substring(0, 8);
-        String id = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":200}").data().asText();
+        String id = gateway.client()
+                .push("{\"topic\":\"" + topic + "\",\"delay\":200}")
+                .data()
+                .asText();
         Reply pulled = gateway.client().get(topic, 30_000, 10_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
     }
@@ -206,7 +226,8 @@ class RedisOutageTest {
         // once: one scan of the buckets per topic
         long scans = llensOn("idle-" + run, Duration.ofSeconds(3));
         int buckets = gateway.bean(DelayProperties.class).getBuckets();
-        assertThat(scans).as("LLEN calls in 3 s of %d waiting polls", topics)
+        assertThat(scans)
+                .as("LLEN calls in 3 s of %d waiting polls", topics)
                 .isLessThanOrEqualTo((long) topics * buckets);
         for (CompletableFuture<Reply> poll : polls) {
             assertThat(poll.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
@@ -219,21 +240,23 @@ class RedisOutageTest {
         CountDownLatch watching = new CountDownLatch(1);
         CountDownLatch ended = new CountDownLatch(1);
         Jedis monitor = new Jedis(redis.host(), redis.port());
-        Thread reader = new Thread(() -> {
-            try {
-                monitor.monitor(new JedisMonitor() {
-                    @Override
-                    public void onCommand(String command) {
-                        watching.countDown();
-                        if (command.contains("\"LLEN\"") && command.contains(marker)) {
-                            seen.incrementAndGet();
-                        }
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        monitor.monitor(new JedisMonitor() {
+                            @Override
+                            public void onCommand(String command) {
+                                watching.countDown();
+                                if (command.contains("\"LLEN\"") && command.contains(marker)) {
+                                    seen.incrementAndGet();
+                                }
+                            }
+                        });
+                    } catch (JedisException closed) {
+                        ended.countDown();
                     }
-                });
-            } catch (JedisException closed) {
-                ended.countDown();
-            }
-        }, "llen-monitor");
+                },
+                "llen-monitor");
         reader.start();
         try (Jedis ping = new Jedis(redis.host(), redis.port())) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
@@ -246,7 +269,9 @@ class RedisOutageTest {
         Thread.sleep(window.toMillis());
         long inWindow = seen.get() - counted;
         monitor.close();
-        assertThat(ended.await(5, TimeUnit.SECONDS)).as("monitor connection closed").isTrue();
+        assertThat(ended.await(5, TimeUnit.SECONDS))
+                .as("monitor connection closed")
+                .isTrue();
         return inWindow;
     }
 }

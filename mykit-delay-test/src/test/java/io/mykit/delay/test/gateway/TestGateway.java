@@ -1,27 +1,26 @@
 package io.mykit.delay.test.gateway;
 
+import io.mykit.delay.MykitDelayApplication;
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.MykitDelayApplication;
 import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.TestServers;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ApplicationContextInitializer;
-import org.springframework.context.ConfigurableApplicationContext;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * A whole gateway in the test JVM on a random port, against the real Redis (or {@link RedisClusterServers}) and
- * MariaDB of {@link TestServers}, with a key prefix and a journal database of its own (dropped on close) so tests
- * cannot see each other's data: a restore reads the whole journal, so gateways must not share one.
+ * A whole gateway in the test JVM on a random port, against the real Redis (or {@link RedisClusterServers}) and MariaDB
+ * of {@link TestServers}, with a key prefix and a journal database of its own (dropped on close) so tests cannot see
+ * each other's data: a restore reads the whole journal, so gateways must not share one.
  */
 public final class TestGateway implements AutoCloseable {
     private final ConfigurableApplicationContext context;
@@ -47,16 +46,20 @@ public final class TestGateway implements AutoCloseable {
 
     /** Starts against the given Redis (fault tests use a private one). */
     public static TestGateway start(String redisHost, int redisPort, String... extraProperties) {
-        return start(List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort),
-                extraProperties);
+        return start(
+                List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort), extraProperties);
     }
 
     /** Starts against the given Redis with {@code initializer} run on the context before its beans are made. */
-    public static TestGateway start(String redisHost, int redisPort,
-                                    ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
-                                    String... extraProperties) {
-        return start(List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort),
-                List.of(initializer), extraProperties);
+    public static TestGateway start(
+            String redisHost,
+            int redisPort,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+            String... extraProperties) {
+        return start(
+                List.of("mykit.delay.redis.host=" + redisHost, "mykit.delay.redis.port=" + redisPort),
+                List.of(initializer),
+                extraProperties);
     }
 
     /** Starts against the test JVM's Redis Cluster. */
@@ -77,8 +80,8 @@ public final class TestGateway implements AutoCloseable {
         for (String property : properties) {
             args.add("--" + property);
         }
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
-                .run(args.toArray(String[]::new));
+        ConfigurableApplicationContext context =
+                new SpringApplicationBuilder(MykitDelayApplication.class).run(args.toArray(String[]::new));
         return new TestGateway(context, prefix, database);
     }
 
@@ -86,9 +89,10 @@ public final class TestGateway implements AutoCloseable {
         return start(redisProperties, List.of(), extraProperties);
     }
 
-    private static TestGateway start(List<String> redisProperties,
-                                     List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers,
-                                     String... extraProperties) {
+    private static TestGateway start(
+            List<String> redisProperties,
+            List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers,
+            String... extraProperties) {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         String prefix = "it-" + unique;
         String database = "mykit_it_" + unique;
@@ -109,7 +113,9 @@ public final class TestGateway implements AutoCloseable {
         // as command-line arguments: they must beat application.yml (server.port, hikari settings, ...)
         ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
                 .initializers(initializers.toArray(ApplicationContextInitializer[]::new))
-                .run(byKey.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
+                .run(byKey.entrySet().stream()
+                        .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                        .toArray(String[]::new));
         return new TestGateway(context, prefix, database);
     }
 
@@ -149,7 +155,9 @@ public final class TestGateway implements AutoCloseable {
         if (!bean(StateChangeWriter.class).flush(5_000)) {
             throw new IllegalStateException("journal state changes not flushed within 5 s");
         }
-        return bean(Journal.class).history(jobId).stream().map(JobLogRow::status).toList();
+        return bean(Journal.class).history(jobId).stream()
+                .map(JobLogRow::status)
+                .toList();
     }
 
     public String database() {

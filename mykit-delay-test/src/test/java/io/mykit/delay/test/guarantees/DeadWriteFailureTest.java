@@ -1,5 +1,9 @@
 package io.mykit.delay.test.guarantees;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
@@ -10,22 +14,17 @@ import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TcpProxy;
 import io.mykit.delay.test.support.TestServers;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
 /**
  * One settle of a bucket holds a delivered job and a job out of tries; the journal database is cut (a TCP proxy in
- * front of the real MariaDB) just before, so the synchronous Dead write fails. The delivered job has left Redis by
- * then and must still end up Finish in the journal once the database is back; the dead one stays in flight.
+ * front of the real MariaDB) just before, so the synchronous Dead write fails. The delivered job has left Redis by then
+ * and must still end up Finish in the journal once the database is back; the dead one stays in flight.
  */
 class DeadWriteFailureTest {
     private static TcpProxy proxy;
@@ -38,7 +37,9 @@ class DeadWriteFailureTest {
         proxy = new TcpProxy(TestServers.LOCALHOST, TestServers.mariaDbPort());
         database = "mykit_it_dw_" + UUID.randomUUID().toString().substring(0, 8);
         String url = TestServers.jdbcUrlThrough(proxy, database);
-        gateway = TestGateway.start("spring.datasource.url=" + url, "mykit.delay.buckets=1",
+        gateway = TestGateway.start(
+                "spring.datasource.url=" + url,
+                "mykit.delay.buckets=1",
                 "spring.datasource.hikari.connection-timeout=1000");
         client = gateway.client();
     }
@@ -60,21 +61,29 @@ class DeadWriteFailureTest {
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         Job deliveredJob = store.peek(delivered).orElseThrow().job();
         Job spentJob = store.peek(spent).orElseThrow().job();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(client.lookup(delivered).data().path("status").asText()).isEqualTo("Ready"));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(
+                                client.lookup(delivered).data().path("status").asText())
+                        .isEqualTo("Ready"));
 
         DeliveryOutcomes outcomes = gateway.bean(DeliveryOutcomes.class);
         proxy.cut();
         try {
-            assertThatThrownBy(() -> outcomes.settle(0, List.of(deliveredJob), List.of(new SendFailure(spentJob, "refused"))))
-                    .as("the Dead write fails while the database is cut").isInstanceOf(RuntimeException.class);
+            assertThatThrownBy(() ->
+                            outcomes.settle(0, List.of(deliveredJob), List.of(new SendFailure(spentJob, "refused"))))
+                    .as("the Dead write fails while the database is cut")
+                    .isInstanceOf(RuntimeException.class);
         } finally {
             proxy.heal();
         }
         assertThat(store.peek(delivered)).as("delivered job in Redis").isEmpty();
-        assertThat(store.peek(spent)).as("dead job stays in flight for the sweeper").isPresent();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(client.lookup(delivered).data().path("status").asText()).isEqualTo(JobStatus.Finish.name()));
+        assertThat(store.peek(spent))
+                .as("dead job stays in flight for the sweeper")
+                .isPresent();
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(
+                                client.lookup(delivered).data().path("status").asText())
+                        .isEqualTo(JobStatus.Finish.name()));
     }
 
     private static String push(String topic, String extraFields) {

@@ -1,12 +1,15 @@
 package io.mykit.delay.test.guarantees;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
-import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.SendFailure;
@@ -20,15 +23,11 @@ import io.mykit.delay.queue.service.Finishing;
 import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.DelayStore;
-import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -43,14 +42,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * What ended stays ended, on the pull road against the real Redis and MariaDB: a Finish queued after a Ready, a
- * restore racing a finish and a cancel, a cancel of a reserved job, a finish whose reply was lost, a respawn of a
- * dead job Redis still held a record of, and long-polls that leave nothing behind.
+ * What ended stays ended, on the pull road against the real Redis and MariaDB: a Finish queued after a Ready, a restore
+ * racing a finish and a cancel, a cancel of a reserved job, a finish whose reply was lost, a respawn of a dead job
+ * Redis still held a record of, and long-polls that leave nothing behind.
  */
 class EndedStaysEndedTest {
     private static TestGateway gateway;
@@ -92,12 +91,22 @@ class EndedStaysEndedTest {
             assertThat(client.finish(reserved).status()).isEqualTo(200);
         });
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        RecoveryService recovery = new RecoveryService(racing, store, store, gateway.bean(StateChangeWriter.class),
-                (bucket, at) -> { }, Clock.systemUTC(), 5_000);
+        RecoveryService recovery = new RecoveryService(
+                racing,
+                store,
+                store,
+                gateway.bean(StateChangeWriter.class),
+                (bucket, at) -> {},
+                Clock.systemUTC(),
+                5_000);
         recovery.restore(true);
 
-        assertThat(store.peek(waiting)).as("cancelled job in Redis after the restore").isEmpty();
-        assertThat(store.peek(reserved)).as("finished job in Redis after the restore").isEmpty();
+        assertThat(store.peek(waiting))
+                .as("cancelled job in Redis after the restore")
+                .isEmpty();
+        assertThat(store.peek(reserved))
+                .as("finished job in Redis after the restore")
+                .isEmpty();
         awaitJournal(waiting, JobStatus.Delete);
         awaitJournal(reserved, JobStatus.Finish);
     }
@@ -111,7 +120,8 @@ class EndedStaysEndedTest {
             Reply reply = client.get(topic, 30_000, 1_500);
             if (reply.data().isObject()) {
                 deliveries.add(reply.data().path("id").asText());
-                assertThat(client.finish(reply.data().path("id").asText()).status()).isEqualTo(200);
+                assertThat(client.finish(reply.data().path("id").asText()).status())
+                        .isEqualTo(200);
             }
         };
         // the push has committed its WaitPut row and not yet added the job to Redis: a restore runs, pullers pull
@@ -121,8 +131,8 @@ class EndedStaysEndedTest {
         });
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         TimerGroup timers = gateway.bean(TimerGroup.class);
-        try (PushPipeline pushes = new PushPipeline(racing, store, gateway.bean(StateChangeWriter.class), timers::wake,
-                Clock.systemUTC(), 10, 1)) {
+        try (PushPipeline pushes = new PushPipeline(
+                racing, store, gateway.bean(StateChangeWriter.class), timers::wake, Clock.systemUTC(), 10, 1)) {
             pushes.start();
             Job job = new Job(id, topic, null, null, 0, 0, 0, 16, "b", System.currentTimeMillis());
             pushes.submit(List.of(job), java.util.Set.of(id)).done().get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -164,8 +174,8 @@ class EndedStaysEndedTest {
             AtomicReference<Cancellation> cancellation = new AtomicReference<>();
             RedisDelayStore real = gateway.bean(RedisDelayStore.class);
             // the store's finishAll, then, still inside the finish, a cancel given a second to run
-            DelayStore racing = (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(),
-                    new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
+            DelayStore racing = (DelayStore) Proxy.newProxyInstance(
+                    DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
                         Object result = invokeOn(real, method, args);
                         if (method.getName().equals("finishAll")) {
                             cancel.set(canceller.submit(() -> cancelOutcome(cancellation.get(), id)));
@@ -177,14 +187,20 @@ class EndedStaysEndedTest {
                         }
                         return result;
                     });
-            cancellation.set(new Cancellation(racing, gateway.bean(Journal.class),
-                    gateway.bean(StateChangeWriter.class), Clock.systemUTC()));
-            Finishing finishing = new Finishing(gateway.bean(JobValidator.class), racing, gateway.bean(Journal.class),
-                    gateway.bean(StateChangeWriter.class), Clock.systemUTC());
+            cancellation.set(new Cancellation(
+                    racing, gateway.bean(Journal.class), gateway.bean(StateChangeWriter.class), Clock.systemUTC()));
+            Finishing finishing = new Finishing(
+                    gateway.bean(JobValidator.class),
+                    racing,
+                    gateway.bean(Journal.class),
+                    gateway.bean(StateChangeWriter.class),
+                    Clock.systemUTC());
 
             FinishReport finish = finishing.finishAll(List.of(id));
             assertThat(finish.finished()).as("finish report %s", finish).containsExactly(id);
-            assertThat(cancel.get().get(10, TimeUnit.SECONDS)).as("the cancel's outcome").startsWith("409");
+            assertThat(cancel.get().get(10, TimeUnit.SECONDS))
+                    .as("the cancel's outcome")
+                    .startsWith("409");
         } finally {
             canceller.shutdownNow();
         }
@@ -201,14 +217,17 @@ class EndedStaysEndedTest {
         String topic = topic();
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < 600; i++) {
-            batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"delay\":3600000}");
+            batch.append(i == 0 ? "" : ",")
+                    .append("{\"topic\":\"")
+                    .append(topic)
+                    .append("\",\"delay\":3600000}");
         }
         assertThat(client.pushBatch(batch.append(']').toString()).status()).isEqualTo(200);
         RedisDelayStore real = gateway.bean(RedisDelayStore.class);
         AtomicBoolean halfRunning = new AtomicBoolean();
         AtomicBoolean endedWhileAdding = new AtomicBoolean();
-        DelayStore failingHalf = (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(),
-                new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
+        DelayStore failingHalf = (DelayStore) Proxy.newProxyInstance(
+                DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("addUnlessEnded")) {
                         Collection<?> jobs = (Collection<?>) args[0];
                         if (real.bucketOf(((Job) jobs.iterator().next()).getId()) % 2 == 0) {
@@ -223,11 +242,19 @@ class EndedStaysEndedTest {
                     }
                     return invokeOn(real, method, args);
                 });
-        RecoveryService recovery = new RecoveryService(gateway.bean(Journal.class), failingHalf, failingHalf,
-                gateway.bean(StateChangeWriter.class), (bucket, at) -> { }, Clock.systemUTC(), 5_000);
+        RecoveryService recovery = new RecoveryService(
+                gateway.bean(Journal.class),
+                failingHalf,
+                failingHalf,
+                gateway.bean(StateChangeWriter.class),
+                (bucket, at) -> {},
+                Clock.systemUTC(),
+                5_000);
 
         assertThatThrownBy(() -> recovery.restore(true)).isInstanceOf(StoreUnavailableException.class);
-        assertThat(endedWhileAdding).as("restore marks dropped while half of a page was still being added").isFalse();
+        assertThat(endedWhileAdding)
+                .as("restore marks dropped while half of a page was still being added")
+                .isFalse();
     }
 
     private static Object invokeOn(Object target, Method method, Object[] args) throws Throwable {
@@ -285,21 +312,30 @@ class EndedStaysEndedTest {
     void a_dead_job_redis_still_held_a_record_of_is_delivered_after_its_respawn() throws Exception {
         String topic = topic();
         String id = push(topic, 0, ",\"tries\":1");
-        assertThat(client.get("/get/" + topic + "?ttr=200&timeout=10000").data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get("/get/" + topic + "?ttr=200&timeout=10000")
+                        .data()
+                        .path("id")
+                        .asText())
+                .isEqualTo(id);
         awaitJournal(id, JobStatus.Dead);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         // the burial journals Dead first and drops the job from Redis right after
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
                 .until(() -> store.peek(id).isEmpty());
         // what a failed forget after the Dead write leaves behind: the record, nowhere to be pumped from
         Job leftover = new Job(id, topic, null, null, 0, 0, 0, 1, "", System.currentTimeMillis());
-        try (var jedis = new redis.clients.jedis.Jedis(io.mykit.delay.test.support.TestServers.redis().host(),
+        try (var jedis = new redis.clients.jedis.Jedis(
+                io.mykit.delay.test.support.TestServers.redis().host(),
                 io.mykit.delay.test.support.TestServers.redis().port())) {
-            jedis.hset(store.keys().pool(store.bucketOf(id)), id, io.mykit.delay.common.model.JobCodec.encode(leftover));
+            jedis.hset(
+                    store.keys().pool(store.bucketOf(id)), id, io.mykit.delay.common.model.JobCodec.encode(leftover));
         }
-        Reply respawned = client.raw("POST", "/dead/" + topic + "/respawn", "application/json",
-                "{\"ids\":[\"" + id + "\"]}");
-        assertThat(respawned.data().path("respawned").asInt()).as(respawned.toString()).isEqualTo(1);
+        Reply respawned =
+                client.raw("POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + id + "\"]}");
+        assertThat(respawned.data().path("respawned").asInt())
+                .as(respawned.toString())
+                .isEqualTo(1);
         JsonNode again = reserve(topic);
         assertThat(again.path("id").asText()).as("respawned job delivered").isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
@@ -316,22 +352,33 @@ class EndedStaysEndedTest {
         Job job = handedToBroker(topic);
         DeliveryOutcomes forgetFails = outcomesOn(failing("forget"), gateway.bean(Journal.class));
         assertThatThrownBy(() -> forgetFails.settle(bucketOf(job), List.of(), List.of(new SendFailure(job, "refused"))))
-                .as("the forget after the Dead write").isInstanceOf(StoreUnavailableException.class);
+                .as("the forget after the Dead write")
+                .isInstanceOf(StoreUnavailableException.class);
         awaitJournal(job.getId(), JobStatus.Dead);
         gateway.bean(RecoveryService.class).restore(true);
-        assertThat(gateway.bean(RedisDelayStore.class).peek(job.getId()).orElseThrow().stage())
-                .as("after a restore").isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
+        assertThat(gateway.bean(RedisDelayStore.class)
+                        .peek(job.getId())
+                        .orElseThrow()
+                        .stage())
+                .as("after a restore")
+                .isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
 
         // the time it may stay in flight passes: the sweeper looks at it again
         expireInFlight(job);
-        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a dead job handed to a puller").isTrue();
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull())
+                .as("a dead job handed to a puller")
+                .isTrue();
         awaitGoneFromRedis(job);
         assertThat(status(job)).isEqualTo(JobStatus.Dead);
 
-        Reply respawned = client.raw("POST", "/dead/" + topic + "/respawn", "application/json",
-                "{\"ids\":[\"" + job.getId() + "\"]}");
-        assertThat(respawned.data().path("respawned").asInt()).as(respawned.toString()).isEqualTo(1);
-        assertThat(reserve(topic).path("id").asText()).as("respawned job delivered").isEqualTo(job.getId());
+        Reply respawned = client.raw(
+                "POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + job.getId() + "\"]}");
+        assertThat(respawned.data().path("respawned").asInt())
+                .as(respawned.toString())
+                .isEqualTo(1);
+        assertThat(reserve(topic).path("id").asText())
+                .as("respawned job delivered")
+                .isEqualTo(job.getId());
         assertThat(client.finish(job.getId()).status()).isEqualTo(200);
         awaitJournal(job.getId(), JobStatus.Finish);
     }
@@ -342,10 +389,11 @@ class EndedStaysEndedTest {
         String topic = topic();
         Job job = handedToBroker(topic);
         Journal real = gateway.bean(Journal.class);
-        Journal deadWriteFails = (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(),
-                new Class<?>[] {Journal.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("apply") && ((List<?>) args[0]).stream()
-                            .anyMatch(change -> ((StateChange) change).status() == JobStatus.Dead)) {
+        Journal deadWriteFails = (Journal) Proxy.newProxyInstance(
+                Journal.class.getClassLoader(), new Class<?>[] {Journal.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("apply")
+                            && ((List<?>) args[0])
+                                    .stream().anyMatch(change -> ((StateChange) change).status() == JobStatus.Dead)) {
                         throw new StoreUnavailableException("journal", "test: the Dead write fails", null);
                     }
                     return invokeOn(real, method, args);
@@ -356,7 +404,9 @@ class EndedStaysEndedTest {
         assertThat(status(job)).as("nothing journaled yet").isEqualTo(JobStatus.Delay);
 
         expireInFlight(job);
-        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("a job out of tries handed out again").isTrue();
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull())
+                .as("a job out of tries handed out again")
+                .isTrue();
         awaitJournal(job.getId(), JobStatus.Dead);
         awaitGoneFromRedis(job);
     }
@@ -380,8 +430,12 @@ class EndedStaysEndedTest {
         // the broker confirms a send of it that another hand-over had under way
         gateway.bean(DeliveryOutcomes.class).settle(bucketOf(job), List.of(job), List.of());
         assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
-        assertThat(status(job)).as("a dropped dead letter after a late delivery").isEqualTo(JobStatus.Delete);
-        assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("a dropped job handed to a puller").isTrue();
+        assertThat(status(job))
+                .as("a dropped dead letter after a late delivery")
+                .isEqualTo(JobStatus.Delete);
+        assertThat(client.get(topic, 30_000, 1_000).data().isNull())
+                .as("a dropped job handed to a puller")
+                .isTrue();
     }
 
     /** Finish, Delete and Dead stay as they came first, whichever road a later end takes to the journal. */
@@ -398,17 +452,22 @@ class EndedStaysEndedTest {
         journal.apply(List.of(StateChange.of(dead, JobStatus.Dead, now)));
         assertThat(client.delete(deleted).status()).isEqualTo(200);
 
-        List<StateChange> lateFinishes = List.of(StateChange.of(dead, JobStatus.Finish, now),
-                StateChange.of(deleted, JobStatus.Finish, now));
+        List<StateChange> lateFinishes =
+                List.of(StateChange.of(dead, JobStatus.Finish, now), StateChange.of(deleted, JobStatus.Finish, now));
         journal.apply(lateFinishes);
         states.submitAll(lateFinishes);
         assertThat(states.flush(5_000)).isTrue();
-        journal.apply(List.of(StateChange.of(oneBatch, JobStatus.Dead, now),
-                StateChange.of(oneBatch, JobStatus.Finish, now)));
+        journal.apply(List.of(
+                StateChange.of(oneBatch, JobStatus.Dead, now), StateChange.of(oneBatch, JobStatus.Finish, now)));
 
-        assertThat(journal.find(dead).orElseThrow().status()).as("Dead, then Finish").isEqualTo(JobStatus.Dead);
-        assertThat(journal.find(deleted).orElseThrow().status()).as("Delete, then Finish").isEqualTo(JobStatus.Delete);
-        assertThat(journal.find(oneBatch).orElseThrow().status()).as("Dead, then Finish in one batch")
+        assertThat(journal.find(dead).orElseThrow().status())
+                .as("Dead, then Finish")
+                .isEqualTo(JobStatus.Dead);
+        assertThat(journal.find(deleted).orElseThrow().status())
+                .as("Delete, then Finish")
+                .isEqualTo(JobStatus.Delete);
+        assertThat(journal.find(oneBatch).orElseThrow().status())
+                .as("Dead, then Finish in one batch")
                 .isEqualTo(JobStatus.Dead);
         assertThat(endsKept() - keptBefore).as("late ends counted").isEqualTo(5);
         gateway.bean(RedisDelayStore.class).forget(bucketOf(dead), List.of(dead));
@@ -430,12 +489,14 @@ class EndedStaysEndedTest {
         } finally {
             pollers.shutdownNow();
         }
-        assertThat(gateway.bean(PullTarget.class).waitingTopics()).as("topics with a waiting long-poll").isZero();
+        assertThat(gateway.bean(PullTarget.class).waitingTopics())
+                .as("topics with a waiting long-poll")
+                .isZero();
     }
 
     /**
-     * A job pushed due in half an hour (tries 1) and pumped by hand at its due time, as a hand-over to a broker
-     * sender leaves it: in flight with no puller's reservation. The gateway routes every topic to pullers, so a job the
+     * A job pushed due in half an hour (tries 1) and pumped by hand at its due time, as a hand-over to a broker sender
+     * leaves it: in flight with no puller's reservation. The gateway routes every topic to pullers, so a job the
      * sweeper returns is then handed to the topic's pullers, where a test sees it.
      */
     private static Job handedToBroker(String topic) {
@@ -443,7 +504,9 @@ class EndedStaysEndedTest {
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         long due = store.peek(id).orElseThrow().job().dueTime();
         Job job = store.pumpDue(store.bucketOf(id), due, 1_000, 60_000).jobs().stream()
-                .filter(pumped -> pumped.getId().equals(id)).findFirst().orElseThrow();
+                .filter(pumped -> pumped.getId().equals(id))
+                .findFirst()
+                .orElseThrow();
         assertThat(store.peek(id).orElseThrow().stage())
                 .isEqualTo(io.mykit.delay.queue.store.StoredJob.Stage.IN_FLIGHT);
         return job;
@@ -452,17 +515,25 @@ class EndedStaysEndedTest {
     /** The gateway's settling of hand-overs, on {@code store} and {@code journal}. */
     private static DeliveryOutcomes outcomesOn(DelayStore store, Journal journal) {
         DelayProperties properties = gateway.bean(DelayProperties.class);
-        RetryPolicy policy = new RetryPolicy(properties.getDispatch().getRetryBase().toMillis(),
-                properties.getDispatch().getRetryCap().toMillis(), properties.getLimits().getDefaultTries());
-        return new DeliveryOutcomes(store, store, journal, gateway.bean(StateChangeWriter.class), policy,
-                (bucket, at) -> { }, Clock.systemUTC());
+        RetryPolicy policy = new RetryPolicy(
+                properties.getDispatch().getRetryBase().toMillis(),
+                properties.getDispatch().getRetryCap().toMillis(),
+                properties.getLimits().getDefaultTries());
+        return new DeliveryOutcomes(
+                store,
+                store,
+                journal,
+                gateway.bean(StateChangeWriter.class),
+                policy,
+                (bucket, at) -> {},
+                Clock.systemUTC());
     }
 
     /** The gateway's store, whose {@code verb} fails as it does when Redis does not answer. */
     private static DelayStore failing(String verb) {
         RedisDelayStore real = gateway.bean(RedisDelayStore.class);
-        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
-                (proxy, method, args) -> {
+        return (DelayStore) Proxy.newProxyInstance(
+                DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals(verb)) {
                         throw new StoreUnavailableException("redis", "test: " + verb + " fails", null);
                     }
@@ -473,16 +544,26 @@ class EndedStaysEndedTest {
     /** Moves the job's in-flight deadline to the past: what the time it may stay in flight does when it passes. */
     private static void expireInFlight(Job job) {
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        try (var jedis = new redis.clients.jedis.Jedis(io.mykit.delay.test.support.TestServers.redis().host(),
+        try (var jedis = new redis.clients.jedis.Jedis(
+                io.mykit.delay.test.support.TestServers.redis().host(),
                 io.mykit.delay.test.support.TestServers.redis().port())) {
-            assertThat(jedis.zadd(store.keys().inflight(bucketOf(job)), 1, job.getId(),
-                    redis.clients.jedis.params.ZAddParams.zAddParams().xx().ch())).as("in flight").isEqualTo(1);
+            assertThat(jedis.zadd(
+                            store.keys().inflight(bucketOf(job)),
+                            1,
+                            job.getId(),
+                            redis.clients.jedis.params.ZAddParams.zAddParams()
+                                    .xx()
+                                    .ch()))
+                    .as("in flight")
+                    .isEqualTo(1);
         }
     }
 
     private static void awaitGoneFromRedis(Job job) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-                .until(() -> gateway.bean(RedisDelayStore.class).peek(job.getId()).isEmpty());
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
+                .until(() ->
+                        gateway.bean(RedisDelayStore.class).peek(job.getId()).isEmpty());
     }
 
     private static int bucketOf(Job job) {
@@ -501,8 +582,13 @@ class EndedStaysEndedTest {
 
     /** Ends the journal left as they were because the job had ended already, so far. */
     private static double endsKept() {
-        return gateway.bean(io.micrometer.core.instrument.MeterRegistry.class).find("mykit.delay.journal.ended.kept")
-                .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+        return gateway
+                .bean(io.micrometer.core.instrument.MeterRegistry.class)
+                .find("mykit.delay.journal.ended.kept")
+                .counters()
+                .stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum();
     }
 
     static String topic() {

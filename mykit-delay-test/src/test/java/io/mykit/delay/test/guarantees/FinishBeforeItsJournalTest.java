@@ -1,5 +1,8 @@
 package io.mykit.delay.test.guarantees;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
@@ -9,16 +12,12 @@ import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * A pull finish is answered 200 once Redis let go of the job, before the state writer journals its Finish. A node
@@ -52,14 +51,20 @@ class FinishBeforeItsJournalTest {
 
         dying.finish(single);
         assertThat(dying.finishAll(List.of(batched)).finished()).containsExactly(batched);
-        assertThat(killed.backlog()).as("Finish changes the killed node never wrote").isEqualTo(2);
-        assertThat(client.lookup(single).data().path("status").asText()).as("the journal still reads").isEqualTo("Ready");
+        assertThat(killed.backlog())
+                .as("Finish changes the killed node never wrote")
+                .isEqualTo(2);
+        assertThat(client.lookup(single).data().path("status").asText())
+                .as("the journal still reads")
+                .isEqualTo("Ready");
 
         gateway.bean(RecoveryService.class).restore(true);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         assertThat(store.peek(single)).as("finished job after a restore").isEmpty();
         assertThat(store.peek(batched)).as("batch-finished job after a restore").isEmpty();
-        assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("delivered again after its finish").isTrue();
+        assertThat(client.get(topic, 30_000, 1_000).data().isNull())
+                .as("delivered again after its finish")
+                .isTrue();
 
         // the repair finds the marks older than repair-after whose rows still read pending, and journals them
         PullRoad.awaitStatus(client, single, JobStatus.Finish);
@@ -83,7 +88,9 @@ class FinishBeforeItsJournalTest {
         StateChangeWriter killed = new StateChangeWriter(gateway.bean(Journal.class), 1000, 50);
 
         finishingWriting(killed).finish(id);
-        assertThat(killed.backlog()).as("Finish changes the killed node never wrote").isEqualTo(1);
+        assertThat(killed.backlog())
+                .as("Finish changes the killed node never wrote")
+                .isEqualTo(1);
 
         gateway.bean(RecoveryService.class).restore(true);
         assertThat(store.peek(id)).as("finished job after a restore").isEmpty();
@@ -97,7 +104,8 @@ class FinishBeforeItsJournalTest {
         assertThat(client.finish(id).status()).isEqualTo(200);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         PullRoad.awaitStatus(client, id, JobStatus.Finish);
-        await().atMost(Duration.ofSeconds(5)).until(() -> !store.finishMarksBefore(Long.MAX_VALUE, 1000).containsKey(id));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !store.finishMarksBefore(Long.MAX_VALUE, 1000).containsKey(id));
     }
 
     /** A job pushed due at once and reserved by a puller, its Ready journaled. */
@@ -110,7 +118,11 @@ class FinishBeforeItsJournalTest {
 
     /** The gateway's own finishes on the same stores, their state changes going to {@code states}. */
     private static Finishing finishingWriting(StateChangeWriter states) {
-        return new Finishing(gateway.bean(JobValidator.class), gateway.bean(RedisDelayStore.class),
-                gateway.bean(Journal.class), states, Clock.systemUTC());
+        return new Finishing(
+                gateway.bean(JobValidator.class),
+                gateway.bean(RedisDelayStore.class),
+                gateway.bean(Journal.class),
+                states,
+                Clock.systemUTC());
     }
 }

@@ -6,7 +6,6 @@ import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +14,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The gateway's real journal, with one action run once right after the first page of pending jobs was read, or
- * after the first WaitPut insert committed: how a test puts other requests into the window between a restore's read
- * and its add, or between a push's commit and its Redis add, deterministically.
+ * The gateway's real journal, with one action run once right after the first page of pending jobs was read, or after
+ * the first WaitPut insert committed: how a test puts other requests into the window between a restore's read and its
+ * add, or between a push's commit and its Redis add, deterministically.
  */
 public final class HookedJournal implements Journal {
     private final Journal real;
@@ -113,8 +112,8 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
-    public List<Job> findByTopicAndStatus(String topic, JobStatus status, String afterId, Collection<String> onlyIds,
-                                          int limit) {
+    public List<Job> findByTopicAndStatus(
+            String topic, JobStatus status, String afterId, Collection<String> onlyIds, int limit) {
         return real.findByTopicAndStatus(topic, status, afterId, onlyIds, limit);
     }
 
@@ -139,7 +138,8 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
-    public List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
+    public List<JournalEntry> findByBizKey(
+            String bizKey, String topic, boolean pendingOnly, String afterId, int limit) {
         return real.findByBizKey(bizKey, topic, pendingOnly, afterId, limit);
     }
 

@@ -1,21 +1,19 @@
 package io.mykit.delay.test.guarantees;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
-
 import java.time.Duration;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The pull road as the guarantee tests drive it: a fresh topic, a push, a reservation, a journal status awaited. */
 final class PullRoad {
 
-    private PullRoad() {
-    }
+    private PullRoad() {}
 
     static String topic(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -30,13 +28,17 @@ final class PullRoad {
 
     static JsonNode reserve(GatewayClient client, String topic, long ttrMs) {
         Reply reply = client.get(topic, ttrMs, 10_000);
-        assertThat(reply.data().isObject()).as("a job reserved from " + topic + ": " + reply).isTrue();
+        assertThat(reply.data().isObject())
+                .as("a job reserved from " + topic + ": " + reply)
+                .isTrue();
         return reply.data();
     }
 
     static void awaitStatus(GatewayClient client, String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).as("journal status of " + id)
-                        .isEqualTo(status.name()));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .as("journal status of " + id)
+                                .isEqualTo(status.name()));
     }
 }

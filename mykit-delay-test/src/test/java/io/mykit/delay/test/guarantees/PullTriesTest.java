@@ -1,5 +1,7 @@
 package io.mykit.delay.test.guarantees;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.test.gateway.GatewayClient;
@@ -9,12 +11,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * A pulled job that is never finished does not go round forever: each reservation is a try, and after its tries
- * (or its ttl) it is dead, journaled and listed. Pullers can give a job back (release) or keep it longer (touch).
+ * A pulled job that is never finished does not go round forever: each reservation is a try, and after its tries (or its
+ * ttl) it is dead, journaled and listed. Pullers can give a job back (release) or keep it longer (touch).
  */
 class PullTriesTest {
     private static TestGateway gateway;
@@ -39,14 +38,20 @@ class PullTriesTest {
         assertThat(first.path("id").asText()).isEqualTo(id);
         assertThat(first.path("attempts").asInt()).as("earlier reservations").isZero();
         JsonNode second = reserve(topic, 200);
-        assertThat(second.path("id").asText()).as("delivered again after the first ttr").isEqualTo(id);
+        assertThat(second.path("id").asText())
+                .as("delivered again after the first ttr")
+                .isEqualTo(id);
         assertThat(second.path("attempts").asInt()).isEqualTo(1);
 
         awaitStatus(id, JobStatus.Dead);
-        assertThat(client.get(topic, 200, 1_000).data().isNull()).as("a third reservation").isTrue();
+        assertThat(client.get(topic, 200, 1_000).data().isNull())
+                .as("a third reservation")
+                .isTrue();
         Reply dead = client.get("/dead/" + topic);
         assertThat(dead.data().findValuesAsText("id")).containsExactly(id);
-        assertThat(client.lookup(id).data().path("stage").isNull()).as("dead job left Redis").isTrue();
+        assertThat(client.lookup(id).data().path("stage").isNull())
+                .as("dead job left Redis")
+                .isTrue();
     }
 
     @Test
@@ -71,24 +76,33 @@ class PullTriesTest {
         assertThat(again.path("attempts").asInt()).isEqualTo(1);
 
         Reply last = client.raw("POST", "/release?jobId=" + id + "&delay=0", null, null);
-        assertThat(last.data().path("dead").asBoolean(false)).as("second release of a job with 2 tries: " + last)
+        assertThat(last.data().path("dead").asBoolean(false))
+                .as("second release of a job with 2 tries: " + last)
                 .isTrue();
         awaitStatus(id, JobStatus.Dead);
 
         String later = push(topic, "");
         assertThat(reserve(topic, 30_000).path("id").asText()).isEqualTo(later);
         long releasedAt = System.currentTimeMillis();
-        assertThat(client.raw("POST", "/release?jobId=" + later + "&delay=1500", null, null).status()).isEqualTo(200);
+        assertThat(client.raw("POST", "/release?jobId=" + later + "&delay=1500", null, null)
+                        .status())
+                .isEqualTo(200);
         assertThat(reserve(topic, 30_000).path("id").asText()).isEqualTo(later);
-        assertThat(System.currentTimeMillis() - releasedAt).as("due again after the release's delay")
+        assertThat(System.currentTimeMillis() - releasedAt)
+                .as("due again after the release's delay")
                 .isGreaterThanOrEqualTo(1_400);
-        assertThat(gateway.journalStatuses(later)).as("journal of a released job")
+        assertThat(gateway.journalStatuses(later))
+                .as("journal of a released job")
                 .contains(JobStatus.ConsumerFailRestore.code());
 
-        assertThat(client.raw("POST", "/release?jobId=" + later + "&delay=-1", null, null).status()).isEqualTo(400);
-        assertThat(client.raw("POST", "/release?jobId=no-such-job", null, null).status()).isEqualTo(404);
+        assertThat(client.raw("POST", "/release?jobId=" + later + "&delay=-1", null, null)
+                        .status())
+                .isEqualTo(400);
+        assertThat(client.raw("POST", "/release?jobId=no-such-job", null, null).status())
+                .isEqualTo(404);
         String waiting = push(topic, ",\"delay\":3600000");
-        assertThat(client.raw("POST", "/release?jobId=" + waiting, null, null).status()).as("not reserved")
+        assertThat(client.raw("POST", "/release?jobId=" + waiting, null, null).status())
+                .as("not reserved")
                 .isEqualTo(409);
     }
 
@@ -99,14 +113,21 @@ class PullTriesTest {
         assertThat(reserve(topic, 500).path("id").asText()).isEqualTo(id);
         Reply touched = client.raw("POST", "/touch?jobId=" + id + "&ttr=5000", null, null);
         assertThat(touched.status()).as(touched.toString()).isEqualTo(200);
-        assertThat(client.get(topic, 30_000, 1_500).data().isNull()).as("redelivered within the extended ttr")
+        assertThat(client.get(topic, 30_000, 1_500).data().isNull())
+                .as("redelivered within the extended ttr")
                 .isTrue();
         assertThat(client.finish(id).status()).isEqualTo(200);
 
-        assertThat(client.raw("POST", "/touch?jobId=" + id + "&ttr=5000", null, null).status()).as("finished")
+        assertThat(client.raw("POST", "/touch?jobId=" + id + "&ttr=5000", null, null)
+                        .status())
+                .as("finished")
                 .isEqualTo(409);
-        assertThat(client.raw("POST", "/touch?jobId=no-such-job&ttr=5000", null, null).status()).isEqualTo(404);
-        assertThat(client.raw("POST", "/touch?jobId=" + id + "&ttr=0", null, null).status()).isEqualTo(400);
+        assertThat(client.raw("POST", "/touch?jobId=no-such-job&ttr=5000", null, null)
+                        .status())
+                .isEqualTo(404);
+        assertThat(client.raw("POST", "/touch?jobId=" + id + "&ttr=0", null, null)
+                        .status())
+                .isEqualTo(400);
     }
 
     private static String topic() {

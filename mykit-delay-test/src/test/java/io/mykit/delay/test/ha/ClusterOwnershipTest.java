@@ -2,6 +2,8 @@ package io.mykit.delay.test.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.test.chaos.ChildGateway;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +11,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -17,9 +18,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-
-import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.test.chaos.ChildGateway;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -66,6 +64,7 @@ class ClusterOwnershipTest {
     private static final Duration KILL_GAP = SESSION.plusSeconds(2);
     /** A live node lets a bucket go before the new owner takes it: a moment, not a session timeout. */
     private static final Duration HANDOVER_GAP = Duration.ofSeconds(3);
+
     private static final Duration TAKEOVER_WAIT = KILL_GAP.plusSeconds(6);
     /** The Redis-loss watch looks this often (the gateways are started with it). */
     private static final Duration LOSS_CHECK = Duration.ofMillis(500);
@@ -117,8 +116,8 @@ class ClusterOwnershipTest {
         ZooKeeperEnsemble zooKeeper = group.zooKeeper();
         group.awaitEachBucketPumpedOnce(group.nodes(), START);
         String topic = "ha-zk-quorum";
-        try (HaLoad load = new HaLoad(new HaLoad.Plan(topic, PULL_PER_SECOND, null, 0, null, 200, 1_500),
-                group::nodes)) {
+        try (HaLoad load =
+                new HaLoad(new HaLoad.Plan(topic, PULL_PER_SECOND, null, 0, null, 200, 1_500), group::nodes)) {
             Thread.sleep(WARM_UP.toMillis());
             int leader = zooKeeper.leader();
             int follower = zooKeeper.follower();
@@ -131,7 +130,9 @@ class ClusterOwnershipTest {
             long restoreAt;
             try {
                 Thread.sleep(WITHOUT_QUORUM.toMillis());
-                assertThat(zooKeeper.serving()).as("ZooKeeper without quorum: %s", zooKeeper.modes()).isFalse();
+                assertThat(zooKeeper.serving())
+                        .as("ZooKeeper without quorum: %s", zooKeeper.modes())
+                        .isFalse();
             } finally {
                 restoreAt = System.currentTimeMillis();
                 zooKeeper.restart(leader);
@@ -148,35 +149,50 @@ class ClusterOwnershipTest {
             long allStopped = 0;
             for (HaNode node : group.nodes()) {
                 OptionalLong stopped = timeline.firstPumpingNone(node.id(), lossAt);
-                assertThat(stopped).as("%s seen pumping nothing after the quorum was lost", node).isPresent();
+                assertThat(stopped)
+                        .as("%s seen pumping nothing after the quorum was lost", node)
+                        .isPresent();
                 allStopped = Math.max(allStopped, stopped.getAsLong());
             }
             long stoppedAll = allStopped;
             List<OwnershipSampler.Observation> pumpingWithoutQuorum = group.nodes().stream()
                     .flatMap(node -> timeline.pumpingAnswers(node.id(), stoppedAll).stream())
-                    .filter(o -> o.receivedAt() < restoreAt).toList();
+                    .filter(o -> o.receivedAt() < restoreAt)
+                    .toList();
             List<JobLog.Row> readyWithoutQuorum = group.jobLog().rows(JobStatus.Ready, stoppedAll, restoreAt);
             String moments = "quorum lost at " + lossAt + ", every node seen idle by " + stoppedAll
                     + ", quorum back at " + restoreAt;
             List<JobLog.Row> readyAfter = group.jobLog().rows(JobStatus.Ready, restoreAt, end);
-            long resumed = readyAfter.isEmpty() ? Long.MAX_VALUE : readyAfter.get(0).at() - restoreAt;
+            long resumed =
+                    readyAfter.isEmpty() ? Long.MAX_VALUE : readyAfter.get(0).at() - restoreAt;
             figure("no-quorum-all-stopped-ms", stoppedAll - lossAt);
             figure("no-quorum-resumed-ms-after-quorum-back", resumed);
             figure("no-quorum-settled-ms-after-quorum-back", settledAt - restoreAt);
             figure("no-quorum-duplicates-pull", load.duplicates(topic));
-            System.out.println(TEST + " no quorum: " + load.summary() + "\n  deliveries per job "
-                    + load.deliveryHistogram());
+            System.out.println(
+                    TEST + " no quorum: " + load.summary() + "\n  deliveries per job " + load.deliveryHistogram());
 
-            assertThat(sampler.failures()).as("GET /cluster answers that were not a view").isEmpty();
-            assertThat(all).as("every accepted job delivered; undelivered %s", load.undelivered()).isTrue();
-            assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(stoppedAll - lossAt).as("ms until every node stopped pumping without quorum")
-                    .isLessThanOrEqualTo(STOP_WITHIN.toMillis());
-            assertThat(pumpingWithoutQuorum).as("answers showing a node pumping without quorum; %s", moments)
+            assertThat(sampler.failures())
+                    .as("GET /cluster answers that were not a view")
                     .isEmpty();
-            assertThat(readyWithoutQuorum).as("jobs made ready without quorum; %s", moments).isEmpty();
-            assertThat(resumed).as("ms from the quorum's return to the first job made ready")
+            assertThat(all)
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
+                    .isTrue();
+            assertThat(load.anomalies()).isEmpty();
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(stoppedAll - lossAt)
+                    .as("ms until every node stopped pumping without quorum")
+                    .isLessThanOrEqualTo(STOP_WITHIN.toMillis());
+            assertThat(pumpingWithoutQuorum)
+                    .as("answers showing a node pumping without quorum; %s", moments)
+                    .isEmpty();
+            assertThat(readyWithoutQuorum)
+                    .as("jobs made ready without quorum; %s", moments)
+                    .isEmpty();
+            assertThat(resumed)
+                    .as("ms from the quorum's return to the first job made ready")
                     .isLessThanOrEqualTo(RESUME_WITHIN.toMillis());
         }
     }
@@ -187,14 +203,15 @@ class ClusterOwnershipTest {
         Map<Integer, String> before = group.awaitSettledOwnership(group.nodes(), START);
         Map<Integer, String> tokensBefore = tokens();
         String topic = "ha-zk-" + role;
-        try (HaLoad load = new HaLoad(new HaLoad.Plan(topic, PULL_PER_SECOND, null, 0, null, 200, 1_500),
-                group::nodes)) {
+        try (HaLoad load =
+                new HaLoad(new HaLoad.Plan(topic, PULL_PER_SECOND, null, 0, null, 200, 1_500), group::nodes)) {
             Thread.sleep(WARM_UP.toMillis());
             long killAt = System.currentTimeMillis();
             zooKeeper.kill(server);
             try {
                 Thread.sleep(WITHOUT_SERVER.toMillis());
-                assertThat(zooKeeper.serving()).as("two servers of three keep the quorum: %s", zooKeeper.modes())
+                assertThat(zooKeeper.serving())
+                        .as("two servers of three keep the quorum: %s", zooKeeper.modes())
                         .isTrue();
             } finally {
                 zooKeeper.restart(server);
@@ -208,15 +225,17 @@ class ClusterOwnershipTest {
 
             PumpTimeline timeline = new PumpTimeline(sampler.between(killAt - WARM_UP.toMillis(), end), BUCKETS);
             long dueUntil = killAt + WITHOUT_SERVER.toMillis();
-            long pause = load.maxHandOverLateness(killAt - 500, dueUntil,
-                    group.jobLog().rows(JobStatus.Ready, killAt - 1_000, end), end);
+            long pause = load.maxHandOverLateness(
+                    killAt - 500, dueUntil, group.jobLog().rows(JobStatus.Ready, killAt - 1_000, end), end);
             long toConsumer = load.maxLateness(killAt - 500, dueUntil, end);
             long baseline = load.maxLateness(killAt - WARM_UP.toMillis() + 1_000, killAt - 500, end);
-            List<PumpTimeline.Gap> gaps = timeline.gaps(killAt - 1_000, killAt + WITHOUT_SERVER.toMillis(),
-                    maxPause.toMillis());
+            List<PumpTimeline.Gap> gaps =
+                    timeline.gaps(killAt - 1_000, killAt + WITHOUT_SERVER.toMillis(), maxPause.toMillis());
             figure(role + "-killed-max-hand-over-lateness-ms", pause);
-            figure(role + "-killed-over-target-" + TARGET_PAUSE.toMillis() + "ms",
-                    timeline.gaps(killAt - 1_000, killAt + WITHOUT_SERVER.toMillis(), TARGET_PAUSE.toMillis()).size());
+            figure(
+                    role + "-killed-over-target-" + TARGET_PAUSE.toMillis() + "ms",
+                    timeline.gaps(killAt - 1_000, killAt + WITHOUT_SERVER.toMillis(), TARGET_PAUSE.toMillis())
+                            .size());
             figure(role + "-killed-terms-renewed", tokensAfter.equals(tokensBefore) ? 0 : 1);
             figure(role + "-killed-max-lateness-to-consumer-ms", toConsumer);
             figure(role + "-before-max-lateness-to-consumer-ms", baseline);
@@ -225,26 +244,43 @@ class ClusterOwnershipTest {
             System.out.println(TEST + " " + role + " dies: " + load.summary() + "\n  deliveries per job "
                     + load.deliveryHistogram());
 
-            assertThat(sampler.failures()).as("GET /cluster answers that were not a view").isEmpty();
-            assertThat(all).as("every accepted job delivered; undelivered %s", load.undelivered()).isTrue();
+            assertThat(sampler.failures())
+                    .as("GET /cluster answers that were not a view")
+                    .isEmpty();
+            assertThat(all)
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
+                    .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(after).as("pumper of each bucket after the %s died", role).isEqualTo(before);
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(after)
+                    .as("pumper of each bucket after the %s died", role)
+                    .isEqualTo(before);
             if (sameTerms) {
-                assertThat(tokensAfter).as("ownership terms (tokens) after the %s died: same terms, no re-acquisition",
-                        role).isEqualTo(tokensBefore);
+                assertThat(tokensAfter)
+                        .as("ownership terms (tokens) after the %s died: same terms, no re-acquisition", role)
+                        .isEqualTo(tokensBefore);
             }
-            assertThat(gaps).as("buckets seen without a pumper for more than %s", maxPause).isEmpty();
-            assertThat(pause).as("longest wait from due time to Ready row of jobs due while the %s was dead (%d jobs)",
-                    role, load.dueBetween(killAt - 500, dueUntil)).isLessThanOrEqualTo(maxPause.toMillis());
+            assertThat(gaps)
+                    .as("buckets seen without a pumper for more than %s", maxPause)
+                    .isEmpty();
+            assertThat(pause)
+                    .as(
+                            "longest wait from due time to Ready row of jobs due while the %s was dead (%d jobs)",
+                            role, load.dueBetween(killAt - 500, dueUntil))
+                    .isLessThanOrEqualTo(maxPause.toMillis());
         }
     }
 
     // bucket -> token, as the node pumping it reports it
     private Map<Integer, String> tokens() {
         Map<Integer, String> tokens = new TreeMap<>();
-        group.views().values().forEach(view -> view.buckets().stream().filter(ClusterView.Bucket::pumping)
-                .forEach(bucket -> tokens.put(bucket.bucket(), bucket.token())));
+        group.views()
+                .values()
+                .forEach(view -> view.buckets().stream()
+                        .filter(ClusterView.Bucket::pumping)
+                        .forEach(bucket -> tokens.put(bucket.bucket(), bucket.token())));
         return tokens;
     }
 
@@ -256,8 +292,8 @@ class ClusterOwnershipTest {
         Map<Integer, String> initial = group.awaitEachBucketPumpedOnce(first, START);
         figure("buckets-per-node-initial", perNode(initial));
         long loadStart = System.currentTimeMillis();
-        try (HaLoad load = new HaLoad(new HaLoad.Plan("ha-cl-1", PULL_PER_SECOND, null, 0, null, 200, 1_500),
-                group::alive)) {
+        try (HaLoad load =
+                new HaLoad(new HaLoad.Plan("ha-cl-1", PULL_PER_SECOND, null, 0, null, 200, 1_500), group::alive)) {
             Thread.sleep(WARM_UP.toMillis());
 
             long joinAt = System.currentTimeMillis();
@@ -273,7 +309,8 @@ class ClusterOwnershipTest {
             HaNode victim = group.node("n1");
             Set<Integer> victimBuckets = bucketsOf(afterJoin, victim.id());
             long killAt = System.currentTimeMillis();
-            assertThat(victim.kill9()).as("exit status of %s after SIGKILL", victim)
+            assertThat(victim.kill9())
+                    .as("exit status of %s after SIGKILL", victim)
                     .isEqualTo(ChildGateway.SIGKILL_EXIT);
             List<HaNode> survivors = group.alive();
             Map<Integer, String> afterKill = group.awaitEachBucketPumpedOnce(survivors, TAKEOVER_WAIT);
@@ -287,44 +324,58 @@ class ClusterOwnershipTest {
             PumpTimeline timeline = new PumpTimeline(sampler.between(loadStart, end), BUCKETS);
             List<PumpTimeline.Gap> gaps = timeline.gaps(loadStart, end, SAMPLE_PERIOD.toMillis() * 3);
             List<PumpTimeline.Gap> killGaps = gaps.stream()
-                    .filter(gap -> gap.from() <= killAt + KILL_GAP.toMillis() && gap.to() >= killAt).toList();
-            List<PumpTimeline.Gap> otherGaps = gaps.stream().filter(gap -> !killGaps.contains(gap)).toList();
+                    .filter(gap -> gap.from() <= killAt + KILL_GAP.toMillis() && gap.to() >= killAt)
+                    .toList();
+            List<PumpTimeline.Gap> otherGaps =
+                    gaps.stream().filter(gap -> !killGaps.contains(gap)).toList();
             figure("kill-longest-gap-ms", longest(killGaps));
             figure("other-longest-gap-ms", longest(otherGaps));
             figure("duplicates-pull", load.duplicates("ha-cl-1"));
             figure("sampler-answers", timeline.answered());
-            System.out.println(TEST + " join/kill: " + load.summary() + "\n  deliveries per job "
-                    + load.deliveryHistogram() + ", Ready rows by host " + group.jobLog().countByHost(JobStatus.Ready));
+            System.out.println(
+                    TEST + " join/kill: " + load.summary() + "\n  deliveries per job " + load.deliveryHistogram()
+                            + ", Ready rows by host " + group.jobLog().countByHost(JobStatus.Ready));
 
-            assertThat(sampler.failures()).as("GET /cluster answers that were not a view").isEmpty();
-            assertThat(all).as("every accepted job delivered; undelivered %s", load.undelivered()).isTrue();
+            assertThat(sampler.failures())
+                    .as("GET /cluster answers that were not a view")
+                    .isEmpty();
+            assertThat(all)
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
+                    .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(killGaps).as("buckets without a pumper around the kill, longer than %s", KILL_GAP)
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(killGaps)
+                    .as("buckets without a pumper around the kill, longer than %s", KILL_GAP)
                     .allMatch(gap -> gap.millis() <= KILL_GAP.toMillis());
-            assertThat(otherGaps).as("buckets without a pumper away from the kill, longer than %s", HANDOVER_GAP)
+            assertThat(otherGaps)
+                    .as("buckets without a pumper away from the kill, longer than %s", HANDOVER_GAP)
                     .allMatch(gap -> gap.millis() <= HANDOVER_GAP.toMillis());
             // rendezvous hashing moves only what must move: buckets go to the joining node, or leave the dead one
-            assertThat(changed(initial, afterJoin).values()).as("new pumpers of buckets that moved on the join")
+            assertThat(changed(initial, afterJoin).values())
+                    .as("new pumpers of buckets that moved on the join")
                     .allMatch(joining.id()::equals);
-            assertThat(changed(afterJoin, afterKill).keySet()).as("buckets that moved on the kill")
+            assertThat(changed(afterJoin, afterKill).keySet())
+                    .as("buckets that moved on the kill")
                     .isEqualTo(victimBuckets);
-            assertThat(Set.copyOf(afterKill.values())).as("pumpers after the kill")
+            assertThat(Set.copyOf(afterKill.values()))
+                    .as("pumpers after the kill")
                     .isEqualTo(survivors.stream().map(HaNode::id).collect(Collectors.toSet()));
-            assertThat(load.duplicates("ha-cl-1")).as("pull duplicates: at most what the dead node's pullers held")
+            assertThat(load.duplicates("ha-cl-1"))
+                    .as("pull duplicates: at most what the dead node's pullers held")
                     .isLessThanOrEqualTo((long) HaLoad.PULLERS_PER_NODE * HaLoad.PULL_BATCH);
         }
     }
 
     @Test
     @Order(5)
-    void after_redis_loses_its_data_exactly_one_node_restores_it_and_every_pending_job_is_delivered()
-            throws Exception {
+    void after_redis_loses_its_data_exactly_one_node_restores_it_and_every_pending_job_is_delivered() throws Exception {
         List<HaNode> live = group.alive();
         Map<Integer, String> pumpers = group.awaitEachBucketPumpedOnce(live, START);
         long restoresBefore = restores();
-        try (HaLoad load = new HaLoad(new HaLoad.Plan("ha-cl-2", PULL_PER_SECOND, null, 0, null, 1_000, 5_000),
-                group::alive)) {
+        try (HaLoad load =
+                new HaLoad(new HaLoad.Plan("ha-cl-2", PULL_PER_SECOND, null, 0, null, 1_000, 5_000), group::alive)) {
             Thread.sleep(WARM_UP.toMillis());
             long pendingAtFlush = load.undelivered().size();
             long flushAt = System.currentTimeMillis();
@@ -337,21 +388,31 @@ class ClusterOwnershipTest {
             // a second restore would come within a few checks of the first
             Thread.sleep(LOSS_CHECK.multipliedBy(4).toMillis());
             Map<String, ClusterView> views = group.views();
-            long restoresAfter = views.values().stream().mapToLong(ClusterView::restores).sum();
+            long restoresAfter =
+                    views.values().stream().mapToLong(ClusterView::restores).sum();
             figure("pending-at-flush", pendingAtFlush);
             figure("restores", restoresAfter - restoresBefore);
-            figure("restores-by-node", views.entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().restores(), (a, b) -> a, TreeMap::new)));
+            figure(
+                    "restores-by-node",
+                    views.entrySet().stream()
+                            .collect(Collectors.toMap(
+                                    Map.Entry::getKey, e -> e.getValue().restores(), (a, b) -> a, TreeMap::new)));
             figure("owner-of-bucket-0", pumpers.get(0));
             figure("duplicates-pull", load.duplicates("ha-cl-2"));
             figure("all-delivered-ms-after-flush", System.currentTimeMillis() - flushAt);
             System.out.println(TEST + " redis loss: " + load.summary() + "\n  deliveries per job "
                     + load.deliveryHistogram() + GatewayGroup.describe(views));
 
-            assertThat(pendingAtFlush).as("jobs pending when Redis lost its data").isPositive();
-            assertThat(all).as("every accepted job delivered; undelivered %s", load.undelivered()).isTrue();
+            assertThat(pendingAtFlush)
+                    .as("jobs pending when Redis lost its data")
+                    .isPositive();
+            assertThat(all)
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
+                    .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(restoresAfter - restoresBefore).as("automatic restores over all nodes").isEqualTo(1);
+            assertThat(restoresAfter - restoresBefore)
+                    .as("automatic restores over all nodes")
+                    .isEqualTo(1);
         }
     }
 
@@ -370,13 +431,15 @@ class ClusterOwnershipTest {
     }
 
     private static Set<Integer> bucketsOf(Map<Integer, String> pumpers, String node) {
-        return pumpers.entrySet().stream().filter(e -> e.getValue().equals(node)).map(Map.Entry::getKey)
+        return pumpers.entrySet().stream()
+                .filter(e -> e.getValue().equals(node))
+                .map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
     }
 
     private static Map<String, Long> perNode(Map<Integer, String> pumpers) {
-        return pumpers.values().stream().collect(Collectors.groupingBy(node -> node, TreeMap::new,
-                Collectors.counting()));
+        return pumpers.values().stream()
+                .collect(Collectors.groupingBy(node -> node, TreeMap::new, Collectors.counting()));
     }
 
     private static long longest(List<PumpTimeline.Gap> gaps) {

@@ -1,5 +1,9 @@
 package io.mykit.delay.test.ha;
 
+import io.mykit.delay.test.chaos.ChildGateway;
+import io.mykit.delay.test.support.OwnRedis;
+import io.mykit.delay.test.support.TcpProxy;
+import io.mykit.delay.test.support.TestServers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,14 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 
-import io.mykit.delay.test.chaos.ChildGateway;
-import io.mykit.delay.test.support.OwnRedis;
-import io.mykit.delay.test.support.TcpProxy;
-import io.mykit.delay.test.support.TestServers;
-
 /**
- * The gateways of one HA test class and what they share: a ZooKeeper ensemble, a private Redis, one key prefix and
- * one journal database, one mode and bucket count. Each gateway is a child JVM with its own ZooKeeper proxies.
+ * The gateways of one HA test class and what they share: a ZooKeeper ensemble, a private Redis, one key prefix and one
+ * journal database, one mode and bucket count. Each gateway is a child JVM with its own ZooKeeper proxies.
  */
 final class GatewayGroup implements AutoCloseable {
 
@@ -35,9 +34,11 @@ final class GatewayGroup implements AutoCloseable {
      * timeout SUSPENDED), and the suspend grace it allows (4/15 of it) is the default 6 s session's: 1.6 s.
      */
     static final Duration LONG_SESSION_TIMEOUT = Duration.ofSeconds(6);
+
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
     /** In-flight jobs of a dead node come back this long after their hand-over. */
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(3);
+
     static final Duration CLUSTER_CALL_TIMEOUT = Duration.ofSeconds(2);
     /** How long an ownership map must hold unchanged to count as settled. */
     static final Duration SETTLED_FOR = Duration.ofSeconds(1);
@@ -58,8 +59,15 @@ final class GatewayGroup implements AutoCloseable {
     private final List<HaNode> nodes = new CopyOnWriteArrayList<>();
     private final HaHttp http = new HaHttp();
 
-    private GatewayGroup(String name, String mode, int buckets, Duration sessionTimeout, List<String> extraArguments,
-                         OwnRedis redis, ZooKeeperEnsemble zooKeeper) throws IOException {
+    private GatewayGroup(
+            String name,
+            String mode,
+            int buckets,
+            Duration sessionTimeout,
+            List<String> extraArguments,
+            OwnRedis redis,
+            ZooKeeperEnsemble zooKeeper)
+            throws IOException {
         String run = UUID.randomUUID().toString().substring(0, 8);
         this.mode = mode;
         this.buckets = buckets;
@@ -68,7 +76,8 @@ final class GatewayGroup implements AutoCloseable {
         this.prefix = "ha-" + run;
         this.database = "mykit_delay_ha_" + run;
         this.jdbcUrl = TestServers.jdbcUrl(database);
-        this.logRoot = Files.createDirectories(Path.of("target", "ha-logs", name + "-" + run)).toAbsolutePath();
+        this.logRoot = Files.createDirectories(Path.of("target", "ha-logs", name + "-" + run))
+                .toAbsolutePath();
         this.redis = redis;
         this.zooKeeper = zooKeeper;
     }
@@ -84,7 +93,8 @@ final class GatewayGroup implements AutoCloseable {
         ZooKeeperEnsemble.requireGrantable(sessionTimeout);
         OwnRedis redis = TestServers.startOwnRedis();
         try {
-            return new GatewayGroup(name, mode, buckets, sessionTimeout, List.of(extraArguments), redis, ZooKeeperEnsemble.start());
+            return new GatewayGroup(
+                    name, mode, buckets, sessionTimeout, List.of(extraArguments), redis, ZooKeeperEnsemble.start());
         } catch (Exception | Error e) {
             redis.close();
             throw e;
@@ -128,15 +138,17 @@ final class GatewayGroup implements AutoCloseable {
         List<Thread> threads = new ArrayList<>();
         Map<HaNode, RuntimeException> failures = new LinkedHashMap<>();
         for (HaNode node : starting) {
-            Thread thread = new Thread(() -> {
-                try {
-                    node.start();
-                } catch (RuntimeException e) {
-                    synchronized (failures) {
-                        failures.put(node, e);
-                    }
-                }
-            }, "ha-start-" + node.id());
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            node.start();
+                        } catch (RuntimeException e) {
+                            synchronized (failures) {
+                                failures.put(node, e);
+                            }
+                        }
+                    },
+                    "ha-start-" + node.id());
             thread.start();
             threads.add(thread);
         }
@@ -144,7 +156,8 @@ final class GatewayGroup implements AutoCloseable {
             thread.join();
         }
         if (!failures.isEmpty()) {
-            Map.Entry<HaNode, RuntimeException> first = failures.entrySet().iterator().next();
+            Map.Entry<HaNode, RuntimeException> first =
+                    failures.entrySet().iterator().next();
             throw new IllegalStateException("gateway " + first.getKey() + " did not start", first.getValue());
         }
     }
@@ -160,7 +173,9 @@ final class GatewayGroup implements AutoCloseable {
     }
 
     HaNode node(String id) {
-        return nodes.stream().filter(node -> node.id().equals(id)).findFirst()
+        return nodes.stream()
+                .filter(node -> node.id().equals(id))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no node " + id + " in " + nodes));
     }
 
@@ -188,15 +203,18 @@ final class GatewayGroup implements AutoCloseable {
             seen = answering();
             for (HaNode candidate : candidates) {
                 ClusterView view = seen.get(candidate.id());
-                if (view != null && view.pumping().size() == buckets && seen.values().stream()
-                        .filter(other -> other != view).allMatch(other -> other.pumping().isEmpty())) {
+                if (view != null
+                        && view.pumping().size() == buckets
+                        && seen.values().stream()
+                                .filter(other -> other != view)
+                                .allMatch(other -> other.pumping().isEmpty())) {
                     return candidate;
                 }
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("none of " + candidates + " became the sole node pumping every bucket within "
-                + within + "; last views: " + describe(seen));
+        throw new AssertionError("none of " + candidates + " became the sole node pumping every bucket within " + within
+                + "; last views: " + describe(seen));
     }
 
     /**
@@ -225,7 +243,8 @@ final class GatewayGroup implements AutoCloseable {
      * {@link #SETTLED_FOR}: a node whose timers just started takes its share a moment after the others covered every
      * bucket, so "each bucket pumped once" alone can be a passing state.
      */
-    Map<Integer, String> awaitSettledOwnership(Collection<HaNode> members, Duration within) throws InterruptedException {
+    Map<Integer, String> awaitSettledOwnership(Collection<HaNode> members, Duration within)
+            throws InterruptedException {
         List<String> ids = members.stream().map(HaNode::id).sorted().toList();
         long end = System.nanoTime() + within.toNanos();
         Map<String, ClusterView> seen = Map.of();
@@ -244,8 +263,8 @@ final class GatewayGroup implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the buckets did not settle, each pumped by exactly one of " + ids + " and every one of"
-                + " them pumping, within " + within + "; last views: " + describe(seen));
+        throw new AssertionError("the buckets did not settle, each pumped by exactly one of " + ids
+                + " and every one of" + " them pumping, within " + within + "; last views: " + describe(seen));
     }
 
     /** Waits until {@code node} is connected to ZooKeeper again and lists itself among the members. */
@@ -326,8 +345,8 @@ final class GatewayGroup implements AutoCloseable {
 
     // bucket -> its one pumper, or null when some bucket has none or several, or the membership differs
     private Map<Integer, String> soleAndComplete(Map<String, ClusterView> views, List<String> ids) {
-        if (!views.keySet().equals(new TreeSet<>(ids)) || views.values().stream()
-                .anyMatch(view -> !view.members().equals(ids))) {
+        if (!views.keySet().equals(new TreeSet<>(ids))
+                || views.values().stream().anyMatch(view -> !view.members().equals(ids))) {
             return null;
         }
         Map<Integer, String> pumpers = new TreeMap<>();
@@ -365,10 +384,20 @@ final class GatewayGroup implements AutoCloseable {
 
     static String describe(Map<String, ClusterView> views) {
         StringBuilder text = new StringBuilder();
-        views.forEach((id, view) -> text.append("\n  ").append(id).append(": zookeeper ").append(view.zookeeper())
-                .append(", leader ").append(view.leader()).append(", members ").append(view.members())
-                .append(", pumping ").append(view.pumping()).append(", fenced ").append(view.fencedCalls())
-                .append(", restores ").append(view.restores()));
+        views.forEach((id, view) -> text.append("\n  ")
+                .append(id)
+                .append(": zookeeper ")
+                .append(view.zookeeper())
+                .append(", leader ")
+                .append(view.leader())
+                .append(", members ")
+                .append(view.members())
+                .append(", pumping ")
+                .append(view.pumping())
+                .append(", fenced ")
+                .append(view.fencedCalls())
+                .append(", restores ")
+                .append(view.restores()));
         return text.toString();
     }
 

@@ -5,8 +5,7 @@ final class HaFigures {
 
     static final String PREFIX = "HA-FIGURE";
 
-    private HaFigures() {
-    }
+    private HaFigures() {}
 
     static void print(String test, String name, Object value) {
         System.out.println(PREFIX + " " + test + " " + name + " " + value);

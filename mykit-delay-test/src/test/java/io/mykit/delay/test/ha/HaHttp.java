@@ -1,5 +1,7 @@
 package io.mykit.delay.test.ha;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -7,9 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * JSON over HTTP with a deadline on every call: a frozen or dead gateway costs its caller the deadline, never a hang.
@@ -37,22 +36,33 @@ final class HaHttp {
         }
     }
 
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT_TIMEOUT).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .build();
 
     Answer get(String url, Duration timeout) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build());
+        return send(
+                HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build());
     }
 
     Answer post(String url, String json, Duration timeout) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     /** A GET answered later; fails with an IOException (in the future) when there is no answer in time. */
     CompletableFuture<Answer> getAsync(String url, Duration timeout) {
-        return client.sendAsync(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).thenApply(HaHttp::parse);
+        return client.sendAsync(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .timeout(timeout)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .thenApply(HaHttp::parse);
     }
 
     static String json(Object value) {

@@ -1,5 +1,10 @@
 package io.mykit.delay.test.ha;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,27 +23,25 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import jakarta.jms.Connection;
-import jakarta.jms.JMSException;
-import jakarta.jms.MessageConsumer;
-import jakarta.jms.Session;
 import org.apache.activemq.ActiveMQConnectionFactory;
 
 /**
  * Steady traffic through the gateways of an HA test. Pushers send jobs with ids of their own (a push repeated on
  * another node is the same job) to whichever node answers; pullers on every node reserve batches and finish them,
- * through another node when theirs is gone; a JMS consumer takes the broker-routed topic. Workers only record what
- * they see, with times; the tests judge.
+ * through another node when theirs is gone; a JMS consumer takes the broker-routed topic. Workers only record what they
+ * see, with times; the tests judge.
  */
 final class HaLoad implements AutoCloseable {
 
     /** What to send: a pull topic and optionally a topic routed to ActiveMQ (null: none), jobs per second of each. */
-    record Plan(String pullTopic, int pullPerSecond, String brokerTopic, int brokerPerSecond, String brokerUrl,
-                long minDelayMs, long maxDelayMs) {
-    }
+    record Plan(
+            String pullTopic,
+            int pullPerSecond,
+            String brokerTopic,
+            int brokerPerSecond,
+            String brokerUrl,
+            long minDelayMs,
+            long maxDelayMs) {}
 
     /** A push a gateway answered 200 for; {@code dueAt} is a lower bound of its due time. */
     record Accepted(String id, String topic, long dueAt, boolean firstTry) {
@@ -127,13 +130,17 @@ final class HaLoad implements AutoCloseable {
 
     /** Accepted jobs not delivered (yet). */
     Set<String> undelivered() {
-        return accepted.keySet().stream().filter(id -> !deliveries.containsKey(id)).collect(Collectors.toSet());
+        return accepted.keySet().stream()
+                .filter(id -> !deliveries.containsKey(id))
+                .collect(Collectors.toSet());
     }
 
     /** Deliveries beyond the first, summed over the accepted jobs of {@code topic}. */
     long duplicates(String topic) {
-        return accepted.values().stream().filter(job -> job.topic().equals(topic))
-                .mapToLong(job -> Math.max(0, deliveryCount(job.id()) - 1)).sum();
+        return accepted.values().stream()
+                .filter(job -> job.topic().equals(topic))
+                .mapToLong(job -> Math.max(0, deliveryCount(job.id()) - 1))
+                .sum();
     }
 
     int deliveryCount(String id) {
@@ -142,37 +149,49 @@ final class HaLoad implements AutoCloseable {
     }
 
     /**
-     * The longest wait past its due time, delivered or not by {@code now}, of jobs due in [from, to] that were
-     * accepted at their first try (a retried push's due time is only known to lie later).
+     * The longest wait past its due time, delivered or not by {@code now}, of jobs due in [from, to] that were accepted
+     * at their first try (a retried push's due time is only known to lie later).
      */
     long maxLateness(long from, long to, long now) {
-        return accepted.values().stream().filter(job -> job.firstTry() && job.dueAt() >= from && job.dueAt() <= to)
-                .mapToLong(job -> firstDelivery(job.id()).orElse(now) - job.dueAt()).max().orElse(-1);
+        return accepted.values().stream()
+                .filter(job -> job.firstTry() && job.dueAt() >= from && job.dueAt() <= to)
+                .mapToLong(job -> firstDelivery(job.id()).orElse(now) - job.dueAt())
+                .max()
+                .orElse(-1);
     }
 
     /**
-     * The longest wait from due time to hand-over (the job's first Ready row in {@code readyRows}; still missing
-     * counts until {@code now}) of pull jobs due in [from, to] accepted at their first try: the gateway's part of
-     * the lateness, without the pullers' own pace.
+     * The longest wait from due time to hand-over (the job's first Ready row in {@code readyRows}; still missing counts
+     * until {@code now}) of pull jobs due in [from, to] accepted at their first try: the gateway's part of the
+     * lateness, without the pullers' own pace.
      */
     long maxHandOverLateness(long from, long to, List<JobLog.Row> readyRows, long now) {
         Map<String, Long> readyAt = new HashMap<>();
         readyRows.forEach(row -> readyAt.merge(row.id(), row.at(), Math::min));
-        return accepted.values().stream().filter(job -> job.firstTry() && job.topic().equals(plan.pullTopic())
-                        && job.dueAt() >= from && job.dueAt() <= to)
-                .mapToLong(job -> readyAt.getOrDefault(job.id(), now) - job.dueAt()).max().orElse(-1);
+        return accepted.values().stream()
+                .filter(job -> job.firstTry()
+                        && job.topic().equals(plan.pullTopic())
+                        && job.dueAt() >= from
+                        && job.dueAt() <= to)
+                .mapToLong(job -> readyAt.getOrDefault(job.id(), now) - job.dueAt())
+                .max()
+                .orElse(-1);
     }
 
     /** How many accepted jobs fall due in [from, to], for messages (a window without jobs proves nothing). */
     long dueBetween(long from, long to) {
-        return accepted.values().stream().filter(job -> job.firstTry() && job.dueAt() >= from && job.dueAt() <= to)
+        return accepted.values().stream()
+                .filter(job -> job.firstTry() && job.dueAt() >= from && job.dueAt() <= to)
                 .count();
     }
 
     /** The first delivery of any job due after {@code moment} (only a new owner can have handed it over). */
     long firstDeliveryOfJobDueAfter(long moment) {
-        return accepted.values().stream().filter(job -> job.dueAt() > moment)
-                .mapToLong(job -> firstDelivery(job.id()).orElse(Long.MAX_VALUE)).min().orElse(Long.MAX_VALUE);
+        return accepted.values().stream()
+                .filter(job -> job.dueAt() > moment)
+                .mapToLong(job -> firstDelivery(job.id()).orElse(Long.MAX_VALUE))
+                .min()
+                .orElse(Long.MAX_VALUE);
     }
 
     /** How often each kind of answer came back, e.g. "push 200" or "get no answer". */
@@ -344,7 +363,9 @@ final class HaLoad implements AutoCloseable {
 
     private OptionalLong firstDelivery(String id) {
         Queue<Long> times = deliveries.get(id);
-        return times == null ? OptionalLong.empty() : times.stream().mapToLong(Long::longValue).min();
+        return times == null
+                ? OptionalLong.empty()
+                : times.stream().mapToLong(Long::longValue).min();
     }
 
     private void count(String kind) {

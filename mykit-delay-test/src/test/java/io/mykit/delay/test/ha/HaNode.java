@@ -1,5 +1,7 @@
 package io.mykit.delay.test.ha;
 
+import io.mykit.delay.test.chaos.ChildGateway;
+import io.mykit.delay.test.support.TcpProxy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -7,12 +9,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.mykit.delay.test.chaos.ChildGateway;
-import io.mykit.delay.test.support.TcpProxy;
-
 /**
- * One gateway of an HA test: a child JVM with a node id that reaches every ZooKeeper server only through a proxy of
- * its own, so a test can cut this node's ZooKeeper link while its Redis and journal stay reachable.
+ * One gateway of an HA test: a child JVM with a node id that reaches every ZooKeeper server only through a proxy of its
+ * own, so a test can cut this node's ZooKeeper link while its Redis and journal stay reachable.
  */
 final class HaNode implements AutoCloseable {
 

@@ -2,6 +2,9 @@ package io.mykit.delay.test.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.test.brokers.TestActiveMq;
+import io.mykit.delay.test.chaos.ChildGateway;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,17 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.test.brokers.TestActiveMq;
-import io.mykit.delay.test.chaos.ChildGateway;
-
 /**
- * Master-slave mode (issue #11): four gateways as child JVMs, a real three-server ZooKeeper reached through
- * per-node proxies, a private Redis, the shared MariaDB journal and an embedded ActiveMQ. The leader pumps every
- * bucket; it is killed, stopped, frozen and cut off from ZooKeeper in turn while pushers and pull consumers run
- * (plus a topic routed to ActiveMQ), and a sampler reads every node's GET /cluster throughout. The scenarios share
- * the gateways and run in order: the killed and the stopped leader stay down (four nodes leave two for the last
- * scenarios, cheaper than restarting JVMs), the frozen and the cut-off one rejoin.
+ * Master-slave mode (issue #11): four gateways as child JVMs, a real three-server ZooKeeper reached through per-node
+ * proxies, a private Redis, the shared MariaDB journal and an embedded ActiveMQ. The leader pumps every bucket; it is
+ * killed, stopped, frozen and cut off from ZooKeeper in turn while pushers and pull consumers run (plus a topic routed
+ * to ActiveMQ), and a sampler reads every node's GET /cluster throughout. The scenarios share the gateways and run in
+ * order: the killed and the stopped leader stay down (four nodes leave two for the last scenarios, cheaper than
+ * restarting JVMs), the frozen and the cut-off one rejoin.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -52,6 +50,7 @@ class MasterSlaveFailoverTest {
     private static final Duration CRASH_FAILOVER = GatewayGroup.SESSION_TIMEOUT.plusMillis(1_500);
     /** A graceful stop deletes the leader's znodes at once: no session to wait for. */
     private static final Duration GRACEFUL_TAKEOVER = Duration.ofSeconds(1);
+
     private static final Duration TAKEOVER_WAIT = GatewayGroup.SESSION_TIMEOUT.plusSeconds(8);
     private static final Duration REJOIN = Duration.ofSeconds(15);
     private static final Duration SAMPLE_PERIOD = Duration.ofMillis(100);
@@ -66,7 +65,10 @@ class MasterSlaveFailoverTest {
     @BeforeAll
     void startGateways() throws Exception {
         broker = TestActiveMq.start();
-        group = GatewayGroup.create("master-slave", "master-slave", BUCKETS,
+        group = GatewayGroup.create(
+                "master-slave",
+                "master-slave",
+                BUCKETS,
                 "--mykit.delay.dispatch.routes[amq-*]=activemq",
                 "--mykit.delay.activemq.broker-url=" + broker.brokerUrl(),
                 "--mykit.delay.activemq.send-timeout=1s",
@@ -125,12 +127,13 @@ class MasterSlaveFailoverTest {
 
             PumpTimeline timeline = timeline(killAt - WARM_UP.toMillis());
             long takeover = timeline.firstPumpingAll(next.id(), allBuckets, killAt)
-                .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket")) - killAt;
+                            .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket"))
+                    - killAt;
             long firstDelivery = load.firstDeliveryOfJobDueAfter(killAt) - killAt;
             long firstReady = firstRow(next, JobStatus.Ready, killAt) - killAt;
             long dueUntil = killAt + takeover + 1_000;
-            long handOver = load.maxHandOverLateness(killAt, dueUntil,
-                    group.jobLog().rows(JobStatus.Ready, killAt, outcome.end()), outcome.end());
+            long handOver = load.maxHandOverLateness(
+                    killAt, dueUntil, group.jobLog().rows(JobStatus.Ready, killAt, outcome.end()), outcome.end());
             long lateness = load.maxLateness(killAt, dueUntil, outcome.end());
             long latenessBefore = load.maxLateness(killAt - 1_000, killAt - 1, outcome.end());
             long pullDuplicates = load.duplicates(pullTopic());
@@ -145,19 +148,28 @@ class MasterSlaveFailoverTest {
             figure("kill9-duplicates-activemq", brokerDuplicates);
             report(load, outcome);
 
-            assertThat(outcome.allDelivered()).as("every accepted job delivered; undelivered %s", load.undelivered())
+            assertThat(outcome.allDelivered())
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
                     .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(firstDelivery).as("first delivery of a job due after the kill, ms after it")
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(firstDelivery)
+                    .as("first delivery of a job due after the kill, ms after it")
                     .isLessThanOrEqualTo(CRASH_FAILOVER.toMillis());
-            assertThat(firstReady).as("first Ready row of new leader %s, ms after the kill", next)
+            assertThat(firstReady)
+                    .as("first Ready row of new leader %s, ms after the kill", next)
                     .isLessThanOrEqualTo(CRASH_FAILOVER.toMillis());
-            assertThat(handOver).as("longest wait from due time to Ready row of pull jobs due after the kill (%d jobs)",
-                    load.dueBetween(killAt, dueUntil)).isLessThanOrEqualTo(CRASH_FAILOVER.toMillis());
+            assertThat(handOver)
+                    .as(
+                            "longest wait from due time to Ready row of pull jobs due after the kill (%d jobs)",
+                            load.dueBetween(killAt, dueUntil))
+                    .isLessThanOrEqualTo(CRASH_FAILOVER.toMillis());
             // only what the dead node had in hand can come twice: its pullers' batches, its senders' batches
-            assertThat(pullDuplicates).as("pull duplicates").isLessThanOrEqualTo(
-                    (long) HaLoad.PULLERS_PER_NODE * HaLoad.PULL_BATCH);
+            assertThat(pullDuplicates)
+                    .as("pull duplicates")
+                    .isLessThanOrEqualTo((long) HaLoad.PULLERS_PER_NODE * HaLoad.PULL_BATCH);
             assertThat(brokerDuplicates).as("ActiveMQ duplicates").isLessThanOrEqualTo((long) SENDERS * TIMER_BATCH);
         }
     }
@@ -169,13 +181,15 @@ class MasterSlaveFailoverTest {
         try (HaLoad load = newLoad()) {
             Thread.sleep(WARM_UP.toMillis());
             long termAt = System.currentTimeMillis();
-            Thread stopping = new Thread(() -> {
-                try {
-                    HaFigures.print(TEST, "sigterm-exit-status", old.terminate());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "ha-terminate-" + old.id());
+            Thread stopping = new Thread(
+                    () -> {
+                        try {
+                            HaFigures.print(TEST, "sigterm-exit-status", old.terminate());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "ha-terminate-" + old.id());
             stopping.start();
             HaNode next = group.awaitSoleLeader(others(old), TAKEOVER_WAIT);
             stopping.join();
@@ -185,7 +199,8 @@ class MasterSlaveFailoverTest {
 
             PumpTimeline timeline = timeline(termAt - WARM_UP.toMillis());
             long takeover = timeline.firstPumpingAll(next.id(), allBuckets, termAt)
-                .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket")) - termAt;
+                            .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket"))
+                    - termAt;
             long firstReady = firstRow(next, JobStatus.Ready, termAt) - termAt;
             long lateness = load.maxLateness(termAt - 1_000, termAt + takeover + 1_000, outcome.end());
             figure("sigterm-takeover-ms", takeover);
@@ -195,16 +210,25 @@ class MasterSlaveFailoverTest {
             figure("sigterm-duplicates-activemq", load.duplicates(brokerTopic()));
             report(load, outcome);
 
-            assertThat(outcome.allDelivered()).as("every accepted job delivered; undelivered %s", load.undelivered())
+            assertThat(outcome.allDelivered())
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
                     .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(takeover).as("ms from SIGTERM until %s was seen pumping every bucket", next)
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(takeover)
+                    .as("ms from SIGTERM until %s was seen pumping every bucket", next)
                     .isLessThan(GRACEFUL_TAKEOVER.toMillis());
-            assertThat(firstReady).as("first Ready row of new leader %s, ms after SIGTERM", next)
+            assertThat(firstReady)
+                    .as("first Ready row of new leader %s, ms after SIGTERM", next)
                     .isLessThan(GRACEFUL_TAKEOVER.toMillis());
-            assertThat(load.duplicates(pullTopic())).as("pull duplicates after a graceful stop").isZero();
-            assertThat(load.duplicates(brokerTopic())).as("ActiveMQ duplicates after a graceful stop").isZero();
+            assertThat(load.duplicates(pullTopic()))
+                    .as("pull duplicates after a graceful stop")
+                    .isZero();
+            assertThat(load.duplicates(brokerTopic()))
+                    .as("ActiveMQ duplicates after a graceful stop")
+                    .isZero();
         }
     }
 
@@ -236,14 +260,16 @@ class MasterSlaveFailoverTest {
 
             PumpTimeline timeline = timeline(freezeAt - WARM_UP.toMillis());
             long takeover = timeline.firstPumpingAll(next.id(), allBuckets, freezeAt)
-                .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket")) - freezeAt;
+                            .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket"))
+                    - freezeAt;
             List<OwnershipSampler.Observation> staleClaims = timeline.pumpingAnswers(old.id(), thawAt);
             // a pump Redis ran before SIGSTOP is journaled when its answer is read after SIGCONT: only a job that fell
             // due after the freeze shows a hand-over the fence should have refused
             Map<String, HaLoad.Accepted> accepted = load.accepted();
             List<JobLog.Row> readyByOld = group.jobLog().rows(old.id(), JobStatus.Ready, thawAt);
-            Map<Boolean, List<JobLog.Row>> byDueBeforeFreeze = readyByOld.stream().collect(Collectors.partitioningBy(
-                    row -> accepted.containsKey(row.id()) && accepted.get(row.id()).isFirstTryDueBy(frozenBy)));
+            Map<Boolean, List<JobLog.Row>> byDueBeforeFreeze = readyByOld.stream()
+                    .collect(Collectors.partitioningBy(row -> accepted.containsKey(row.id())
+                            && accepted.get(row.id()).isFirstTryDueBy(frozenBy)));
             List<JobLog.Row> dueBeforeFreeze = byDueBeforeFreeze.get(true);
             List<JobLog.Row> fencedHandOvers = byDueBeforeFreeze.get(false);
             long fencedGrowth = afterThaw.fencedCalls() - fencedBefore;
@@ -254,15 +280,24 @@ class MasterSlaveFailoverTest {
             figure("sigstop-duplicates-activemq", load.duplicates(brokerTopic()));
             report(load, outcome);
 
-            assertThat(outcome.allDelivered()).as("every accepted job delivered; undelivered %s", load.undelivered())
+            assertThat(outcome.allDelivered())
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
                     .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(staleClaims).as("answers of thawed %s showing buckets pumping that %s owns", old, next)
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
                     .isEmpty();
-            assertThat(afterThaw.pumping()).as("buckets %s pumps once it rejoined", old).isEmpty();
-            assertThat(fencedHandOvers).as("jobs due after SIGSTOP made ready by thawed %s after SIGCONT (%d ms later)",
-                    old, thawAt - freezeAt).isEmpty();
+            assertThat(staleClaims)
+                    .as("answers of thawed %s showing buckets pumping that %s owns", old, next)
+                    .isEmpty();
+            assertThat(afterThaw.pumping())
+                    .as("buckets %s pumps once it rejoined", old)
+                    .isEmpty();
+            assertThat(fencedHandOvers)
+                    .as(
+                            "jobs due after SIGSTOP made ready by thawed %s after SIGCONT (%d ms later)",
+                            old, thawAt - freezeAt)
+                    .isEmpty();
         }
     }
 
@@ -290,10 +325,13 @@ class MasterSlaveFailoverTest {
             PumpTimeline timeline = timeline(cutAt - WARM_UP.toMillis());
             OptionalLong oldStopped = timeline.firstPumpingNone(old.id(), cutAt);
             OptionalLong nextStarted = timeline.pumpingStartedAfter(next.id(), cutAt);
-            assertThat(oldStopped).as("%s seen pumping nothing after its ZooKeeper link was cut", old).isPresent();
+            assertThat(oldStopped)
+                    .as("%s seen pumping nothing after its ZooKeeper link was cut", old)
+                    .isPresent();
             assertThat(nextStarted).as("%s seen pumping after the cut", next).isPresent();
             long takeover = timeline.firstPumpingAll(next.id(), allBuckets, cutAt)
-                .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket")) - cutAt;
+                            .orElseThrow(() -> new AssertionError(next + " never seen pumping every bucket"))
+                    - cutAt;
             long lateness = load.maxLateness(cutAt - 1_000, cutAt + takeover + 1_000, outcome.end());
             figure("zk-cut-old-stopped-ms", oldStopped.getAsLong() - cutAt);
             figure("zk-cut-new-started-not-before-ms", nextStarted.getAsLong() - cutAt);
@@ -303,31 +341,45 @@ class MasterSlaveFailoverTest {
             figure("zk-cut-duplicates-activemq", load.duplicates(brokerTopic()));
             report(load, outcome);
 
-            assertThat(outcome.allDelivered()).as("every accepted job delivered; undelivered %s", load.undelivered())
+            assertThat(outcome.allDelivered())
+                    .as("every accepted job delivered; undelivered %s", load.undelivered())
                     .isTrue();
             assertThat(load.anomalies()).isEmpty();
-            assertThat(timeline.doublePumping()).as("two nodes pumping one bucket").isEmpty();
-            assertThat(oldStopped.getAsLong()).as("%s stopped (ms) before %s can have started", old, next)
+            assertThat(timeline.doublePumping())
+                    .as("two nodes pumping one bucket")
+                    .isEmpty();
+            assertThat(oldStopped.getAsLong())
+                    .as("%s stopped (ms) before %s can have started", old, next)
                     .isLessThanOrEqualTo(nextStarted.getAsLong());
             assertThat(timeline.pumpingAnswers(old.id(), oldStopped.getAsLong()))
-                    .as("answers of %s showing it pumping again after it stopped", old).isEmpty();
+                    .as("answers of %s showing it pumping again after it stopped", old)
+                    .isEmpty();
             assertThat(group.jobLog().rows(old.id(), JobStatus.Ready, oldStopped.getAsLong()))
-                    .as("jobs made ready by %s after it stopped", old).isEmpty();
+                    .as("jobs made ready by %s after it stopped", old)
+                    .isEmpty();
             // the journal tells the same story by the gateways' own clock
             List<JobLog.Row> readyByOld = group.jobLog().rows(old.id(), JobStatus.Ready, cutAt);
             long firstReadyByNext = firstRow(next, JobStatus.Ready, cutAt);
-            assertThat(readyByOld).as("Ready rows of %s after the cut, all before the first of %s at %d", old, next,
-                    firstReadyByNext).allMatch(row -> row.at() < firstReadyByNext);
+            assertThat(readyByOld)
+                    .as("Ready rows of %s after the cut, all before the first of %s at %d", old, next, firstReadyByNext)
+                    .allMatch(row -> row.at() < firstReadyByNext);
         }
     }
 
     /** What a scenario's load ended with. */
-    private record Outcome(boolean allDelivered, long end) {
-    }
+    private record Outcome(boolean allDelivered, long end) {}
 
     private HaLoad newLoad() throws Exception {
-        return new HaLoad(new HaLoad.Plan(pullTopic(), PULL_PER_SECOND, brokerTopic(), BROKER_PER_SECOND,
-                broker.failoverUrl(), MIN_DELAY_MS, MAX_DELAY_MS), group::alive);
+        return new HaLoad(
+                new HaLoad.Plan(
+                        pullTopic(),
+                        PULL_PER_SECOND,
+                        brokerTopic(),
+                        BROKER_PER_SECOND,
+                        broker.failoverUrl(),
+                        MIN_DELAY_MS,
+                        MAX_DELAY_MS),
+                group::alive);
     }
 
     // every scenario has topics of its own: jobs of an earlier one cannot blur its counts
@@ -350,7 +402,9 @@ class MasterSlaveFailoverTest {
     }
 
     private PumpTimeline timeline(long from) {
-        assertThat(sampler.failures()).as("GET /cluster answers that were not a view").isEmpty();
+        assertThat(sampler.failures())
+                .as("GET /cluster answers that were not a view")
+                .isEmpty();
         return new PumpTimeline(sampler.between(from, System.currentTimeMillis()), BUCKETS);
     }
 

@@ -46,7 +46,9 @@ final class OwnershipSampler implements AutoCloseable {
     /** Observations sent in [from, to), in the order they were sent. */
     List<Observation> between(long from, long to) {
         synchronized (observations) {
-            return observations.stream().filter(o -> o.sentAt() >= from && o.sentAt() < to).toList();
+            return observations.stream()
+                    .filter(o -> o.sentAt() >= from && o.sentAt() < to)
+                    .toList();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.ha;
 
+import io.mykit.delay.test.ha.OwnershipSampler.Observation;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -8,19 +9,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import io.mykit.delay.test.ha.OwnershipSampler.Observation;
-
 /**
- * What a run of /cluster observations proves about who pumped which bucket when. An answer's state held at some
- * instant between its question and its arrival; two answers in a row of one node that both show a bucket pumping
- * mean it pumped that bucket all along in between (a node that let go and took it back within one sampling period
- * would be wrongly taken as pumping throughout; taking a bucket back needs a ZooKeeper round and a Redis claim).
+ * What a run of /cluster observations proves about who pumped which bucket when. An answer's state held at some instant
+ * between its question and its arrival; two answers in a row of one node that both show a bucket pumping mean it pumped
+ * that bucket all along in between (a node that let go and took it back within one sampling period would be wrongly
+ * taken as pumping throughout; taking a bucket back needs a ZooKeeper round and a Redis claim).
  */
 final class PumpTimeline {
 
     /**
-     * A stretch in which no answer showed anyone pumping {@code bucket}, between the middles of the answers around
-     * it: an estimate within half an answer's round trip at each end (the outer bound would count slow answers as gaps).
+     * A stretch in which no answer showed anyone pumping {@code bucket}, between the middles of the answers around it:
+     * an estimate within half an answer's round trip at each end (the outer bound would count slow answers as gaps).
      */
     record Gap(int bucket, long from, long to) {
 
@@ -34,8 +33,10 @@ final class PumpTimeline {
 
     PumpTimeline(List<Observation> observations, int buckets) {
         this.buckets = buckets;
-        observations.stream().sorted(Comparator.comparingLong(Observation::sentAt))
-                .forEach(o -> byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o));
+        observations.stream()
+                .sorted(Comparator.comparingLong(Observation::sentAt))
+                .forEach(o ->
+                        byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o));
     }
 
     /**
@@ -95,7 +96,10 @@ final class PumpTimeline {
         return gaps;
     }
 
-    /** When {@code node} was first seen pumping every bucket of {@code wanted} in an answer asked at or after {@code after}. */
+    /**
+     * When {@code node} was first seen pumping every bucket of {@code wanted} in an answer asked at or after
+     * {@code after}.
+     */
     OptionalLong firstPumpingAll(String node, Collection<Integer> wanted, long after) {
         for (Observation o : byNode.getOrDefault(node, List.of())) {
             if (o.sentAt() >= after && o.view() != null && o.view().pumping().containsAll(wanted)) {
@@ -136,13 +140,17 @@ final class PumpTimeline {
     /** Answers of {@code node} asked at or after {@code after} that show it pumping something. */
     List<Observation> pumpingAnswers(String node, long after) {
         return byNode.getOrDefault(node, List.of()).stream()
-                .filter(o -> o.sentAt() >= after && o.view() != null && !o.view().pumping().isEmpty()).toList();
+                .filter(o -> o.sentAt() >= after
+                        && o.view() != null
+                        && !o.view().pumping().isEmpty())
+                .toList();
     }
 
     /** How many answers came back with a view, per node: a sampler that saw nothing proves nothing. */
     Map<String, Long> answered() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        byNode.forEach((node, answers) -> counts.put(node, answers.stream().filter(o -> o.view() != null).count()));
+        byNode.forEach((node, answers) ->
+                counts.put(node, answers.stream().filter(o -> o.view() != null).count()));
         return counts;
     }
 

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.ha;
 
+import io.mykit.delay.test.support.TestServers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -14,11 +15,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-
-import io.mykit.delay.test.support.TestServers;
 
 /**
  * Three real ZooKeeper quorum peers (curator-test) in the test JVM, with a short tick so that sessions expire within
@@ -51,9 +49,23 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         System.setProperty("zookeeper.admin.enableServer", "false");
         List<InstanceSpec> specs = new ArrayList<>();
         for (int id = 1; id <= SERVERS; id++) {
-            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, (int) TICK.toMillis(), -1,
-                    Map.of("admin.enableServer", "false", "4lw.commands.whitelist", "srvr,cons",
-                            "maxSessionTimeout", String.valueOf(TICK.toMillis() * MAX_SESSION_TICKS)), TestServers.LOCALHOST));
+            specs.add(new InstanceSpec(
+                    null,
+                    -1,
+                    -1,
+                    -1,
+                    true,
+                    id,
+                    (int) TICK.toMillis(),
+                    -1,
+                    Map.of(
+                            "admin.enableServer",
+                            "false",
+                            "4lw.commands.whitelist",
+                            "srvr,cons",
+                            "maxSessionTimeout",
+                            String.valueOf(TICK.toMillis() * MAX_SESSION_TICKS)),
+                    TestServers.LOCALHOST));
         }
         ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(new TestingCluster(specs), specs);
         ensemble.cluster.start();
@@ -67,8 +79,8 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         long min = TICK.toMillis() * MIN_SESSION_TICKS;
         long max = TICK.toMillis() * MAX_SESSION_TICKS;
         if (timeout.toMillis() < min || timeout.toMillis() > max) {
-            throw new IllegalStateException("session timeout " + timeout + " lies outside ZooKeeper's bounds "
-                    + min + ".." + max + " ms for a tick of " + TICK);
+            throw new IllegalStateException("session timeout " + timeout + " lies outside ZooKeeper's bounds " + min
+                    + ".." + max + " ms for a tick of " + TICK);
         }
     }
 
@@ -143,7 +155,10 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         return String.join(", ", modes);
     }
 
-    /** Remote ports of the client connections server {@code server} holds (from 127.0.0.1), this question's own left out. */
+    /**
+     * Remote ports of the client connections server {@code server} holds (from 127.0.0.1), this question's own left
+     * out.
+     */
     Set<Integer> clientConnections(int server) {
         Set<Integer> ports = new TreeSet<>();
         if (!up[server]) {
@@ -164,7 +179,8 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 
     private Socket ask(int server, String word) throws IOException {
         Socket socket = new Socket();
-        socket.connect(new InetSocketAddress(TestServers.LOCALHOST, clientPort(server)), (int) PROBE_TIMEOUT.toMillis());
+        socket.connect(
+                new InetSocketAddress(TestServers.LOCALHOST, clientPort(server)), (int) PROBE_TIMEOUT.toMillis());
         socket.setSoTimeout((int) PROBE_TIMEOUT.toMillis());
         OutputStream out = socket.getOutputStream();
         out.write(word.getBytes(StandardCharsets.US_ASCII));

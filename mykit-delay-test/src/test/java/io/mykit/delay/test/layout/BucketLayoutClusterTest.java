@@ -1,6 +1,7 @@
 package io.mykit.delay.test.layout;
 
-import io.mykit.delay.test.support.WaitingSlices;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.common.util.Buckets;
@@ -11,6 +12,12 @@ import io.mykit.delay.queue.store.MigrationReport;
 import io.mykit.delay.queue.store.NodePipelines;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.support.RedisClusterServers;
+import io.mykit.delay.test.support.WaitingSlices;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,14 +28,6 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.resps.ScanResult;
-
-import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The migration on the test JVM's Redis Cluster of three masters ({@link RedisClusterServers}), where a call naming
@@ -41,13 +40,18 @@ class BucketLayoutClusterTest {
     private static final long HOUR = 3_600_000;
 
     private final RedisClusterServers cluster = RedisClusterServers.get();
-    private final String prefix = "layout-cluster-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String prefix =
+            "layout-cluster-" + UUID.randomUUID().toString().substring(0, 8);
     private ClusterRedis redis;
 
     @BeforeEach
     void connect() {
-        redis = new ClusterRedis(() -> new ClusterConnectionProvider(new LinkedHashSet<>(cluster.nodes()),
-                DefaultJedisClientConfig.builder().build()), 3, Duration.ofSeconds(6));
+        redis = new ClusterRedis(
+                () -> new ClusterConnectionProvider(
+                        new LinkedHashSet<>(cluster.nodes()),
+                        DefaultJedisClientConfig.builder().build()),
+                3,
+                Duration.ofSeconds(6));
     }
 
     @AfterEach
@@ -81,32 +85,41 @@ class BucketLayoutClusterTest {
 
         AtomicBoolean flushed = new AtomicBoolean();
         List<MigrationReport> grown = new BucketLayout(redis, new Keys(prefix, 32), written -> {
-            if (flushed.compareAndSet(false, true)) {
-                cluster.flushScripts();
-            }
-        }).ensure();
+                    if (flushed.compareAndSet(false, true)) {
+                        cluster.flushScripts();
+                    }
+                })
+                .ensure();
         assertThat(flushed).as("the scripts were flushed mid-migration").isTrue();
         assertThat(grown).singleElement().satisfies(r -> assertThat(r.moved()).isPositive());
         assertPlaced(before, 32);
-        assertThat(new RedisDelayStore(redis, new Keys(prefix, 32)).hasEpoch()).as("new buckets marked").isTrue();
+        assertThat(new RedisDelayStore(redis, new Keys(prefix, 32)).hasEpoch())
+                .as("new buckets marked")
+                .isTrue();
 
         List<MigrationReport> shrunk = new BucketLayout(redis, new Keys(prefix, 8)).ensure();
-        assertThat(shrunk).singleElement().satisfies(r -> assertThat(r.bucketsRetired()).isEqualTo(24));
+        assertThat(shrunk)
+                .singleElement()
+                .satisfies(r -> assertThat(r.bucketsRetired()).isEqualTo(24));
         assertPlaced(before, 8);
-        assertThat(new BucketLayout(redis, new Keys(prefix, 8)).needsMigration()).isFalse();
+        assertThat(new BucketLayout(redis, new Keys(prefix, 8)).needsMigration())
+                .isFalse();
         assertThat(new RedisDelayStore(redis, new Keys(prefix, 8)).hasEpoch()).isTrue();
-        System.out.printf("BucketLayoutClusterTest: %s; %s; %d ms%n", grown, shrunk,
-                (System.nanoTime() - start) / 1_000_000);
+        System.out.printf(
+                "BucketLayoutClusterTest: %s; %s; %d ms%n", grown, shrunk, (System.nanoTime() - start) / 1_000_000);
     }
 
     private void assertPlaced(BucketSnapshot before, int buckets) {
         BucketSnapshot after = BucketSnapshot.read(redis.client(), prefix, 40);
         assertThat(after.problems()).isEmpty();
         assertThat(after.staleReadyEntries()).isZero();
-        assertThat(after.differencesFrom(before.placedBy((id, p) -> Buckets.of(id, buckets)))).isEmpty();
+        assertThat(after.differencesFrom(before.placedBy((id, p) -> Buckets.of(id, buckets))))
+                .isEmpty();
     }
 
-    /** Writes the stages straight into the bucket structures, a ready-list leftover of a finished job in each bucket. */
+    /**
+     * Writes the stages straight into the bucket structures, a ready-list leftover of a finished job in each bucket.
+     */
     private void seed(Keys keys) {
         long now = System.currentTimeMillis();
         try (NodePipelines<?> pipes = redis.pipelines()) {

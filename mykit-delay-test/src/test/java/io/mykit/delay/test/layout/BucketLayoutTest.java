@@ -1,5 +1,9 @@
 package io.mykit.delay.test.layout;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
 import io.mykit.delay.common.util.Buckets;
 import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.Keys;
@@ -7,23 +11,18 @@ import io.mykit.delay.queue.store.MigrationReport;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.PrefixedRedis;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.util.List;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.tuple;
-
 /**
- * Changing the bucket count moves every job to its new bucket in the stage it had (store level, the shared Redis,
- * a key prefix per test). The jobs are seeded through the store's own verbs ({@link StageSeeder}) and compared with
- * a full read of the buckets ({@link BucketSnapshot}) before and after.
+ * Changing the bucket count moves every job to its new bucket in the stage it had (store level, the shared Redis, a key
+ * prefix per test). The jobs are seeded through the store's own verbs ({@link StageSeeder}) and compared with a full
+ * read of the buckets ({@link BucketSnapshot}) before and after.
  */
 class BucketLayoutTest {
     /** Above every bucket count used here, so a job left in a bucket it should have left is seen. */
@@ -33,6 +32,7 @@ class BucketLayoutTest {
     private static UnifiedJedis redis;
     /** The store's connection abstraction over {@link #redis}, as the migration runs on it. */
     private static SingleRedis nodes;
+
     private String prefix;
 
     @BeforeAll
@@ -56,17 +56,27 @@ class BucketLayoutTest {
     private BucketSnapshot seed(int buckets, int jobs) {
         prefix = "layout-" + UUID.randomUUID().toString().substring(0, 8);
         Keys keys = new Keys(prefix, buckets);
-        assertThat(new BucketLayout(nodes, keys).needsMigration()).as("nothing recorded yet").isFalse();
-        assertThat(new BucketLayout(nodes, keys).ensure()).as("a first start only records its count").isEmpty();
+        assertThat(new BucketLayout(nodes, keys).needsMigration())
+                .as("nothing recorded yet")
+                .isFalse();
+        assertThat(new BucketLayout(nodes, keys).ensure())
+                .as("a first start only records its count")
+                .isEmpty();
         assertThat(redis.get(keys.layout())).isEqualTo(Integer.toString(buckets));
         StageSeeder.seed(new RedisDelayStore(nodes, keys), prefix, jobs);
         BucketSnapshot before = BucketSnapshot.read(redis, prefix, SCAN_BUCKETS);
         assertThat(before.problems()).as("seeded state is sound").isEmpty();
         assertThat(before.jobs()).hasSize(jobs);
-        assertThat(before.stageCounts()).as("every stage seeded").containsOnlyKeys("waiting", "in flight", "ready",
-                "reserved").allSatisfy((stage, n) -> assertThat(n).as(stage).isPositive());
-        assertThat(before.staleReadyEntries()).as("ready entries of ended jobs seeded").isPositive();
-        assertThat(BucketSnapshot.keysMatching(redis, "{" + prefix + ":b*}:ended")).as("tombstones seeded").isNotEmpty();
+        assertThat(before.stageCounts())
+                .as("every stage seeded")
+                .containsOnlyKeys("waiting", "in flight", "ready", "reserved")
+                .allSatisfy((stage, n) -> assertThat(n).as(stage).isPositive());
+        assertThat(before.staleReadyEntries())
+                .as("ready entries of ended jobs seeded")
+                .isPositive();
+        assertThat(BucketSnapshot.keysMatching(redis, "{" + prefix + ":b*}:ended"))
+                .as("tombstones seeded")
+                .isNotEmpty();
         return before;
     }
 
@@ -78,9 +88,12 @@ class BucketLayoutTest {
     private BucketSnapshot assertPlacedBy(int buckets, BucketSnapshot before) {
         BucketSnapshot after = BucketSnapshot.read(redis, prefix, SCAN_BUCKETS);
         assertThat(after.problems()).isEmpty();
-        assertThat(after.staleReadyEntries()).as("ready entries of jobs that left are dropped").isZero();
+        assertThat(after.staleReadyEntries())
+                .as("ready entries of jobs that left are dropped")
+                .isZero();
         assertThat(after.jobs()).hasSameSizeAs(before.jobs());
-        assertThat(after.differencesFrom(before.placedBy((id, p) -> Buckets.of(id, buckets)))).isEmpty();
+        assertThat(after.differencesFrom(before.placedBy((id, p) -> Buckets.of(id, buckets))))
+                .isEmpty();
         assertThat(after.stageCounts()).isEqualTo(before.stageCounts());
         Keys keys = new Keys(prefix, buckets);
         assertThat(redis.get(keys.layout())).isEqualTo(Integer.toString(buckets));
@@ -90,16 +103,19 @@ class BucketLayoutTest {
 
     /** Jobs per stage whose bucket differs between the two counts: what a migration must report as moved. */
     private static long leaving(BucketSnapshot before, int to, String stage) {
-        return before.jobs().entrySet().stream().filter(e -> Buckets.of(e.getKey(), to) != e.getValue().bucket())
-                .filter(e -> e.getValue().stage().equals(stage)).count();
+        return before.jobs().entrySet().stream()
+                .filter(e -> Buckets.of(e.getKey(), to) != e.getValue().bucket())
+                .filter(e -> e.getValue().stage().equals(stage))
+                .count();
     }
 
     @Test
     void growing_16_to_32_with_100k_jobs_moves_each_once_in_its_stage_and_a_second_run_is_a_no_op() {
         long seedStart = System.nanoTime();
         BucketSnapshot before = seed(16, 100_000);
-        System.out.printf("BucketLayoutTest: seeded %d jobs in %d ms, stages %s%n", before.jobs().size(),
-                (System.nanoTime() - seedStart) / 1_000_000, before.stageCounts());
+        System.out.printf(
+                "BucketLayoutTest: seeded %d jobs in %d ms, stages %s%n",
+                before.jobs().size(), (System.nanoTime() - seedStart) / 1_000_000, before.stageCounts());
 
         assertThat(layout(32).needsMigration()).isTrue();
         long start = System.nanoTime();
@@ -118,7 +134,8 @@ class BucketLayoutTest {
         assertThat(layout(32).needsMigration()).isFalse();
 
         assertThat(layout(32).ensure()).as("second run").isEmpty();
-        assertThat(BucketSnapshot.read(redis, prefix, SCAN_BUCKETS).differencesFrom(migrated.jobs())).isEmpty();
+        assertThat(BucketSnapshot.read(redis, prefix, SCAN_BUCKETS).differencesFrom(migrated.jobs()))
+                .isEmpty();
     }
 
     @Test
@@ -136,11 +153,14 @@ class BucketLayoutTest {
         assertThat(redis.get(keys.layoutTarget())).isEqualTo("32");
         assertThat(layout(32).needsMigration()).isTrue();
         BucketSnapshot halfWay = BucketSnapshot.read(redis, prefix, SCAN_BUCKETS);
-        assertThat(halfWay.inSeveralBuckets()).as("the last page was written, not yet removed").isNotEmpty();
+        assertThat(halfWay.inSeveralBuckets())
+                .as("the last page was written, not yet removed")
+                .isNotEmpty();
 
         List<MigrationReport> reports = layout(32).ensure();
         assertThat(reports).hasSize(1);
-        assertThat(reports.get(0).alreadyThere()).isEqualTo(halfWay.inSeveralBuckets().size());
+        assertThat(reports.get(0).alreadyThere())
+                .isEqualTo(halfWay.inSeveralBuckets().size());
         assertPlacedBy(32, before);
     }
 
@@ -148,13 +168,15 @@ class BucketLayoutTest {
     void a_restart_with_the_old_count_after_an_interrupted_migration_finishes_it_then_moves_the_jobs_back() {
         BucketSnapshot before = seed(16, 10_000);
         assertThatThrownBy(new BucketLayout(nodes, new Keys(prefix, 32), written -> {
-            if (written >= 2_000) {
-                throw new IllegalStateException("crash");
-            }
-        })::ensure).hasMessage("crash");
+                    if (written >= 2_000) {
+                        throw new IllegalStateException("crash");
+                    }
+                })::ensure)
+                .hasMessage("crash");
 
         List<MigrationReport> reports = layout(16).ensure();
-        assertThat(reports).extracting(MigrationReport::from, MigrationReport::to)
+        assertThat(reports)
+                .extracting(MigrationReport::from, MigrationReport::to)
                 .containsExactly(tuple(16, 32), tuple(32, 16));
         // placed by 16 again is exactly where they started: same buckets, stages, scores and reservations
         assertPlacedBy(16, before);
@@ -164,24 +186,34 @@ class BucketLayoutTest {
     void shrinking_32_to_8_moves_every_job_and_leaves_nothing_in_the_buckets_that_are_gone() {
         BucketSnapshot before = seed(32, 5_000);
         List<String> marked = new java.util.ArrayList<>(new RedisDelayStore(nodes, new Keys(prefix, 32))
-                .finishMarksBefore(Long.MAX_VALUE, 10_000).keySet());
-        assertThat(marked).as("finish marks seeded (finishes of jobs in flight)").isNotEmpty();
+                .finishMarksBefore(Long.MAX_VALUE, 10_000)
+                .keySet());
+        assertThat(marked)
+                .as("finish marks seeded (finishes of jobs in flight)")
+                .isNotEmpty();
         List<MigrationReport> reports = layout(8).ensure();
         System.out.println("BucketLayoutTest: " + reports);
 
         assertThat(reports).singleElement().satisfies(report -> {
             assertThat(report.bucketsRetired()).isEqualTo(24);
-            assertThat(report.tombstonesDropped()).as("tombstones of the retired buckets").isPositive();
-            assertThat(report.moved()).isEqualTo(before.jobs().values().stream().filter(p -> p.bucket() >= 8).count());
+            assertThat(report.tombstonesDropped())
+                    .as("tombstones of the retired buckets")
+                    .isPositive();
+            assertThat(report.moved())
+                    .isEqualTo(before.jobs().values().stream()
+                            .filter(p -> p.bucket() >= 8)
+                            .count());
         });
         assertPlacedBy(8, before);
         Keys eight = new Keys(prefix, 8);
         for (String id : marked) {
-            assertThat(redis.zscore(eight.finished(Buckets.of(id, 8)), id)).as("finish mark of %s in its new bucket", id)
+            assertThat(redis.zscore(eight.finished(Buckets.of(id, 8)), id))
+                    .as("finish mark of %s in its new bucket", id)
                     .isNotNull();
         }
         for (int b = 8; b < 32; b++) {
-            assertThat(BucketSnapshot.keysMatching(redis, "{" + prefix + ":b" + b + "}*")).as("keys of bucket " + b)
+            assertThat(BucketSnapshot.keysMatching(redis, "{" + prefix + ":b" + b + "}*"))
+                    .as("keys of bucket " + b)
                     .isEmpty();
         }
         assertThat(layout(8).ensure()).as("second run").isEmpty();
@@ -191,19 +223,27 @@ class BucketLayoutTest {
     void the_epoch_marks_follow_a_migration_and_a_mark_lost_before_it_still_reads_as_a_loss() {
         seed(16, 2_000);
         RedisDelayStore store16 = new RedisDelayStore(nodes, new Keys(prefix, 16));
-        assertThat(store16.hasEpoch()).as("a first layout record marks nothing: a missing layout may be a loss").isFalse();
+        assertThat(store16.hasEpoch())
+                .as("a first layout record marks nothing: a missing layout may be a loss")
+                .isFalse();
         // as the Redis-loss watch leaves them once it has checked Redis
         store16.writeEpoch();
 
         layout(32).ensure();
-        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 32)).hasEpoch()).as("every new bucket marked").isTrue();
+        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 32)).hasEpoch())
+                .as("every new bucket marked")
+                .isTrue();
 
         // a loss the shrink would hide: bucket 20 no longer exists under 8, so its own mark is never checked again
         redis.del(new Keys(prefix, 32).epoch(20));
         layout(8).ensure();
-        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 8)).hasEpoch()).as("the loss is still noticed").isFalse();
+        assertThat(new RedisDelayStore(nodes, new Keys(prefix, 8)).hasEpoch())
+                .as("the loss is still noticed")
+                .isFalse();
         for (int b = 8; b < 32; b++) {
-            assertThat(redis.exists(new Keys(prefix, 32).epoch(b))).as("mark of retired bucket " + b).isFalse();
+            assertThat(redis.exists(new Keys(prefix, 32).epoch(b)))
+                    .as("mark of retired bucket " + b)
+                    .isFalse();
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.mykit.delay.test.layout;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.util.Buckets;
 import io.mykit.delay.queue.recovery.RecoveryService;
@@ -8,9 +11,6 @@ import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,15 +21,14 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * A gateway with 16 buckets takes jobs and stops; one with 32 buckets starts on the same Redis prefix and journal.
  * Every pending job is delivered once through batch pulls; lookups and cancels find the jobs that changed bucket. The
- * one at-least-once case: jobs reserved before the stop and never finished are handed out again after their ttr.
- * Jobs still reserved at the start are found in flight, refuse a cancel, and finish.
+ * one at-least-once case: jobs reserved before the stop and never finished are handed out again after their ttr. Jobs
+ * still reserved at the start are found in flight, refuse a cancel, and finish.
  */
 class BucketResizeGatewayTest {
     private static final int DUE_NOW = 2_000;
@@ -47,7 +46,8 @@ class BucketResizeGatewayTest {
         long start = System.nanoTime();
         TestGateway first = TestGateway.start("mykit.delay.buckets=16", POLL);
         String prefix = first.keyPrefix();
-        try (JedisPooled redis = new JedisPooled(TestServers.redis().host(), TestServers.redis().port())) {
+        try (JedisPooled redis =
+                new JedisPooled(TestServers.redis().host(), TestServers.redis().port())) {
             try {
                 resizeAndDrain(first, redis);
             } finally {
@@ -72,40 +72,58 @@ class BucketResizeGatewayTest {
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         Keys keys16 = new Keys(first.keyPrefix(), 16);
         await().atMost(Duration.ofSeconds(30)).until(() -> readyCount(redis, keys16) >= DUE_NOW);
-        // short reservations come back after their ttr (the at-least-once case); held ones are still out after the start
+        // short reservations come back after their ttr (the at-least-once case); held ones are still out after the
+        // start
         List<String> expiring = reserve(client, RESERVED_BEFORE_STOP, RESERVED_TTR_MS);
         List<String> held = reserve(client, HELD, HELD_TTR_MS);
         held.forEach(pending::remove);
         first.stop();
 
-        TestGateway second = TestGateway.start("mykit.delay.buckets=32", POLL,
+        TestGateway second = TestGateway.start(
+                "mykit.delay.buckets=32",
+                POLL,
                 "mykit.delay.redis.key-prefix=" + first.keyPrefix(),
                 "spring.datasource.url=" + TestServers.jdbcUrl(first.database()));
         try {
             assertThat(redis.get(keys16.layout())).isEqualTo("32");
             Keys keys32 = new Keys(first.keyPrefix(), 32);
             assertThat(IntStream.range(0, 32).filter(b -> !redis.exists(keys32.epoch(b))))
-                    .as("buckets without an epoch mark after the migration").isEmpty();
+                    .as("buckets without an epoch mark after the migration")
+                    .isEmpty();
             GatewayClient moved = second.client();
-            String heldMoved = held.stream().filter(BucketResizeGatewayTest::changesBucket).findFirst().orElseThrow();
+            String heldMoved = held.stream()
+                    .filter(BucketResizeGatewayTest::changesBucket)
+                    .findFirst()
+                    .orElseThrow();
             assertThat(moved.lookup(heldMoved).data().path("stage").asText()).isEqualTo("IN_FLIGHT");
-            assertThat(moved.delete(heldMoved).status()).as("a reserved job is not cancelled").isEqualTo(409);
-            assertThat(finish(moved, held)).as("held reservations finished where they moved").isEmpty();
+            assertThat(moved.delete(heldMoved).status())
+                    .as("a reserved job is not cancelled")
+                    .isEqualTo(409);
+            assertThat(finish(moved, held))
+                    .as("held reservations finished where they moved")
+                    .isEmpty();
             assertThat(moved.lookup(cancelled).data().path("stage").asText()).isEqualTo("DELAYED");
             assertThat(moved.delete(cancelled).status()).isEqualTo(200);
-            assertThat(moved.lookup(cancelled).data().path("stage").isNull()).as("gone from Redis").isTrue();
+            assertThat(moved.lookup(cancelled).data().path("stage").isNull())
+                    .as("gone from Redis")
+                    .isTrue();
             assertThat(moved.lookup(cancelled).data().path("status").asText()).isEqualTo("Delete");
 
             Map<String, Integer> received = drain(moved, pending);
             assertThat(received.keySet()).isEqualTo(pending).containsAll(expiring);
-            assertThat(received).as("each delivered once after the restart").allSatisfy((id, times) ->
-                    assertThat(times).as(id).isEqualTo(1));
-            assertThat(pull(moved, 100, 30_000, 1_500)).as("no second copy, nothing cancelled").isEmpty();
+            assertThat(received)
+                    .as("each delivered once after the restart")
+                    .allSatisfy((id, times) -> assertThat(times).as(id).isEqualTo(1));
+            assertThat(pull(moved, 100, 30_000, 1_500))
+                    .as("no second copy, nothing cancelled")
+                    .isEmpty();
             // the watch checked the marks at start, seconds ago: a resize is no Redis loss
             JsonNode view = moved.get("/cluster").data();
             assertThat(view.path("restores").isNumber()).as(view.toString()).isTrue();
             assertThat(view.path("restores").asLong()).as("automatic restores").isZero();
-            assertThat(second.bean(RecoveryService.class).status()).as("no restore ran").isNull();
+            assertThat(second.bean(RecoveryService.class).status())
+                    .as("no restore ran")
+                    .isNull();
         } finally {
             second.close();
         }
@@ -122,7 +140,10 @@ class BucketResizeGatewayTest {
 
     /** Finishes the jobs in one call; returns the refusals (id -> reason). */
     private static JsonNode finish(GatewayClient client, List<String> ids) {
-        Reply reply = client.raw("POST", "/finish/batch", "application/json",
+        Reply reply = client.raw(
+                "POST",
+                "/finish/batch",
+                "application/json",
                 ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]")));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         assertThat(reply.data().path("finished")).as(reply.toString()).hasSize(ids.size());
@@ -165,7 +186,9 @@ class BucketResizeGatewayTest {
     }
 
     private long readyCount(JedisPooled redis, Keys keys) {
-        return IntStream.range(0, keys.buckets()).mapToLong(b -> redis.llen(keys.ready(b, topic))).sum();
+        return IntStream.range(0, keys.buckets())
+                .mapToLong(b -> redis.llen(keys.ready(b, topic)))
+                .sum();
     }
 
     private static boolean changesBucket(String id) {
@@ -173,7 +196,10 @@ class BucketResizeGatewayTest {
     }
 
     private static String idChangingBucket(String base) {
-        return IntStream.iterate(0, n -> n + 1).mapToObj(n -> base + "-" + n)
-                .filter(BucketResizeGatewayTest::changesBucket).findFirst().orElseThrow();
+        return IntStream.iterate(0, n -> n + 1)
+                .mapToObj(n -> base + "-" + n)
+                .filter(BucketResizeGatewayTest::changesBucket)
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -1,12 +1,9 @@
 package io.mykit.delay.test.layout;
 
-import io.mykit.delay.test.support.WaitingSlices;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.support.PrefixedRedis;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.resps.Tuple;
-
+import io.mykit.delay.test.support.WaitingSlices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,16 +12,18 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.resps.Tuple;
 
 /**
- * Everything the buckets of one key prefix hold, read straight from Redis, and what in it breaks the store's rules:
- * a job in two buckets, a set entry without its job, a job in no stage or in two.
+ * Everything the buckets of one key prefix hold, read straight from Redis, and what in it breaks the store's rules: a
+ * job in two buckets, a set entry without its job, a job in no stage or in two.
  */
 final class BucketSnapshot {
 
     /** Where one live job sits; {@code readyTopics} lists every ready-list entry of it (one at most when sound). */
-    record Placement(int bucket, String record, Double due, Double deadline, String reservations,
-                     List<String> readyTopics) {
+    record Placement(
+            int bucket, String record, Double due, Double deadline, String reservations, List<String> readyTopics) {
 
         Placement movedTo(int other) {
             return new Placement(other, record, due, deadline, reservations, readyTopics);
@@ -40,8 +39,7 @@ final class BucketSnapshot {
     private final Set<String> inSeveralBuckets = new TreeSet<>();
     private long staleReadyEntries;
 
-    private BucketSnapshot() {
-    }
+    private BucketSnapshot() {}
 
     /** Reads buckets 0..scanBuckets-1 of the prefix; choose scanBuckets above every count the test used. */
     static BucketSnapshot read(UnifiedJedis redis, String prefix, int scanBuckets) {
@@ -73,7 +71,12 @@ final class BucketSnapshot {
         orphans(b, "inflight", deadline.keySet(), pool);
         orphans(b, "reserved", reserved.keySet(), pool);
         pool.forEach((id, record) -> {
-            Placement placement = new Placement(b, record, due.get(id), deadline.get(id), reserved.get(id),
+            Placement placement = new Placement(
+                    b,
+                    record,
+                    due.get(id),
+                    deadline.get(id),
+                    reserved.get(id),
                     readyTopics.getOrDefault(id, List.of()));
             check(id, placement);
             Placement other = jobs.put(id, placement);
@@ -85,16 +88,23 @@ final class BucketSnapshot {
     }
 
     private void check(String id, Placement p) {
-        int stages = (p.due() == null ? 0 : 1) + (p.deadline() == null ? 0 : 1) + p.readyTopics().size();
+        int stages = (p.due() == null ? 0 : 1)
+                + (p.deadline() == null ? 0 : 1)
+                + p.readyTopics().size();
         if (stages != 1) {
             problems.add(id + " in bucket " + p.bucket() + " is in " + stages + " stages: " + p);
-        } else if (!p.readyTopics().isEmpty() && !p.readyTopics().get(0).equals(JobCodec.decode(id, p.record()).getTopic())) {
-            problems.add(id + " is in the ready list of topic " + p.readyTopics().get(0) + ", not its own");
+        } else if (!p.readyTopics().isEmpty()
+                && !p.readyTopics()
+                        .get(0)
+                        .equals(JobCodec.decode(id, p.record()).getTopic())) {
+            problems.add(
+                    id + " is in the ready list of topic " + p.readyTopics().get(0) + ", not its own");
         }
     }
 
     private void orphans(int b, String set, Set<String> ids, Map<String, String> pool) {
-        ids.stream().filter(id -> !pool.containsKey(id))
+        ids.stream()
+                .filter(id -> !pool.containsKey(id))
                 .forEach(id -> problems.add(id + " is in " + set + " of bucket " + b + " without a record there"));
     }
 

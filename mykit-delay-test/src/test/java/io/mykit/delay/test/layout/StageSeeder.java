@@ -3,7 +3,6 @@ package io.mykit.delay.test.layout;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.RedisDelayStore;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +22,7 @@ final class StageSeeder {
     /** One job in this many (on top of the count asked for) ends after it was placed. */
     private static final int ENDED_ONE_IN = 200;
 
-    private StageSeeder() {
-    }
+    private StageSeeder() {}
 
     /** Leaves {@code live} jobs with ids {@code tag-i} in Redis, spread over the stages. */
     static void seed(RedisDelayStore store, String tag, int live) {
@@ -53,7 +51,7 @@ final class StageSeeder {
             switch (store.finish(job.getId(), now)) {
                 case NOT_DUE -> store.delete(job.getId());
                 case IN_FLIGHT -> store.forget(store.bucketOf(job.getId()), List.of(job.getId()));
-                default -> { }
+                default -> {}
             }
         }
     }
@@ -63,8 +61,10 @@ final class StageSeeder {
         int ready = 0;
         for (int b = 0; b < store.buckets(); b++) {
             Map<String, List<String>> byTopic = new LinkedHashMap<>();
-            store.pumpDue(b, now, Integer.MAX_VALUE, HOUR).jobs().forEach(job ->
-                    byTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>()).add(job.getId()));
+            store.pumpDue(b, now, Integer.MAX_VALUE, HOUR)
+                    .jobs()
+                    .forEach(job -> byTopic.computeIfAbsent(job.getTopic(), t -> new ArrayList<>())
+                            .add(job.getId()));
             for (String topic : PULL_TOPICS) {
                 ready += store.toReady(b, topic, byTopic.getOrDefault(topic, List.of()));
             }
@@ -76,7 +76,8 @@ final class StageSeeder {
     private static void reserveSome(DelayStore store, long now, int perList) {
         for (int b = 0; b < store.buckets(); b++) {
             for (String topic : PULL_TOPICS) {
-                List<Job> reserved = store.reserveFrom(b, topic, HOUR, Math.max(1, perList)).jobs();
+                List<Job> reserved =
+                        store.reserveFrom(b, topic, HOUR, Math.max(1, perList)).jobs();
                 for (int i = 0; i < reserved.size(); i += 4) {
                     store.release(reserved.get(i).getId(), now + HOUR, now, DEFAULT_TRIES);
                 }

@@ -1,7 +1,6 @@
 package io.mykit.delay.test.operator;
 
 import io.mykit.delay.test.gateway.TestGateway;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,14 +13,14 @@ import java.time.Duration;
 final class Admin {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     /** {@code token} null: no Authorization header. */
     static Answer get(TestGateway gateway, String pathAndQuery, String token) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + pathAndQuery))
-                    .timeout(Duration.ofSeconds(60)).GET();
+                    .timeout(Duration.ofSeconds(60))
+                    .GET();
             if (token != null) {
                 request.header("Authorization", "Bearer " + token);
             }

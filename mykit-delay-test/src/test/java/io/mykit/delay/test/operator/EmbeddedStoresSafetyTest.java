@@ -1,9 +1,15 @@
 package io.mykit.delay.test.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.MykitDelayApplication;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.support.TestServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,19 +19,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * A node with one store configured and the other not refuses to start, naming the missing setting, instead of quietly
  * running the other store embedded under ./data (a half-configured production node would journal into a local file).
  */
 class EmbeddedStoresSafetyTest {
-    private static final String HALF = "mykit_it_half_" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    private static final String HALF =
+            "mykit_it_half_" + java.util.UUID.randomUUID().toString().substring(0, 8);
     private static final String HALF_OFF = HALF + "_off";
 
     private static void start(Path dataDir, String... settings) {
@@ -42,15 +42,25 @@ class EmbeddedStoresSafetyTest {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(MykitDelayApplication.class)
                 .run("--server.port=0", "--mykit.delay.embedded.data-dir=" + tmp)) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            JsonNode stores = new GatewayClient("http://127.0.0.1:" + port).get("/actuator/info").json()
-                    .path("gateway").path("stores");
+            JsonNode stores = new GatewayClient("http://127.0.0.1:" + port)
+                    .get("/actuator/info")
+                    .json()
+                    .path("gateway")
+                    .path("stores");
             assertThat(stores.path("redis").path("embedded").asBoolean()).isTrue();
             assertThat(stores.path("journal").path("embedded").asBoolean()).isTrue();
-            assertThat(stores.path("journal").path("url").asText()).startsWith("jdbc:h2:file:").doesNotContain(";");
+            assertThat(stores.path("journal").path("url").asText())
+                    .startsWith("jdbc:h2:file:")
+                    .doesNotContain(";");
         }
-        List<String> warnings = output.getAll().lines().filter(line -> line.contains("EMBEDDED STORES IN USE")).toList();
+        List<String> warnings = output.getAll()
+                .lines()
+                .filter(line -> line.contains("EMBEDDED STORES IN USE"))
+                .toList();
         assertThat(warnings).hasSize(1);
-        assertThat(warnings.get(0)).contains("WARN").contains("not for production")
+        assertThat(warnings.get(0))
+                .contains("WARN")
+                .contains("not for production")
                 .contains("mykit.delay.embedded.enabled=false");
     }
 
@@ -58,8 +68,10 @@ class EmbeddedStoresSafetyTest {
     void redis_without_a_journal_database_refuses_to_start_naming_spring_datasource_url(@TempDir Path tmp) {
         Path dataDir = tmp.resolve("data");
         TestServers.RedisEndpoint redis = TestServers.redis();
-        assertThatThrownBy(() -> start(dataDir, "--mykit.delay.redis.host=" + redis.host(),
-                "--mykit.delay.redis.port=" + redis.port()))
+        assertThatThrownBy(() -> start(
+                        dataDir,
+                        "--mykit.delay.redis.host=" + redis.host(),
+                        "--mykit.delay.redis.port=" + redis.port()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mykit.delay.redis.host (or mykit.delay.redis.cluster-nodes) is set")
                 .hasMessageContaining("but spring.datasource.url is not")
@@ -70,9 +82,11 @@ class EmbeddedStoresSafetyTest {
     @Test
     void a_journal_database_without_redis_refuses_to_start_naming_the_redis_host(@TempDir Path tmp) {
         Path dataDir = tmp.resolve("data");
-        assertThatThrownBy(() -> start(dataDir, "--spring.datasource.url=" + TestServers.jdbcUrl(HALF),
-                "--spring.datasource.username=" + TestServers.jdbcUser(),
-                "--spring.datasource.password=" + TestServers.jdbcPassword()))
+        assertThatThrownBy(() -> start(
+                        dataDir,
+                        "--spring.datasource.url=" + TestServers.jdbcUrl(HALF),
+                        "--spring.datasource.username=" + TestServers.jdbcUser(),
+                        "--spring.datasource.password=" + TestServers.jdbcPassword()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("spring.datasource.url is set but mykit.delay.redis.host")
                 .hasMessageContaining("Set mykit.delay.redis.host");
@@ -82,10 +96,12 @@ class EmbeddedStoresSafetyTest {
 
     @Test
     void with_embedded_stores_off_a_missing_redis_host_is_named_too(@TempDir Path tmp) {
-        assertThatThrownBy(() -> start(tmp, "--mykit.delay.embedded.enabled=false",
-                "--spring.datasource.url=" + TestServers.jdbcUrl(HALF_OFF),
-                "--spring.datasource.username=" + TestServers.jdbcUser(),
-                "--spring.datasource.password=" + TestServers.jdbcPassword()))
+        assertThatThrownBy(() -> start(
+                        tmp,
+                        "--mykit.delay.embedded.enabled=false",
+                        "--spring.datasource.url=" + TestServers.jdbcUrl(HALF_OFF),
+                        "--spring.datasource.username=" + TestServers.jdbcUser(),
+                        "--spring.datasource.password=" + TestServers.jdbcPassword()))
                 .hasStackTraceContaining("mykit.delay.redis.host must be set");
         TestServers.dropDatabase(HALF_OFF);
     }

@@ -1,13 +1,13 @@
 package io.mykit.delay.test.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalPurger;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -22,18 +22,22 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
- * mykit.delay.journal.retention: ended jobs (Finish, Delete) last changed before the cut-off go with their log rows,
- * in statements of at most the batch size; pending, in-flight, dead and recent jobs stay, whatever their age.
+ * mykit.delay.journal.retention: ended jobs (Finish, Delete) last changed before the cut-off go with their log rows, in
+ * statements of at most the batch size; pending, in-flight, dead and recent jobs stay, whatever their age.
  */
 class JournalRetentionTest {
     private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
-    private static final List<JobStatus> NEVER_PURGED = List.of(JobStatus.WaitPut, JobStatus.Delay, JobStatus.Ready,
-            JobStatus.Restore, JobStatus.ConsumerFailRestore, JobStatus.Dead);
+    private static final List<JobStatus> NEVER_PURGED = List.of(
+            JobStatus.WaitPut,
+            JobStatus.Delay,
+            JobStatus.Ready,
+            JobStatus.Restore,
+            JobStatus.ConsumerFailRestore,
+            JobStatus.Dead);
 
     private TestGateway gateway;
 
@@ -63,8 +67,14 @@ class JournalRetentionTest {
         assertThat(countJobs(oldFinished)).as("retention 0 keeps everything").isEqualTo(60);
 
         List<String> statements = new CopyOnWriteArrayList<>();
-        JournalPurger purger = new JournalPurger(gateway.bean(Journal.class), Clock.systemDefaultZone(),
-                Duration.ofDays(1).toMillis(), 40, 0, 60_000, () -> true,
+        JournalPurger purger = new JournalPurger(
+                gateway.bean(Journal.class),
+                Clock.systemDefaultZone(),
+                Duration.ofDays(1).toMillis(),
+                40,
+                0,
+                60_000,
+                () -> true,
                 (table, rows) -> statements.add(table + "=" + rows));
         assertThat(purger.purgeOnce(() -> true)).isEqualTo(85);
 
@@ -73,7 +83,9 @@ class JournalRetentionTest {
         assertThat(countJobs(ended)).isZero();
         assertThat(countLogs(ended)).isZero();
         assertThat(countJobs(keep)).isEqualTo(keep.size());
-        assertThat(countLogs(keep)).as("log rows of kept jobs stay").isEqualTo(4 * NEVER_PURGED.size() * 2 + 10 * 3 + 3 * 2);
+        assertThat(countLogs(keep))
+                .as("log rows of kept jobs stay")
+                .isEqualTo(4 * NEVER_PURGED.size() * 2 + 10 * 3 + 3 * 2);
 
         List<Integer> jobStatements = rows(statements, JournalPurger.JOB_TABLE);
         List<Integer> logStatements = rows(statements, JournalPurger.LOG_TABLE);
@@ -85,8 +97,11 @@ class JournalRetentionTest {
 
     @Test
     void the_gateway_purges_in_the_background_and_keeps_pending_dead_and_recent_jobs() throws Exception {
-        gateway = TestGateway.start("mykit.delay.journal.retention=2d", "mykit.delay.journal.purge-batch-size=20",
-                "mykit.delay.journal.purge-pause=10ms", "mykit.delay.journal.purge-interval=300ms");
+        gateway = TestGateway.start(
+                "mykit.delay.journal.retention=2d",
+                "mykit.delay.journal.purge-batch-size=20",
+                "mykit.delay.journal.purge-pause=10ms",
+                "mykit.delay.journal.purge-interval=300ms");
         LocalDateTime now = LocalDateTime.now();
         List<String> old = insert(70, JobStatus.Finish, now.minusDays(10), 3);
         List<String> keep = new ArrayList<>(insert(5, JobStatus.Dead, now.minusDays(10), 2));
@@ -98,13 +113,15 @@ class JournalRetentionTest {
         assertThat(countJobs(keep)).isEqualTo(15);
         assertThat(countLogs(keep)).isEqualTo(5 * 2 + 5 * 2 + 5 * 3);
         // the metric counts what went: 70 job rows and their 210 log rows
-        await().atMost(Duration.ofSeconds(10)).until(() -> Scrape.of(gateway.baseUrl())
-                .sum("mykit_delay_journal_purged_total") == 70 + 70 * 3);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Scrape.of(gateway.baseUrl()).sum("mykit_delay_journal_purged_total") == 70 + 70 * 3);
     }
 
     private static List<Integer> rows(List<String> statements, String table) {
-        return statements.stream().filter(s -> s.startsWith(table + "="))
-                .map(s -> Integer.parseInt(s.substring(table.length() + 1))).toList();
+        return statements.stream()
+                .filter(s -> s.startsWith(table + "="))
+                .map(s -> Integer.parseInt(s.substring(table.length() + 1)))
+                .toList();
     }
 
     /** Job rows last changed at {@code at}, each with {@code logs} log rows, written straight into the journal. */
@@ -114,10 +131,11 @@ class JournalRetentionTest {
         // far in the future: a WaitPut row the repairer stores must not fall due and change during the test
         long due = System.currentTimeMillis() + Duration.ofDays(300).toMillis();
         try (Connection db = connect();
-             PreparedStatement job = db.prepareStatement("INSERT INTO mykit_delay_queue_job (id, topic, delay, create_time,"
-                     + " due_time, body, status, update_time, tries) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, 3)");
-             PreparedStatement log = db.prepareStatement("INSERT INTO mykit_delay_queue_job_log (id, status, thread,"
-                     + " update_time, host) VALUES (?, ?, 'test', ?, 'test')")) {
+                PreparedStatement job =
+                        db.prepareStatement("INSERT INTO mykit_delay_queue_job (id, topic, delay, create_time,"
+                                + " due_time, body, status, update_time, tries) VALUES (?, ?, ?, ?, ?, 'x', ?, ?, 3)");
+                PreparedStatement log = db.prepareStatement("INSERT INTO mykit_delay_queue_job_log (id, status, thread,"
+                        + " update_time, host) VALUES (?, ?, 'test', ?, 'test')")) {
             for (int i = 0; i < count; i++) {
                 String id = topic + "-" + i;
                 ids.add(id);
@@ -151,8 +169,9 @@ class JournalRetentionTest {
     }
 
     private long count(String table, List<String> ids) throws SQLException {
-        try (Connection db = connect(); PreparedStatement query = db.prepareStatement("SELECT COUNT(*) FROM " + table
-                + " WHERE id IN (" + String.join(",", Collections.nCopies(ids.size(), "?")) + ")")) {
+        try (Connection db = connect();
+                PreparedStatement query = db.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE id IN ("
+                        + String.join(",", Collections.nCopies(ids.size(), "?")) + ")")) {
             for (int i = 0; i < ids.size(); i++) {
                 query.setString(i + 1, ids.get(i));
             }
@@ -164,7 +183,7 @@ class JournalRetentionTest {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(TestServers.jdbcUrl(gateway.database()), TestServers.jdbcUser(),
-                TestServers.jdbcPassword());
+        return DriverManager.getConnection(
+                TestServers.jdbcUrl(gateway.database()), TestServers.jdbcUser(), TestServers.jdbcPassword());
     }
 }

@@ -1,5 +1,8 @@
 package io.mykit.delay.test.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.model.Job;
@@ -7,10 +10,6 @@ import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -27,14 +26,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * Long-polls wait without a Tomcat thread: 2,000 of them on a gateway with 40 request threads, pushes answering
- * while they wait, every job delivered once to exactly one poller, and one poll more than pull.max-waiting-polls
- * refused with 429; a job reserved for a poll whose client went away goes back to its ready list uncounted.
+ * Long-polls wait without a Tomcat thread: 2,000 of them on a gateway with 40 request threads, pushes answering while
+ * they wait, every job delivered once to exactly one poller, and one poll more than pull.max-waiting-polls refused with
+ * 429; a job reserved for a poll whose client went away goes back to its ready list uncounted.
  */
 class LongPollAsyncTest {
     private static final int POLLERS = 2_000;
@@ -46,8 +45,11 @@ class LongPollAsyncTest {
     @BeforeAll
     static void start() {
         // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
-        gateway = TestGateway.start("server.tomcat.threads.max=40", "server.tomcat.max-connections=10000",
-                "server.tomcat.accept-count=2000", "mykit.delay.pull.poll-interval=1s",
+        gateway = TestGateway.start(
+                "server.tomcat.threads.max=40",
+                "server.tomcat.max-connections=10000",
+                "server.tomcat.accept-count=2000",
+                "mykit.delay.pull.poll-interval=1s",
                 "mykit.delay.pull.max-waiting-polls=" + POLLERS);
         client = gateway.client();
     }
@@ -65,18 +67,25 @@ class LongPollAsyncTest {
     void two_thousand_waiting_polls_hold_no_thread_and_each_job_goes_to_exactly_one_of_them() throws Exception {
         String topic = topic();
         PullTarget pull = gateway.bean(PullTarget.class);
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(30)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(30))
+                .build();
         List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
         for (int i = 0; i < POLLERS; i++) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/get/" + topic
-                    + "?ttr=60000&timeout=30000")).timeout(Duration.ofSeconds(90)).GET().build();
+            HttpRequest request = HttpRequest.newBuilder(
+                            URI.create(gateway.baseUrl() + "/get/" + topic + "?ttr=60000&timeout=30000"))
+                    .timeout(Duration.ofSeconds(90))
+                    .GET()
+                    .build();
             polls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> pull.waitingPolls() == POLLERS);
 
         // one more is refused at once, on the direct route and through Spring MVC (an extra parameter) alike
-        for (String path : List.of("/get/" + topic + "?timeout=1000", "/get/" + topic + "/batch?count=3&timeout=1000",
+        for (String path : List.of(
+                "/get/" + topic + "?timeout=1000",
+                "/get/" + topic + "/batch?count=3&timeout=1000",
                 "/get/" + topic + "/batch?count=3&timeout=1000&ttr=5000&x=1")) {
             Reply refused = client.get(path);
             assertThat(refused.status()).as(path + " -> " + refused).isEqualTo(429);
@@ -94,7 +103,8 @@ class LongPollAsyncTest {
         }
         for (int batch = 0; batch < 4; batch++) {
             String jobs = IntStream.range(0, (POLLERS - 20) / 4)
-                    .mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":0}").collect(Collectors.joining(",", "[", "]"));
+                    .mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":0}")
+                    .collect(Collectors.joining(",", "[", "]"));
             Reply reply = client.pushBatch(jobs);
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             reply.data().forEach(id -> pushed.add(id.asText()));
@@ -106,10 +116,14 @@ class LongPollAsyncTest {
             HttpResponse<String> response = poll.get(90, TimeUnit.SECONDS);
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             JsonNode data = MAPPER.readTree(response.body()).path("data");
-            assertThat(data.isObject()).as("every poller gets a job: " + response.body()).isTrue();
+            assertThat(data.isObject())
+                    .as("every poller gets a job: " + response.body())
+                    .isTrue();
             delivered.add(data.path("id").asText());
         }
-        assertThat(delivered).as("each job to exactly one poller").doesNotHaveDuplicates()
+        assertThat(delivered)
+                .as("each job to exactly one poller")
+                .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(pushed);
         assertThat(pull.waitingPolls()).isZero();
     }
@@ -124,16 +138,21 @@ class LongPollAsyncTest {
         assertThat(single.data().isNull()).as(single.toString()).isTrue();
         Reply batch = client.get("/get/" + topic + "/batch?count=5&ttr=30000&timeout=300");
         assertThat(batch.status()).isEqualTo(200);
-        assertThat(batch.data().isArray() && batch.data().isEmpty()).as(batch.toString()).isTrue();
+        assertThat(batch.data().isArray() && batch.data().isEmpty())
+                .as(batch.toString())
+                .isTrue();
         Reply bad = client.get("/get/" + topic + "?timeout=-1");
-        assertThat(bad.status()).as("bad input is still refused before anything waits").isEqualTo(400);
+        assertThat(bad.status())
+                .as("bad input is still refused before anything waits")
+                .isEqualTo(400);
     }
 
     @Test
     void a_job_reserved_for_a_poll_nobody_receives_goes_back_uncounted() throws Exception {
         String topic = topic();
         PullTarget pull = gateway.bean(PullTarget.class);
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String id =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         // a poll whose client is gone by the time its job is reserved: the answer is refused
         List<String> offered = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> answered = new CompletableFuture<>();
@@ -154,8 +173,12 @@ class LongPollAsyncTest {
         assertThat(offered).containsExactly(id);
 
         Reply next = client.get(topic, 60_000, 5_000);
-        assertThat(next.data().path("id").asText()).as("given back to the ready list at once").isEqualTo(id);
-        assertThat(next.data().path("attempts").asInt()).as("the refused reservation did not count").isZero();
+        assertThat(next.data().path("id").asText())
+                .as("given back to the ready list at once")
+                .isEqualTo(id);
+        assertThat(next.data().path("attempts").asInt())
+                .as("the refused reservation did not count")
+                .isZero();
         assertThat(client.finish(id).status()).isEqualTo(200);
     }
 
@@ -176,12 +199,15 @@ class LongPollAsyncTest {
             out.flush();
             await().atMost(Duration.ofSeconds(10)).until(() -> pull.waitingPolls() == 1);
         }
-        String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
+        String id =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         // the closed poll is the oldest waiter: it takes the job, and its answer goes nowhere
         await().atMost(Duration.ofSeconds(10)).until(() -> pull.waitingPolls() == 0);
         Reply next = client.get(topic, 60_000, 20_000);
         assertThat(next.data().path("id").asText()).as(next.toString()).isEqualTo(id);
-        assertThat(next.data().path("attempts").asInt()).as("the lost reservation counted as a try").isEqualTo(1);
+        assertThat(next.data().path("attempts").asInt())
+                .as("the lost reservation counted as a try")
+                .isEqualTo(1);
         assertThat(client.finish(id).status()).isEqualTo(200);
     }
 }

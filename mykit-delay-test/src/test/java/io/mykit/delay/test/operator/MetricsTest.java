@@ -1,5 +1,8 @@
 package io.mykit.delay.test.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -8,18 +11,14 @@ import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * /actuator/prometheus after real pushes and deliveries (shared Redis and MariaDB): counts equal what was pushed and
@@ -27,11 +26,13 @@ import static org.awaitility.Awaitility.await;
  */
 class MetricsTest {
     private static final String LISTED = "metl-" + UUID.randomUUID().toString().substring(0, 8);
-    private static final String UNLISTED = "metu-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String UNLISTED =
+            "metu-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String FAILING = "metf-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String PULLED = "metp-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String WAITING = "metw-" + UUID.randomUUID().toString().substring(0, 8);
-    private static final String JOURNALED = "metj-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String JOURNALED =
+            "metj-" + UUID.randomUUID().toString().substring(0, 8);
     private static TestGateway gateway;
 
     @BeforeAll
@@ -57,7 +58,8 @@ class MetricsTest {
     }
 
     private static String push(String topic, long delayMs, String extra) {
-        Reply reply = gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + extra + ",\"body\":\"b\"}");
+        Reply reply =
+                gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":" + delayMs + extra + ",\"body\":\"b\"}");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         return reply.data().asText();
     }
@@ -77,19 +79,26 @@ class MetricsTest {
                     && now.sum("mykit_delay_deliveries_total", "target", "log", "topic", "other") >= 2;
         });
         Scrape scrape = Scrape.of(gateway.baseUrl());
-        assertThat(scrape.sum("mykit_delay_pushes_total", "outcome", "ok", "topic", LISTED)).isEqualTo(3.0);
-        assertThat(scrape.sum("mykit_delay_handovers_total", "target", "log", "topic", LISTED)).isEqualTo(3.0);
-        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "log", "topic", LISTED)).isEqualTo(3.0);
-        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "log", "topic", "other")).isEqualTo(2.0);
+        assertThat(scrape.sum("mykit_delay_pushes_total", "outcome", "ok", "topic", LISTED))
+                .isEqualTo(3.0);
+        assertThat(scrape.sum("mykit_delay_handovers_total", "target", "log", "topic", LISTED))
+                .isEqualTo(3.0);
+        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "log", "topic", LISTED))
+                .isEqualTo(3.0);
+        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "log", "topic", "other"))
+                .isEqualTo(2.0);
         // other tests of this class deliver to the log target too: at least these five
         assertThat(scrape.sum("mykit_delay_lateness_seconds_count", "stage", "handed_over", "target", "log"))
                 .isGreaterThanOrEqualTo(5.0);
         assertThat(scrape.sum("mykit_delay_lateness_seconds_count", "stage", "delivered", "target", "log"))
                 .isGreaterThanOrEqualTo(5.0);
         assertThat(scrape.find("mykit_delay_lateness_seconds_bucket", "stage", "delivered", "target", "log"))
-                .as("a histogram, for quantiles over nodes").isNotEmpty();
-        assertThat(scrape.sum("mykit_delay_push_latency_seconds_count", "outcome", "ok")).isGreaterThanOrEqualTo(5.0);
-        assertThat(scrape.sum("mykit_delay_push_latency_seconds_sum", "outcome", "ok")).isGreaterThan(0.0);
+                .as("a histogram, for quantiles over nodes")
+                .isNotEmpty();
+        assertThat(scrape.sum("mykit_delay_push_latency_seconds_count", "outcome", "ok"))
+                .isGreaterThanOrEqualTo(5.0);
+        assertThat(scrape.sum("mykit_delay_push_latency_seconds_sum", "outcome", "ok"))
+                .isGreaterThan(0.0);
         // the series count stays bounded: no unlisted topic and no job id ever becomes a tag value
         assertThat(scrape.text()).doesNotContain(UNLISTED);
         ids.forEach(id -> assertThat(scrape.text()).doesNotContain(id));
@@ -98,21 +107,28 @@ class MetricsTest {
     @Test
     void journal_batches_commit_times_and_backlogs_are_measured() {
         push(JOURNALED, 0, "");
-        await().atMost(Duration.ofSeconds(20)).until(() ->
-                Scrape.of(gateway.baseUrl()).sum("mykit_delay_journal_batch_size_count", "writer", "state") > 0);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Scrape.of(gateway.baseUrl()).sum("mykit_delay_journal_batch_size_count", "writer", "state")
+                        > 0);
         Scrape scrape = Scrape.of(gateway.baseUrl());
-        assertThat(scrape.sum("mykit_delay_journal_batch_size_count", "writer", "push")).isGreaterThan(0.0);
+        assertThat(scrape.sum("mykit_delay_journal_batch_size_count", "writer", "push"))
+                .isGreaterThan(0.0);
         assertThat(scrape.sum("mykit_delay_journal_batch_size_sum", "writer", "push"))
                 .as("every pushed job is one row of a push batch")
                 .isEqualTo(scrape.sum("mykit_delay_pushes_total", "outcome", "ok"));
-        assertThat(scrape.sum("mykit_delay_journal_commit_seconds_count", "writer", "push")).isGreaterThan(0.0);
-        assertThat(scrape.sum("mykit_delay_journal_commit_seconds_count", "writer", "state")).isGreaterThan(0.0);
+        assertThat(scrape.sum("mykit_delay_journal_commit_seconds_count", "writer", "push"))
+                .isGreaterThan(0.0);
+        assertThat(scrape.sum("mykit_delay_journal_commit_seconds_count", "writer", "state"))
+                .isGreaterThan(0.0);
         assertThat(scrape.find("mykit_delay_journal_backlog", "writer", "push")).hasSize(1);
-        assertThat(scrape.find("mykit_delay_journal_backlog", "writer", "state")).hasSize(1);
+        assertThat(scrape.find("mykit_delay_journal_backlog", "writer", "state"))
+                .hasSize(1);
         assertThat(scrape.sum("mykit_delay_restore_running")).isEqualTo(0.0);
         assertThat(scrape.has("mykit_delay_restore_scanned")).isTrue();
         assertThat(scrape.has("mykit_delay_restore_restored")).isTrue();
-        assertThat(scrape.has("mykit_delay_buckets_owned")).as("ownership gauges only in ZooKeeper modes").isFalse();
+        assertThat(scrape.has("mykit_delay_buckets_owned"))
+                .as("ownership gauges only in ZooKeeper modes")
+                .isFalse();
     }
 
     @Test
@@ -125,7 +141,9 @@ class MetricsTest {
         // the failing topic's jobs end dead within a second or two; after that the counts are stable
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             Scrape scrape = Scrape.of(gateway.baseUrl());
-            assertThat(scrape.find("mykit_delay_pending")).as("one series per bucket").hasSize(16);
+            assertThat(scrape.find("mykit_delay_pending"))
+                    .as("one series per bucket")
+                    .hasSize(16);
             assertThat(scrape.sum("mykit_delay_pending")).isEqualTo(4.0);
             assertThat(scrape.sum("mykit_delay_ready")).isEqualTo(2.0);
             assertThat(scrape.sum("mykit_delay_inflight")).isEqualTo(0.0);
@@ -138,9 +156,11 @@ class MetricsTest {
             assertThat(scrape.sum("mykit_delay_inflight")).isEqualTo(1.0);
         });
         Scrape scrape = Scrape.of(gateway.baseUrl());
-        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "pull", "topic", "other")).isEqualTo(2.0);
+        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "pull", "topic", "other"))
+                .isEqualTo(2.0);
         assertThat(scrape.sum("mykit_delay_sample_age_seconds")).isGreaterThanOrEqualTo(0.0);
-        assertThat(gateway.client().finish(pulled.data().path("id").asText()).status()).isEqualTo(200);
+        assertThat(gateway.client().finish(pulled.data().path("id").asText()).status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -153,24 +173,33 @@ class MetricsTest {
         try {
             ids.add(push(FAILING, 0, ",\"tries\":2"));
             ids.add(push(FAILING, 0, ",\"tries\":2"));
-            await().atMost(Duration.ofSeconds(20)).until(() -> Scrape.of(gateway.baseUrl())
-                    .sum("mykit_delay_dead_letters_total", "target", "activemq", "topic", FAILING) >= 2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> Scrape.of(gateway.baseUrl())
+                                    .sum("mykit_delay_dead_letters_total", "target", "activemq", "topic", FAILING)
+                            >= 2);
         } finally {
             outcomes.detachAppender(lines);
         }
         Scrape scrape = Scrape.of(gateway.baseUrl());
-        assertThat(scrape.sum("mykit_delay_dead_letters_total", "target", "activemq", "topic", FAILING)).isEqualTo(2.0);
+        assertThat(scrape.sum("mykit_delay_dead_letters_total", "target", "activemq", "topic", FAILING))
+                .isEqualTo(2.0);
         assertThat(scrape.sum("mykit_delay_delivery_failures_total", "target", "activemq", "topic", FAILING))
-                .as("two tries each").isEqualTo(4.0);
-        assertThat(scrape.sum("mykit_delay_retries_total", "target", "activemq", "topic", FAILING)).isEqualTo(2.0);
-        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "activemq")).isEqualTo(0.0);
+                .as("two tries each")
+                .isEqualTo(4.0);
+        assertThat(scrape.sum("mykit_delay_retries_total", "target", "activemq", "topic", FAILING))
+                .isEqualTo(2.0);
+        assertThat(scrape.sum("mykit_delay_deliveries_total", "target", "activemq"))
+                .isEqualTo(0.0);
         for (String id : ids) {
             List<ILoggingEvent> mine = lines.list.stream()
-                    .filter(e -> e.getFormattedMessage().startsWith("delivery failed: jobId=" + id + " ")).toList();
+                    .filter(e -> e.getFormattedMessage().startsWith("delivery failed: jobId=" + id + " "))
+                    .toList();
             assertThat(mine).as("one line per failed try of " + id).hasSize(2);
             for (ILoggingEvent line : mine) {
-                assertThat(line.getFormattedMessage()).contains("topic=" + FAILING)
-                        .contains("bucket=" + Buckets.of(id, 16)).contains("target=activemq");
+                assertThat(line.getFormattedMessage())
+                        .contains("topic=" + FAILING)
+                        .contains("bucket=" + Buckets.of(id, 16))
+                        .contains("target=activemq");
                 assertThat(line.getMDCPropertyMap()).containsEntry("jobId", id);
             }
             assertThat(mine.get(1).getFormattedMessage()).contains("next=dead");

@@ -1,15 +1,14 @@
 package io.mykit.delay.test.operator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.RedisClusterServers;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
 
 /** On a Redis Cluster the sampled gauges and the redis health check reach every master that serves a bucket. */
 class RedisClusterMetricsTest {
@@ -17,14 +16,19 @@ class RedisClusterMetricsTest {
     @Test
     void sampled_counts_and_health_cover_every_cluster_node() {
         String topic = "opsc-" + UUID.randomUUID().toString().substring(0, 8);
-        try (TestGateway gateway = TestGateway.startOnCluster(RedisClusterServers.get(),
-                "mykit.delay.metrics.sample-interval=300ms")) {
+        try (TestGateway gateway =
+                TestGateway.startOnCluster(RedisClusterServers.get(), "mykit.delay.metrics.sample-interval=300ms")) {
             for (int i = 0; i < 3; i++) {
-                assertThat(gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":3600000}").status())
+                assertThat(gateway.client()
+                                .push("{\"topic\":\"" + topic + "\",\"delay\":3600000}")
+                                .status())
                         .isEqualTo(200);
             }
             for (int i = 0; i < 2; i++) {
-                assertThat(gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":0}").status()).isEqualTo(200);
+                assertThat(gateway.client()
+                                .push("{\"topic\":\"" + topic + "\",\"delay\":0}")
+                                .status())
+                        .isEqualTo(200);
             }
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 Scrape scrape = Scrape.of(gateway.baseUrl());
@@ -33,7 +37,12 @@ class RedisClusterMetricsTest {
             });
             Reply health = gateway.client().get("/actuator/health");
             assertThat(health.status()).as(health.toString()).isEqualTo(200);
-            assertThat(health.json().path("components").path("redis").path("status").asText()).isEqualTo("UP");
+            assertThat(health.json()
+                            .path("components")
+                            .path("redis")
+                            .path("status")
+                            .asText())
+                    .isEqualTo("UP");
         }
     }
 }

@@ -19,8 +19,7 @@ final class Scrape {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    record Series(String name, Map<String, String> labels, double value) {
-    }
+    record Series(String name, Map<String, String> labels, double value) {}
 
     private final String text;
     private final List<Series> series;
@@ -33,10 +32,15 @@ final class Scrape {
     /** Reads the gateway's Prometheus page; fails unless it answers 200. */
     static Scrape of(String baseUrl) {
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/prometheus"))
+                            .timeout(Duration.ofSeconds(30))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new AssertionError("/actuator/prometheus answered " + response.statusCode() + ": " + response.body());
+                throw new AssertionError(
+                        "/actuator/prometheus answered " + response.statusCode() + ": " + response.body());
             }
             return parse(response.body());
         } catch (IOException e) {

@@ -1,18 +1,13 @@
 package io.mykit.delay.test.recovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.AdminPathSpellings;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,8 +15,12 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Admin routes need the configured token, however the path is spelled; other routes do not. That callers from every
@@ -29,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdminTokenTest {
     private static final String TOKEN = "s3cret-admin-token";
-    private static final String DEAD_TOPIC = "adm-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String DEAD_TOPIC =
+            "adm-" + UUID.randomUUID().toString().substring(0, 8);
     /** Stands for the canary job a restore would bring back; replaced per call. */
     private static final String LOST_ID = "LOST_ID";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static TestGateway gateway;
     private static String base;
@@ -52,17 +53,21 @@ class AdminTokenTest {
     }
 
     private int call(String method, String path, String header, String value) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .method(method, HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(base + path)).method(method, HttpRequest.BodyPublishers.noBody());
         if (header != null) {
             request.header(header, value);
         }
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 401) {
-            assertThat(response.headers().firstValue("WWW-Authenticate")).as("401 challenge").isPresent();
+            assertThat(response.headers().firstValue("WWW-Authenticate"))
+                    .as("401 challenge")
+                    .isPresent();
             if (!method.equals("HEAD")) {
                 JsonNode json = MAPPER.readTree(response.body());
-                assertThat(json.path("success").asBoolean(true)).as(response.body()).isFalse();
+                assertThat(json.path("success").asBoolean(true))
+                        .as(response.body())
+                        .isFalse();
                 assertThat(json.path("code").asInt()).as(response.body()).isEqualTo(401);
                 assertThat(json.path("field").asText()).as(response.body()).isEqualTo("Authorization");
             }
@@ -72,17 +77,18 @@ class AdminTokenTest {
 
     @ParameterizedTest
     @CsvSource({
-            "GET, /clearAll",
-            "GET, /reStore?expire=false",
-            "GET, /reStore/status",
-            "GET, /reStoreJob?jobId=abc",
-            "POST, /dead/some-topic/respawn",
-            "DELETE, /dead/some-topic",
-            "HEAD, /clearAll",
-            "HEAD, /reStore/status",
-            "POST, /admin/clear",
-            "POST, /admin/restore?expire=false",
-            "POST, /admin/restore/abc"})
+        "GET, /clearAll",
+        "GET, /reStore?expire=false",
+        "GET, /reStore/status",
+        "GET, /reStoreJob?jobId=abc",
+        "POST, /dead/some-topic/respawn",
+        "DELETE, /dead/some-topic",
+        "HEAD, /clearAll",
+        "HEAD, /reStore/status",
+        "POST, /admin/clear",
+        "POST, /admin/restore?expire=false",
+        "POST, /admin/restore/abc"
+    })
     void admin_route_without_or_with_a_wrong_token_is_401_and_with_it_is_let_through(String method, String path)
             throws Exception {
         assertThat(call(method, path, null, null)).isEqualTo(401);
@@ -116,10 +122,14 @@ class AdminTokenTest {
         assertThat(answer.status()).as(reply).isBetween(400, 499);
         if (!method.equals("HEAD")) {
             JsonNode json = MAPPER.readTree(answer.body());
-            assertThat(json.path("success").isBoolean() && !json.path("success").asBoolean()).as(reply).isTrue();
+            assertThat(json.path("success").isBoolean() && !json.path("success").asBoolean())
+                    .as(reply)
+                    .isTrue();
             assertThat(json.path("code").asInt()).as(reply).isEqualTo(answer.status());
         }
-        assertThat(seeded.changes()).as("what " + method + " " + sent + " changed").isEmpty();
+        assertThat(seeded.changes())
+                .as("what " + method + " " + sent + " changed")
+                .isEmpty();
     }
 
     /** The canaries of the last call, seeded anew when a call (one with the token, say) changed them. */

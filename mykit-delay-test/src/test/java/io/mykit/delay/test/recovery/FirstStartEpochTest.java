@@ -1,5 +1,8 @@
 package io.mykit.delay.test.recovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.core.GatewayLifecycle;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.store.RedisDelayStore;
@@ -7,6 +10,10 @@ import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextInitializer;
@@ -14,20 +21,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import redis.clients.jedis.Jedis;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /**
  * A first start (empty Redis, empty journal) holds its Redis epoch before anything can push (the start-up warm-up or a
  * client), and a start after Redis lost the data of pending jobs does not, so the Redis-loss watch still restores them
  * (a private Redis). Before, a first start's epoch waited for the watch's first pass on its own thread, which the
- * warm-up starts together with its first pushes: a 1M drain bench saw the watch take the pushed jobs for lost data
- * and restore them all while they were being pushed (2 of 4 runs).
+ * warm-up starts together with its first pushes: a 1M drain bench saw the watch take the pushed jobs for lost data and
+ * restore them all while they were being pushed (2 of 4 runs).
  */
 class FirstStartEpochTest {
     /** Between the engine's writers (GatewayLifecycle) and the start-up warm-up: before any push can be taken. */
@@ -36,8 +35,8 @@ class FirstStartEpochTest {
     /** Whether Redis held the gateway's epoch when the probe's phase started. */
     private static final AtomicReference<Boolean> EPOCH_BEFORE_ANY_PUSH = new AtomicReference<>();
 
-    private static final ApplicationContextInitializer<ConfigurableApplicationContext> PROBE = context ->
-            context.getBeanFactory().registerSingleton("epochProbe", new EpochProbe(context));
+    private static final ApplicationContextInitializer<ConfigurableApplicationContext> PROBE =
+            context -> context.getBeanFactory().registerSingleton("epochProbe", new EpochProbe(context));
 
     private record EpochProbe(ApplicationContext context) implements SmartLifecycle {
         @Override
@@ -46,8 +45,7 @@ class FirstStartEpochTest {
         }
 
         @Override
-        public void stop() {
-        }
+        public void stop() {}
 
         @Override
         public boolean isRunning() {
@@ -68,12 +66,18 @@ class FirstStartEpochTest {
             String database = first.database();
             List<String> ids = new ArrayList<>();
             try {
-                assertThat(EPOCH_BEFORE_ANY_PUSH.get()).as("epoch of a first start before any push").isTrue();
+                assertThat(EPOCH_BEFORE_ANY_PUSH.get())
+                        .as("epoch of a first start before any push")
+                        .isTrue();
                 GatewayClient client = first.client();
                 for (int i = 0; i < 3; i++) {
-                    ids.add(client.push("{\"topic\":\"first-start\",\"delay\":600000}").data().asText());
+                    ids.add(client.push("{\"topic\":\"first-start\",\"delay\":600000}")
+                            .data()
+                            .asText());
                 }
-                assertThat(first.bean(RedisLossWatch.class).restores()).as("restores after a first start").isZero();
+                assertThat(first.bean(RedisLossWatch.class).restores())
+                        .as("restores after a first start")
+                        .isZero();
             } finally {
                 first.stop();
             }
@@ -82,15 +86,24 @@ class FirstStartEpochTest {
             }
 
             EPOCH_BEFORE_ANY_PUSH.set(null);
-            try (TestGateway again = TestGateway.start(redis.host(), redis.port(), PROBE,
-                    "mykit.delay.recovery.check-interval=200ms", "mykit.delay.redis.key-prefix=" + prefix,
+            try (TestGateway again = TestGateway.start(
+                    redis.host(),
+                    redis.port(),
+                    PROBE,
+                    "mykit.delay.recovery.check-interval=200ms",
+                    "mykit.delay.redis.key-prefix=" + prefix,
                     "spring.datasource.url=" + TestServers.jdbcUrl(database))) {
-                assertThat(EPOCH_BEFORE_ANY_PUSH.get()).as("epoch of a start after a Redis loss, before any push")
+                assertThat(EPOCH_BEFORE_ANY_PUSH.get())
+                        .as("epoch of a start after a Redis loss, before any push")
                         .isFalse();
-                await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                        assertThat(again.bean(RedisLossWatch.class).restores()).isEqualTo(1));
+                await().atMost(Duration.ofSeconds(20))
+                        .untilAsserted(() -> assertThat(
+                                        again.bean(RedisLossWatch.class).restores())
+                                .isEqualTo(1));
                 for (String id : ids) {
-                    assertThat(again.client().lookup(id).data().path("stage").asText()).as(id).isEqualTo("DELAYED");
+                    assertThat(again.client().lookup(id).data().path("stage").asText())
+                            .as(id)
+                            .isEqualTo("DELAYED");
                 }
             } finally {
                 TestServers.dropDatabase(database);

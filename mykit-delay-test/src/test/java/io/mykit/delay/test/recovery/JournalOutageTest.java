@@ -1,5 +1,8 @@
 package io.mykit.delay.test.recovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.JournalProperties;
 import io.mykit.delay.queue.service.PushPipeline;
@@ -9,23 +12,19 @@ import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TcpProxy;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * The journal database becomes unreachable (a TCP proxy in front of the real MariaDB is cut): pushes answer 503
- * (saying "journal unavailable" and a request id; the driver's message is in the log only) and store nothing, jobs
- * already accepted are still delivered and finished, and their Finish is written once the database is back.
+ * The journal database becomes unreachable (a TCP proxy in front of the real MariaDB is cut): pushes answer 503 (saying
+ * "journal unavailable" and a request id; the driver's message is in the log only) and store nothing, jobs already
+ * accepted are still delivered and finished, and their Finish is written once the database is back.
  */
 class JournalOutageTest {
     private static TcpProxy proxy;
@@ -39,7 +38,8 @@ class JournalOutageTest {
         String unique = UUID.randomUUID().toString().substring(0, 8);
         database = "mykit_it_jo_" + unique;
         String url = TestServers.jdbcUrlThrough(proxy, database);
-        gateway = TestGateway.start("spring.datasource.url=" + url,
+        gateway = TestGateway.start(
+                "spring.datasource.url=" + url,
                 "spring.datasource.hikari.connection-timeout=1000",
                 "mykit.delay.journal.push-timeout=5s");
         client = gateway.client();
@@ -59,7 +59,8 @@ class JournalOutageTest {
     @Test
     void a_hung_journal_answers_a_push_503_within_the_push_timeout() {
         String topic = "jo-hung-" + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").status()).isEqualTo(200);
+        assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").status())
+                .isEqualTo(200);
         proxy.freeze();
         try {
             long started = System.nanoTime();
@@ -71,8 +72,10 @@ class JournalOutageTest {
         } finally {
             proxy.thaw();
         }
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}").status()).isEqualTo(200));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(client.push("{\"topic\":\"" + topic + "\",\"delay\":60000}")
+                                .status())
+                        .isEqualTo(200));
     }
 
     @Test
@@ -80,9 +83,13 @@ class JournalOutageTest {
         String topic = "jo-" + UUID.randomUUID().toString().substring(0, 8);
         // due in 4 s: its storing row's deletion (lookup: Delay) must reach the journal first; 1.5 s was too short once
         // on a loaded CI run
-        String accepted = client.push("{\"topic\":\"" + topic + "\",\"delay\":4000}").data().asText();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Delay"));
+        String accepted = client.push("{\"topic\":\"" + topic + "\",\"delay\":4000}")
+                .data()
+                .asText();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(
+                                client.lookup(accepted).data().path("status").asText())
+                        .isEqualTo("Delay"));
 
         proxy.cut();
         try (FailureLog failures = FailureLog.capture()) {
@@ -93,16 +100,24 @@ class JournalOutageTest {
             assertThat(failures.lineOf(refused, "journal unavailable")).contains("journal unavailable: ");
 
             Reply pulled = client.get(topic, 30_000, 10_000);
-            assertThat(pulled.data().path("id").asText()).as("due job delivered without the journal").isEqualTo(accepted);
+            assertThat(pulled.data().path("id").asText())
+                    .as("due job delivered without the journal")
+                    .isEqualTo(accepted);
             assertThat(client.finish(accepted).status()).isEqualTo(200);
-            assertThat(client.get(topic, 30_000, 1_000).data().isNull()).as("the refused push stored nothing").isTrue();
+            assertThat(client.get(topic, 30_000, 1_000).data().isNull())
+                    .as("the refused push stored nothing")
+                    .isTrue();
             Reply lookup = client.lookup(accepted);
             assertThat(lookup.status()).as("look-ups need the journal").isEqualTo(503);
             assertThat(failures.lineOf(lookup, "journal unavailable")).contains("journal unavailable: ");
 
             proxy.heal();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                    assertThat(client.lookup(accepted).data().path("status").asText()).isEqualTo("Finish"));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(client.lookup(accepted)
+                                    .data()
+                                    .path("status")
+                                    .asText())
+                            .isEqualTo("Finish"));
             assertThat(client.lookup(refusedId).status()).isEqualTo(404);
         } finally {
             proxy.heal();
@@ -130,17 +145,22 @@ class JournalOutageTest {
         settings.setPushTimeout(Duration.ofSeconds(2));
         proxy.freeze();
         try {
-            CompletableFuture<Reply> first = CompletableFuture.supplyAsync(
-                    () -> client.push(job(topic, "held-" + UUID.randomUUID())));
-            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> pushes.backlog() == 0);
+            CompletableFuture<Reply> first =
+                    CompletableFuture.supplyAsync(() -> client.push(job(topic, "held-" + UUID.randomUUID())));
+            await().pollDelay(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(2))
+                    .until(() -> pushes.backlog() == 0);
             List<CompletableFuture<Reply>> queued = dropped.stream()
-                    .map(id -> CompletableFuture.supplyAsync(() -> client.push(job(topic, id)))).toList();
+                    .map(id -> CompletableFuture.supplyAsync(() -> client.push(job(topic, id))))
+                    .toList();
             for (CompletableFuture<Reply> push : queued) {
                 Reply refused = push.join();
                 assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
                 assertThat(refused.json().path("message").asText()).contains("nothing was stored");
             }
-            assertThat(pushes.backlog()).as("calls answered 503 left the push queue").isZero();
+            assertThat(pushes.backlog())
+                    .as("calls answered 503 left the push queue")
+                    .isZero();
             Reply unsure = first.join();
             assertThat(unsure.status()).as(unsure.toString()).isEqualTo(503);
             assertThat(unsure.json().path("message").asText()).contains("may still be stored");
@@ -150,10 +170,13 @@ class JournalOutageTest {
         }
         // a push after the stall is taken after anything still queued before it
         String later = "later-" + UUID.randomUUID();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(client.push(job(topic, later)).status()).isEqualTo(200));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() ->
+                        assertThat(client.push(job(topic, later)).status()).isEqualTo(200));
         for (String id : dropped) {
-            assertThat(client.lookup(id).status()).as("push %s answered 503 'nothing was stored'", id).isEqualTo(404);
+            assertThat(client.lookup(id).status())
+                    .as("push %s answered 503 'nothing was stored'", id)
+                    .isEqualTo(404);
         }
     }
 

@@ -23,6 +23,7 @@ final class LoadLedger {
     static final long NEVER = Long.MAX_VALUE;
     /** The job id of a violation that concerns no single job. */
     static final String NO_JOB = "-";
+
     private static final int EXAMPLES_PER_KIND = 8;
 
     enum Kind {
@@ -99,17 +100,27 @@ final class LoadLedger {
         synchronized List<Violation> judgeAnswers() {
             List<Violation> found = new ArrayList<>();
             long ended = endedAt();
-            List<Long> late = reservedAt.stream().filter(sent -> sent > ended).sorted().toList();
+            List<Long> late =
+                    reservedAt.stream().filter(sent -> sent > ended).sorted().toList();
             if (!late.isEmpty()) {
-                found.add(new Violation(Kind.RESERVED_AFTER_END, id, "reserved " + late.size() + " time(s) by requests"
-                        + " sent after its " + (finishedAt <= cancelledAt ? "finish" : "cancel") + " was answered (first "
-                        + millis(late.get(0) - ended) + " ms after)"
-                        + (reAddedByRestoreJobAt < late.get(0) ? "; a /reStoreJob had re-added it" : "")));
+                found.add(new Violation(
+                        Kind.RESERVED_AFTER_END,
+                        id,
+                        "reserved " + late.size() + " time(s) by requests"
+                                + " sent after its " + (finishedAt <= cancelledAt ? "finish" : "cancel")
+                                + " was answered (first "
+                                + millis(late.get(0) - ended) + " ms after)"
+                                + (reAddedByRestoreJobAt < late.get(0) ? "; a /reStoreJob had re-added it" : "")));
             }
             if (finished() && cancelled()) {
-                found.add(new Violation(Kind.FINISHED_AND_CANCELLED, id, finishedAt < cancelledAt
-                        ? "cancel answered 200 " + millis(cancelledAt - finishedAt) + " ms after finish answered finished"
-                        : "finish answered finished " + millis(finishedAt - cancelledAt) + " ms after cancel answered 200"));
+                found.add(new Violation(
+                        Kind.FINISHED_AND_CANCELLED,
+                        id,
+                        finishedAt < cancelledAt
+                                ? "cancel answered 200 " + millis(cancelledAt - finishedAt)
+                                        + " ms after finish answered finished"
+                                : "finish answered finished " + millis(finishedAt - cancelledAt)
+                                        + " ms after cancel answered 200"));
             }
             return found;
         }
@@ -243,8 +254,9 @@ final class LoadLedger {
 
     /** How many violations of each kind, in the order of {@link Kind}. */
     static Map<Kind, Long> countByKind(List<Violation> violations) {
-        return violations.stream().collect(Collectors.groupingBy(Violation::kind, () -> new EnumMap<>(Kind.class),
-                Collectors.counting()));
+        return violations.stream()
+                .collect(
+                        Collectors.groupingBy(Violation::kind, () -> new EnumMap<>(Kind.class), Collectors.counting()));
     }
 
     /** Violations per kind (at most one per kind and job) with a few examples each, described by {@code describe}. */
@@ -254,8 +266,11 @@ final class LoadLedger {
         StringBuilder text = new StringBuilder(violations.size() + " violations");
         byKind.forEach((kind, list) -> {
             text.append("\n  ").append(kind).append(": ").append(list.size());
-            list.stream().limit(EXAMPLES_PER_KIND).forEach(v -> text.append("\n    ").append(v)
-                    .append(v.jobId().equals(NO_JOB) ? "" : "; " + describe.apply(v.jobId())));
+            list.stream()
+                    .limit(EXAMPLES_PER_KIND)
+                    .forEach(v -> text.append("\n    ")
+                            .append(v)
+                            .append(v.jobId().equals(NO_JOB) ? "" : "; " + describe.apply(v.jobId())));
         });
         return text.toString();
     }

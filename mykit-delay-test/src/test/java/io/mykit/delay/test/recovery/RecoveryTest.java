@@ -1,23 +1,22 @@
 package io.mykit.delay.test.recovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
-
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /** /reStore, /reStoreJob, /clearAll and automatic recovery after Redis loses its data (a private Redis). */
 class RecoveryTest {
@@ -73,7 +72,9 @@ class RecoveryTest {
         assertThat(cleared.status()).isEqualTo(200);
         assertThat(cleared.data().path("removedKeys").asLong()).isPositive();
         String sample = ids.iterator().next();
-        assertThat(client.lookup(sample).data().path("stage").isNull()).as("gone from Redis").isTrue();
+        assertThat(client.lookup(sample).data().path("stage").isNull())
+                .as("gone from Redis")
+                .isTrue();
 
         JsonNode report = client.get("/reStore?expire=true").data();
         assertThat(report.path("restored").asLong()).isGreaterThanOrEqualTo(20);
@@ -81,10 +82,13 @@ class RecoveryTest {
         JsonNode again = client.get("/reStore?expire=true").data();
         assertThat(again.path("restored").asLong()).as("idempotent").isZero();
         assertThat(again.path("alreadyStored").asLong()).isGreaterThanOrEqualTo(20);
-        assertThat(client.get("/reStore/status").data().path("scanned").asLong()).isEqualTo(again.path("scanned").asLong());
+        assertThat(client.get("/reStore/status").data().path("scanned").asLong())
+                .isEqualTo(again.path("scanned").asLong());
 
         assertThat(pullAll(topic, 20, Duration.ofSeconds(15))).isEqualTo(ids);
-        assertThat(client.get(topic, 30_000, 500).data().isNull()).as("no second copy").isTrue();
+        assertThat(client.get(topic, 30_000, 500).data().isNull())
+                .as("no second copy")
+                .isTrue();
     }
 
     @Test
@@ -96,7 +100,8 @@ class RecoveryTest {
         JsonNode report = client.get("/reStore?expire=false").data();
         assertThat(report.path("skippedExpired").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(client.lookup(id).data().path("stage").isNull()).isTrue();
-        assertThat(client.get("/reStore?expire=true").data().path("restored").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(client.get("/reStore?expire=true").data().path("restored").asLong())
+                .isGreaterThanOrEqualTo(1);
         assertThat(pullAll(topic, 1, Duration.ofSeconds(10))).containsExactly(id);
     }
 
@@ -106,15 +111,25 @@ class RecoveryTest {
         String topic = topic();
         String done = push(topic, 1, 0).iterator().next();
         assertThat(pullAll(topic, 1, Duration.ofSeconds(10))).containsExactly(done);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(client.get("/reStoreJob?jobId=" + done).status()).isEqualTo(409));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(client.get("/reStoreJob?jobId=" + done).status())
+                                .isEqualTo(409));
 
         String pending = push(topic, 1, 60_000).iterator().next();
-        assertThat(client.get("/reStoreJob?jobId=" + pending).data().path("restored").asBoolean()).isFalse();
+        assertThat(client.get("/reStoreJob?jobId=" + pending)
+                        .data()
+                        .path("restored")
+                        .asBoolean())
+                .isFalse();
         try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
             jedis.del("{" + gateway.keyPrefix() + ":b" + io.mykit.delay.common.util.Buckets.of(pending, 16) + "}:job");
         }
-        assertThat(client.get("/reStoreJob?jobId=" + pending).data().path("restored").asBoolean()).isTrue();
+        assertThat(client.get("/reStoreJob?jobId=" + pending)
+                        .data()
+                        .path("restored")
+                        .asBoolean())
+                .isTrue();
         assertThat(client.lookup(pending).data().path("stage").asText()).isEqualTo("DELAYED");
     }
 

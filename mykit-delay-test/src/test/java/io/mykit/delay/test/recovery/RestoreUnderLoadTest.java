@@ -1,5 +1,7 @@
 package io.mykit.delay.test.recovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
@@ -10,8 +12,6 @@ import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.recovery.LoadLedger.Kind;
 import io.mykit.delay.test.recovery.LoadLedger.Trace;
 import io.mykit.delay.test.recovery.LoadLedger.Violation;
-import org.junit.jupiter.api.Test;
-
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +23,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,16 +32,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Issue #10's "done when": restores ({@code GET /reStore?expire=true}) run back to back while clients push, cancel,
- * pull and finish jobs of two pull topics, for {@code -Dmykit.test.restore-load-seconds} (default 60). Then the
- * journal settles, Redis is wiped and restored once more. No job may be reserved after its finish or cancel was
- * answered, {@code /reStoreJob} must refuse ended jobs, no ended job may be in Redis, and every other job pushed
- * with 200 must be. The seed of the clients' choices is printed; {@code -Dmykit.test.restore-load-seed} replays
- * them (the gateway's timing is not replayed).
+ * pull and finish jobs of two pull topics, for {@code -Dmykit.test.restore-load-seconds} (default 60). Then the journal
+ * settles, Redis is wiped and restored once more. No job may be reserved after its finish or cancel was answered,
+ * {@code /reStoreJob} must refuse ended jobs, no ended job may be in Redis, and every other job pushed with 200 must
+ * be. The seed of the clients' choices is printed; {@code -Dmykit.test.restore-load-seed} replays them (the gateway's
+ * timing is not replayed).
  */
 class RestoreUnderLoadTest {
     private static final String SECONDS_PROPERTY = "mykit.test.restore-load-seconds";
@@ -49,19 +48,23 @@ class RestoreUnderLoadTest {
     private static final int PRODUCERS = 2;
     /** Per producer: at most one call per 40 ms, half single pushes and half batches of 10: up to 275 jobs/s in all. */
     private static final long PUSH_EVERY_MS = 40;
+
     private static final int BATCH_SIZE = 10;
     private static final int MAX_SHORT_DELAY_MS = 3_000;
     /** One job in five waits an hour: it stays pending through the load and every restore. */
     private static final int LONG_ONE_IN = 5;
+
     private static final long LONG_DELAY_MS = Duration.ofHours(1).toMillis();
     private static final long CANCEL_EVERY_MS = 25;
     /** Cancels and /reStoreJob calls pick among the latest jobs half the time: those race delivery and finishing. */
     private static final int RECENT_PUSHED = 500;
+
     private static final int RECENT_ENDED = 50;
     private static final int CONSUMERS_PER_TOPIC = 2;
     private static final int PULL_COUNT = 20;
     /** Far beyond a finish's latency: a reserved job comes back only if something re-adds it. */
     private static final long TTR_MS = 30_000;
+
     private static final long POLL_TIMEOUT_MS = 1_000;
     private static final int SINGLE_FINISH_ONE_IN = 4;
     private static final long RESTORE_PAUSE_MS = 20;
@@ -86,13 +89,16 @@ class RestoreUnderLoadTest {
      */
     @Test
     void restores_under_load_with_the_delivery_ledger_bring_back_no_ended_job() throws Exception {
-        restoresUnderLoad(Long.getLong(SECONDS_PROPERTY, 30), "mykit.delay.journal.ledger=true",
+        restoresUnderLoad(
+                Long.getLong(SECONDS_PROPERTY, 30),
+                "mykit.delay.journal.ledger=true",
                 "mykit.delay.journal.ledger-fold-after=0s");
     }
 
     private void restoresUnderLoad(long seconds, String... settings) throws Exception {
         long seed = Long.getLong(SEED_PROPERTY, new Random().nextLong());
-        System.out.println("RestoreUnderLoadTest: " + seconds + " s, seed " + seed + " (-D" + SEED_PROPERTY + "=" + seed + ")");
+        System.out.println(
+                "RestoreUnderLoadTest: " + seconds + " s, seed " + seed + " (-D" + SEED_PROPERTY + "=" + seed + ")");
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         List<String> topics = List.of("rl-a-" + suffix, "rl-b-" + suffix);
         // the final clearAll is followed by this test's restore alone, not by the automatic one
@@ -119,12 +125,15 @@ class RestoreUnderLoadTest {
             ExecutorService workers = Executors.newFixedThreadPool(loops.size(), named("restore-load-"));
             List<String> workerFailures = new ArrayList<>();
             try {
-                List<Future<?>> futures = loops.stream().<Future<?>>map(workers::submit).toList();
+                List<Future<?>> futures =
+                        loops.stream().<Future<?>>map(workers::submit).toList();
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-                for (long left = end - System.nanoTime(); left > 0 && futures.stream().noneMatch(Future::isDone);
-                     left = end - System.nanoTime()) {
+                for (long left = end - System.nanoTime();
+                        left > 0 && futures.stream().noneMatch(Future::isDone);
+                        left = end - System.nanoTime()) {
                     Thread.sleep(Math.min(PROGRESS_EVERY_MS, Math.max(1, LoadLedger.millis(left))));
-                    System.out.println("RestoreUnderLoadTest: " + ledger.progress() + ", " + restores.get() + " restores");
+                    System.out.println(
+                            "RestoreUnderLoadTest: " + ledger.progress() + ", " + restores.get() + " restores");
                 }
                 running.set(false);
                 for (Future<?> future : futures) {
@@ -138,10 +147,14 @@ class RestoreUnderLoadTest {
                 running.set(false);
                 workers.shutdownNow();
             }
-            assertThat(workerFailures).as("load threads that failed: the load would have stopped early").isEmpty();
+            assertThat(workerFailures)
+                    .as("load threads that failed: the load would have stopped early")
+                    .isEmpty();
 
             GatewayClient client = gateway.client();
-            assertThat(gateway.bean(StateChangeWriter.class).flush(SETTLE_MS)).as("journal settled").isTrue();
+            assertThat(gateway.bean(StateChangeWriter.class).flush(SETTLE_MS))
+                    .as("journal settled")
+                    .isTrue();
             List<Trace> pushed = List.copyOf(ledger.pushedTraces());
             long pendingAbsentBefore = checkAfterLoad(gateway, pushed);
 
@@ -149,11 +162,14 @@ class RestoreUnderLoadTest {
             assertThat(cleared.status()).as(cleared.toString()).isEqualTo(200);
             Reply restored = client.get("/reStore?expire=true");
             assertThat(restored.status()).as(restored.toString()).isEqualTo(200);
-            assertThat(restored.data().path("running").asBoolean()).as(restored.toString()).isFalse();
+            assertThat(restored.data().path("running").asBoolean())
+                    .as(restored.toString())
+                    .isFalse();
             long present = checkAfterFinalRestore(gateway, pushed);
 
             List<Violation> violations = ledger.violations();
-            long ended = pushed.stream().filter(t -> t.endedAt() != LoadLedger.NEVER).count();
+            long ended =
+                    pushed.stream().filter(t -> t.endedAt() != LoadLedger.NEVER).count();
             String summary = "RestoreUnderLoadTest after " + seconds + " s (seed " + seed + "): " + pushed.size()
                     + " jobs pushed with 200, " + ended + " ended ("
                     + pushed.stream().filter(Trace::finished).count() + " finished, "
@@ -181,8 +197,10 @@ class RestoreUnderLoadTest {
                 jobTopics.add(topics.get(random.nextInt(topics.size())));
                 delays.add(random.nextInt(LONG_ONE_IN) == 0 ? LONG_DELAY_MS : random.nextInt(MAX_SHORT_DELAY_MS + 1));
             }
-            String jobs = IntStream.range(0, count).mapToObj(i -> "{\"topic\":\"" + jobTopics.get(i) + "\",\"delay\":"
-                    + delays.get(i) + ",\"body\":\"load\"}").collect(Collectors.joining(","));
+            String jobs = IntStream.range(0, count)
+                    .mapToObj(i -> "{\"topic\":\"" + jobTopics.get(i) + "\",\"delay\":" + delays.get(i)
+                            + ",\"body\":\"load\"}")
+                    .collect(Collectors.joining(","));
             String road = count == 1 ? "push" : "push/batch";
             try {
                 Reply reply = count == 1 ? client.push(jobs) : client.pushBatch("[" + jobs + "]");
@@ -195,7 +213,10 @@ class RestoreUnderLoadTest {
                         reply.data().forEach(id -> ids.add(id.asText()));
                     }
                     if (ids.size() != count || ids.stream().anyMatch(String::isEmpty)) {
-                        ledger.violation(Kind.UNEXPECTED_ANSWER, LoadLedger.NO_JOB, road + " of " + count + " answered " + reply);
+                        ledger.violation(
+                                Kind.UNEXPECTED_ANSWER,
+                                LoadLedger.NO_JOB,
+                                road + " of " + count + " answered " + reply);
                     } else {
                         for (int i = 0; i < count; i++) {
                             ledger.pushed(ids.get(i), jobTopics.get(i), delays.get(i));
@@ -224,7 +245,7 @@ class RestoreUnderLoadTest {
                     ledger.count("delete " + reply.status());
                     switch (reply.status()) {
                         case 200 -> ledger.cancelled(id, answered);
-                        case 409 -> { }
+                        case 409 -> {}
                         case 404, 500 -> ledger.violation(Kind.UNEXPECTED_ANSWER, id, "delete answered " + reply);
                         default -> ledger.uncertain(id);
                     }
@@ -243,8 +264,8 @@ class RestoreUnderLoadTest {
             long sent = System.nanoTime();
             Reply reply;
             try {
-                reply = client.get("/get/" + topic + "/batch?count=" + PULL_COUNT + "&ttr=" + TTR_MS
-                        + "&timeout=" + POLL_TIMEOUT_MS);
+                reply = client.get("/get/" + topic + "/batch?count=" + PULL_COUNT + "&ttr=" + TTR_MS + "&timeout="
+                        + POLL_TIMEOUT_MS);
             } catch (UncheckedIOException e) {
                 ledger.count("get no answer");
                 continue;
@@ -284,7 +305,7 @@ class RestoreUnderLoadTest {
             ledger.count("finish " + reply.status());
             switch (reply.status()) {
                 case 200 -> ledger.finished(id, answered);
-                case 409 -> { }
+                case 409 -> {}
                 case 404, 500 -> ledger.violation(Kind.UNEXPECTED_ANSWER, id, "finish answered " + reply);
                 default -> ledger.uncertain(id);
             }
@@ -333,7 +354,8 @@ class RestoreUnderLoadTest {
                 ledger.count("reStore " + reply.status());
                 if (reply.status() == 200) {
                     restores.incrementAndGet();
-                    ledger.count("reStore restored", reply.data().path("restored").asLong());
+                    ledger.count(
+                            "reStore restored", reply.data().path("restored").asLong());
                 } else {
                     ledger.violation(Kind.UNEXPECTED_ANSWER, LoadLedger.NO_JOB, "reStore answered " + reply);
                 }
@@ -356,9 +378,12 @@ class RestoreUnderLoadTest {
                         if (reAdded) {
                             ledger.reAddedByRestoreJob(id, answered);
                         }
-                        ledger.violation(Kind.RESTORE_JOB_NOT_REFUSED, id, "asked " + LoadLedger.millis(sent - endedAt)
-                                + " ms after its end was answered, it answered " + reply.status()
-                                + (reAdded ? " and re-added it" : "") + ": " + reply.json());
+                        ledger.violation(
+                                Kind.RESTORE_JOB_NOT_REFUSED,
+                                id,
+                                "asked " + LoadLedger.millis(sent - endedAt)
+                                        + " ms after its end was answered, it answered " + reply.status()
+                                        + (reAdded ? " and re-added it" : "") + ": " + reply.json());
                     }
                 } catch (UncheckedIOException e) {
                     ledger.count("reStoreJob no answer");
@@ -369,17 +394,20 @@ class RestoreUnderLoadTest {
     }
 
     /**
-     * Once the load stopped and the journal settled: no ended job may be in Redis (an ended job re-added while the
-     * load ran, e.g. an hour-long one cancelled, would otherwise be wiped unseen by the final clearAll). Answers how
-     * many pending jobs Redis lacked (the final restore must bring them back; counted, not judged, here).
+     * Once the load stopped and the journal settled: no ended job may be in Redis (an ended job re-added while the load
+     * ran, e.g. an hour-long one cancelled, would otherwise be wiped unseen by the final clearAll). Answers how many
+     * pending jobs Redis lacked (the final restore must bring them back; counted, not judged, here).
      */
     private long checkAfterLoad(TestGateway gateway, List<Trace> pushed) throws Exception {
         AtomicLong pendingAbsent = new AtomicLong();
         lookUpAll(gateway, pushed, (trace, job) -> {
             boolean inRedis = !job.path("stage").isNull();
             if (trace.endedAt() != LoadLedger.NEVER && inRedis) {
-                ledger.violation(Kind.ENDED_STILL_IN_REDIS, trace.id, "journal status " + job.path("status").asText()
-                        + ", stage " + job.path("stage").asText());
+                ledger.violation(
+                        Kind.ENDED_STILL_IN_REDIS,
+                        trace.id,
+                        "journal status " + job.path("status").asText() + ", stage "
+                                + job.path("stage").asText());
             } else if (trace.endedAt() == LoadLedger.NEVER && !trace.uncertain() && !inRedis && !ended(job)) {
                 pendingAbsent.incrementAndGet();
             }
@@ -387,7 +415,9 @@ class RestoreUnderLoadTest {
         return pendingAbsent.get();
     }
 
-    /** After the final clearAll and restore: ended jobs absent, every other one present. Answers how many are present. */
+    /**
+     * After the final clearAll and restore: ended jobs absent, every other one present. Answers how many are present.
+     */
     private long checkAfterFinalRestore(TestGateway gateway, List<Trace> pushed) throws Exception {
         AtomicLong present = new AtomicLong();
         lookUpAll(gateway, pushed, (trace, job) -> {
@@ -395,7 +425,8 @@ class RestoreUnderLoadTest {
             if (inRedis) {
                 present.incrementAndGet();
             }
-            String state = "journal status " + job.path("status").asText() + ", stage " + job.path("stage").asText();
+            String state = "journal status " + job.path("status").asText() + ", stage "
+                    + job.path("stage").asText();
             if (trace.endedAt() != LoadLedger.NEVER) {
                 if (inRedis) {
                     ledger.violation(Kind.ENDED_BACK_IN_REDIS, trace.id, state);
@@ -404,8 +435,10 @@ class RestoreUnderLoadTest {
                 if (ended(job)) {
                     ledger.violation(Kind.ENDED_WITHOUT_ANSWER, trace.id, state);
                 } else if (!inRedis) {
-                    ledger.violation(Kind.PENDING_MISSING, trace.id, state + ", topic " + trace.topic() + ", delay "
-                            + trace.delayMs() + " ms");
+                    ledger.violation(
+                            Kind.PENDING_MISSING,
+                            trace.id,
+                            state + ", topic " + trace.topic() + ", delay " + trace.delayMs() + " ms");
                 }
             }
         });
@@ -420,10 +453,12 @@ class RestoreUnderLoadTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        return "journal log " + gateway.bean(Journal.class).history(jobId).stream()
-                .map(row -> JobStatus.ofCode(row.status()).map(Enum::name).orElse(String.valueOf(row.status()))
-                        + "@" + row.updateTime().toLocalTime() + "/" + row.thread())
-                .toList();
+        return "journal log "
+                + gateway.bean(Journal.class).history(jobId).stream()
+                        .map(row ->
+                                JobStatus.ofCode(row.status()).map(Enum::name).orElse(String.valueOf(row.status()))
+                                        + "@" + row.updateTime().toLocalTime() + "/" + row.thread())
+                        .toList();
     }
 
     private static boolean ended(JsonNode job) {

@@ -1,5 +1,8 @@
 package io.mykit.delay.test.rediscluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.brokers.TestActiveMq;
@@ -11,16 +14,6 @@ import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-import redis.clients.jedis.util.JedisClusterCRC16;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,13 +24,19 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * The delivery road against a real 3-master Redis Cluster: pull push/pull/finish, cancel, reservation expiry, a
- * 300-job batch, an ActiveMQ hand-over, scripts lost on every master, and where each bucket's keys live.
+ * The delivery road against a real 3-master Redis Cluster: pull push/pull/finish, cancel, reservation expiry, a 300-job
+ * batch, an ActiveMQ hand-over, scripts lost on every master, and where each bucket's keys live.
  */
 class RedisClusterDeliveryTest {
     /** 32 buckets: the chance that the hash tags miss one of the 3 masters is 3 * (2/3)^32, about 6e-6. */
@@ -52,7 +51,8 @@ class RedisClusterDeliveryTest {
     static void start() {
         cluster = RedisClusterServers.get();
         broker = TestActiveMq.start();
-        gateway = TestGateway.startOnCluster(cluster,
+        gateway = TestGateway.startOnCluster(
+                cluster,
                 "mykit.delay.buckets=" + BUCKETS,
                 "mykit.delay.pull.poll-interval=50ms",
                 "mykit.delay.dispatch.routes[amq-*]=activemq",
@@ -81,14 +81,18 @@ class RedisClusterDeliveryTest {
         String topic = topic("rc");
         long pushedAt = System.currentTimeMillis();
         String id = push(topic, 400);
-        assertThat(client.get(topic, 30_000, 0).data().isNull()).as("not due yet").isTrue();
+        assertThat(client.get(topic, 30_000, 0).data().isNull())
+                .as("not due yet")
+                .isTrue();
         Reply pulled = client.get(topic, 30_000, 5_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(id);
         assertThat(System.currentTimeMillis() - pushedAt).isGreaterThanOrEqualTo(400);
         assertThat(client.finish(id).status()).isEqualTo(200);
         // WaitPut(0) (the push; its row is Delay from the start) -> Ready(2) -> Finish(3)
         assertThat(gateway.journalStatuses(id)).containsExactly(0, 2, 3);
-        assertThat(client.get(topic, 30_000, 300).data().isNull()).as("finished job is never delivered again").isTrue();
+        assertThat(client.get(topic, 30_000, 300).data().isNull())
+                .as("finished job is never delivered again")
+                .isTrue();
     }
 
     @Test
@@ -100,13 +104,19 @@ class RedisClusterDeliveryTest {
 
         String id = push(topic, 0);
         assertThat(client.get(topic, 500, 5_000).data().path("id").asText()).isEqualTo(id);
-        assertThat(client.get(topic, 500, 0).data().isNull()).as("reserved, so not handed to a second puller").isTrue();
-        assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText()).as("after its ttr").isEqualTo(id);
+        assertThat(client.get(topic, 500, 0).data().isNull())
+                .as("reserved, so not handed to a second puller")
+                .isTrue();
+        assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText())
+                .as("after its ttr")
+                .isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         // Ready -> (ttr passed) Delay -> Ready -> Finish; the log is in write order, and the sweeper's return is
         // written by another writer than the Ready changes, so only what was logged is checked, not its order
         java.util.List<Integer> log = gateway.journalStatuses(id);
-        assertThat(log.stream().filter(code -> code == 2).count()).as("Ready rows in %s", log).isEqualTo(2);
+        assertThat(log.stream().filter(code -> code == 2).count())
+                .as("Ready rows in %s", log)
+                .isEqualTo(2);
         assertThat(log).as("returned after its ttr, then finished").contains(1, 3);
         assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish");
         assertThat(client.lookup(cancelled).data().path("status").asText()).isEqualTo("Delete");
@@ -126,7 +136,9 @@ class RedisClusterDeliveryTest {
             assertThat(received).as("delivered twice").doesNotContainAnyElementsOf(pulled);
             received.addAll(pulled);
             String finish = pulled.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
-            assertThat(client.raw("POST", "/finish/batch", "application/json", finish).status()).isEqualTo(200);
+            assertThat(client.raw("POST", "/finish/batch", "application/json", finish)
+                            .status())
+                    .isEqualTo(200);
         }
         assertThat(received).isEqualTo(ids);
     }
@@ -144,8 +156,10 @@ class RedisClusterDeliveryTest {
             assertThat(message).as("message on queue " + topic).isNotNull();
             assertThat(message.getStringProperty("jobId")).isEqualTo(id);
             assertThat(message.getText()).isEqualTo("b");
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                    assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(
+                                    client.lookup(id).data().path("status").asText())
+                            .isEqualTo("Finish"));
         } finally {
             connection.close();
         }
@@ -163,7 +177,8 @@ class RedisClusterDeliveryTest {
             Reply reply = client.get(topic, 30_000, 1_000);
             if (reply.data().isObject()) {
                 received.add(reply.data().path("id").asText());
-                assertThat(client.finish(reply.data().path("id").asText()).status()).isEqualTo(200);
+                assertThat(client.finish(reply.data().path("id").asText()).status())
+                        .isEqualTo(200);
             }
         }
         assertThat(received).isEqualTo(ids);
@@ -172,13 +187,17 @@ class RedisClusterDeliveryTest {
     @Test
     void every_bucket_keeps_its_keys_in_the_slot_of_its_hash_tag_and_jobs_spread_over_every_master() throws Exception {
         String topic = topic("rc");
-        pushBatch(topic, 200, 3_600_000);   // delay ZSETs and the pool
-        pushBatch(topic, 100, 0);           // ready lists
+        pushBatch(topic, 200, 3_600_000); // delay ZSETs and the pool
+        pushBatch(topic, 100, 0); // ready lists
         Reply reserved = client.get("/get/" + topic + "/batch?count=20&ttr=60000&timeout=5000");
-        assertThat(reserved.data().size()).as("in flight and reservation counts").isPositive();
+        assertThat(reserved.data().size())
+                .as("in flight and reservation counts")
+                .isPositive();
         Keys keys = gateway.bean(RedisDelayStore.class).keys();
-        await().atMost(Duration.ofSeconds(10)).until(() -> keysByMaster(keys).values().stream()
-                .flatMap(List::stream).anyMatch(key -> key.contains(":ready:")));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> keysByMaster(keys).values().stream()
+                        .flatMap(List::stream)
+                        .anyMatch(key -> key.contains(":ready:")));
 
         Map<HostAndPort, List<String>> byMaster = keysByMaster(keys);
         Map<HostAndPort, Long> jobsByMaster = new HashMap<>();
@@ -188,26 +207,43 @@ class RedisClusterDeliveryTest {
                 for (String key : entry.getValue()) {
                     int bucket = bucketOf(key, keys);
                     int tagSlot = JedisClusterCRC16.getSlot(keys.pool(bucket));
-                    assertThat(JedisClusterCRC16.getSlot(key)).as("slot of " + key).isEqualTo(tagSlot);
-                    assertThat(jedis.clusterKeySlot(key)).as("Redis' slot of " + key).isEqualTo(tagSlot);
-                    assertThat(served).as(entry.getKey() + " serves the slot of " + key).contains(tagSlot);
+                    assertThat(JedisClusterCRC16.getSlot(key))
+                            .as("slot of " + key)
+                            .isEqualTo(tagSlot);
+                    assertThat(jedis.clusterKeySlot(key))
+                            .as("Redis' slot of " + key)
+                            .isEqualTo(tagSlot);
+                    assertThat(served)
+                            .as(entry.getKey() + " serves the slot of " + key)
+                            .contains(tagSlot);
                     if (key.equals(keys.pool(bucket))) {
                         jobsByMaster.merge(entry.getKey(), jedis.hlen(key), Long::sum);
                     }
                 }
             }
         }
-        assertThat(jobsByMaster.keySet()).as("masters holding jobs").containsExactlyInAnyOrderElementsOf(cluster.nodes());
+        assertThat(jobsByMaster.keySet())
+                .as("masters holding jobs")
+                .containsExactlyInAnyOrderElementsOf(cluster.nodes());
         assertThat(jobsByMaster.values()).allMatch(n -> n > 0);
-        Set<Integer> bucketsSeen = byMaster.values().stream().flatMap(List::stream)
-                .map(key -> bucketOf(key, keys)).collect(Collectors.toSet());
-        Map<Integer, Long> mastersPerBucket = bucketsSeen.stream().collect(Collectors.toMap(b -> b,
-                b -> byMaster.values().stream().filter(list -> list.stream().anyMatch(k -> bucketOf(k, keys) == b)).count()));
-        assertThat(mastersPerBucket.values()).as("masters holding keys of one bucket").allMatch(n -> n == 1);
+        Set<Integer> bucketsSeen = byMaster.values().stream()
+                .flatMap(List::stream)
+                .map(key -> bucketOf(key, keys))
+                .collect(Collectors.toSet());
+        Map<Integer, Long> mastersPerBucket = bucketsSeen.stream()
+                .collect(Collectors.toMap(
+                        b -> b,
+                        b -> byMaster.values().stream()
+                                .filter(list -> list.stream().anyMatch(k -> bucketOf(k, keys) == b))
+                                .count()));
+        assertThat(mastersPerBucket.values())
+                .as("masters holding keys of one bucket")
+                .allMatch(n -> n == 1);
     }
 
     private static Set<String> pushBatch(String topic, int n, long delay) {
-        String body = IntStream.range(0, n).mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":" + delay + "}")
+        String body = IntStream.range(0, n)
+                .mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":" + delay + "}")
                 .collect(Collectors.joining(",", "[", "]"));
         Reply pushed = client.pushBatch(body);
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
@@ -226,7 +262,8 @@ class RedisClusterDeliveryTest {
             try (Jedis jedis = new Jedis(node)) {
                 String cursor = ScanParams.SCAN_POINTER_START;
                 do {
-                    ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(match).count(1000));
+                    ScanResult<String> page =
+                            jedis.scan(cursor, new ScanParams().match(match).count(1000));
                     found.addAll(page.getResult());
                     cursor = page.getCursor();
                 } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
@@ -250,7 +287,8 @@ class RedisClusterDeliveryTest {
         for (Object range : jedis.clusterSlots()) {
             List<?> entry = (List<?>) range;
             List<?> master = (List<?>) entry.get(2);
-            HostAndPort address = new HostAndPort(new String((byte[]) master.get(0)), ((Long) master.get(1)).intValue());
+            HostAndPort address =
+                    new HostAndPort(new String((byte[]) master.get(0)), ((Long) master.get(1)).intValue());
             if (address.equals(self)) {
                 for (long slot = (Long) entry.get(0); slot <= (Long) entry.get(1); slot++) {
                     slots.add((int) slot);

@@ -1,5 +1,8 @@
 package io.mykit.delay.test.rediscluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
@@ -11,22 +14,18 @@ import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.guarantees.HookedJournal;
 import io.mykit.delay.test.support.RedisClusterServers;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.util.JedisClusterCRC16;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Recovery against a real 3-master Redis Cluster: /clearAll then /reStore, the whole cluster flushed, one master
@@ -43,7 +42,8 @@ class RedisClusterRecoveryTest {
     @BeforeAll
     static void start() {
         cluster = RedisClusterServers.get();
-        gateway = TestGateway.startOnCluster(cluster,
+        gateway = TestGateway.startOnCluster(
+                cluster,
                 "mykit.delay.buckets=" + BUCKETS,
                 "mykit.delay.pull.poll-interval=50ms",
                 "mykit.delay.recovery.check-interval=300ms");
@@ -97,7 +97,9 @@ class RedisClusterRecoveryTest {
         JsonNode again = client.get("/reStore?expire=true").data();
         assertThat(again.path("restored").asLong()).as("idempotent: " + again).isZero();
         assertThat(pullAll(topic, 20, Duration.ofSeconds(15))).isEqualTo(ids);
-        assertThat(client.get(topic, 30_000, 300).data().isNull()).as("no second copy").isTrue();
+        assertThat(client.get(topic, 30_000, 300).data().isNull())
+                .as("no second copy")
+                .isTrue();
     }
 
     @Test
@@ -113,14 +115,20 @@ class RedisClusterRecoveryTest {
         // not the master of the gateway-wide hash tag: a single epoch key {prefix}:epoch would not see this loss
         int wideSlot = JedisClusterCRC16.getSlot("{" + gateway.keyPrefix() + "}");
         HostAndPort wide = masterServing(wideSlot);
-        int victim = cluster.nodes().indexOf(cluster.nodes().stream().filter(node -> !node.equals(wide))
-                .findFirst().orElseThrow());
+        int victim = cluster.nodes()
+                .indexOf(cluster.nodes().stream()
+                        .filter(node -> !node.equals(wide))
+                        .findFirst()
+                        .orElseThrow());
         HostAndPort victimNode = cluster.nodes().get(victim);
         String topic = topic();
         Set<String> ids = push(topic, 60, 2_000);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        long onVictim = ids.stream().filter(id -> masterServing(JedisClusterCRC16.getSlot(
-                store.keys().pool(store.bucketOf(id)))).equals(victimNode)).count();
+        long onVictim = ids.stream()
+                .filter(id -> masterServing(
+                                JedisClusterCRC16.getSlot(store.keys().pool(store.bucketOf(id))))
+                        .equals(victimNode))
+                .count();
         assertThat(onVictim).as("jobs held by the master that crashes").isPositive();
 
         cluster.crashAndRestart(victim);
@@ -142,19 +150,32 @@ class RedisClusterRecoveryTest {
             assertThat(client.finish(reserved).status()).isEqualTo(200);
         });
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        new RecoveryService(racing, store, store, gateway.bean(StateChangeWriter.class), (bucket, at) -> { },
-                Clock.systemUTC(), 5_000).restore(true);
+        new RecoveryService(
+                        racing,
+                        store,
+                        store,
+                        gateway.bean(StateChangeWriter.class),
+                        (bucket, at) -> {},
+                        Clock.systemUTC(),
+                        5_000)
+                .restore(true);
 
-        assertThat(store.peek(waiting)).as("cancelled job in Redis after the restore").isEmpty();
-        assertThat(store.peek(reserved)).as("finished job in Redis after the restore").isEmpty();
+        assertThat(store.peek(waiting))
+                .as("cancelled job in Redis after the restore")
+                .isEmpty();
+        assertThat(store.peek(reserved))
+                .as("finished job in Redis after the restore")
+                .isEmpty();
         awaitJournal(waiting, JobStatus.Delete);
         awaitJournal(reserved, JobStatus.Finish);
     }
 
     private static void awaitJournal(String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(client.lookup(id).data().path("status").asText()).as("journal status of " + id)
-                        .isEqualTo(status.name()));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("status").asText())
+                                .as("journal status of " + id)
+                                .isEqualTo(status.name()));
     }
 
     /** The master that CLUSTER SLOTS names for {@code slot}. */

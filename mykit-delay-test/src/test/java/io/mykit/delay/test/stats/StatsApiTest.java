@@ -1,14 +1,13 @@
 package io.mykit.delay.test.stats;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,9 +15,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** GET /stats, /stats/{topic} and /stats/due through HTTP against a whole gateway on the real Redis and MariaDB. */
 class StatsApiTest {
@@ -31,7 +30,9 @@ class StatsApiTest {
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms", "mykit.delay.pull.poll-interval=50ms",
+        gateway = TestGateway.start(
+                "mykit.delay.timer.sweep-interval=100ms",
+                "mykit.delay.pull.poll-interval=50ms",
                 "mykit.delay.admin.token=" + TOKEN);
         client = gateway.client();
     }
@@ -56,25 +57,31 @@ class StatsApiTest {
         Reply reply = client.get("/stats/" + topic);
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         JsonNode d = reply.data();
-        return d.path("pending").asLong() + "/" + d.path("ready").asLong() + "/" + d.path("inFlight").asLong() + "/"
-                + d.path("dead").asLong();
+        return d.path("pending").asLong() + "/" + d.path("ready").asLong() + "/"
+                + d.path("inFlight").asLong() + "/" + d.path("dead").asLong();
     }
 
     private static void awaitCounts(String topic, String pendingReadyInFlightDead) {
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
-                assertThat(counts(topic)).as("pending/ready/inFlight/dead of " + topic).isEqualTo(pendingReadyInFlightDead));
+        await().atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(counts(topic))
+                        .as("pending/ready/inFlight/dead of " + topic)
+                        .isEqualTo(pendingReadyInFlightDead));
     }
 
     private static JsonNode line(String topic) {
         JsonNode topics = client.get("/stats").data().path("topics");
-        return StreamSupport.stream(topics.spliterator(), false).filter(t -> t.path("topic").asText().equals(topic))
-                .findFirst().orElse(null);
+        return StreamSupport.stream(topics.spliterator(), false)
+                .filter(t -> t.path("topic").asText().equals(topic))
+                .findFirst()
+                .orElse(null);
     }
 
     private static Reply admin(String method, String path, String body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
                 .header("Authorization", "Bearer " + TOKEN)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -103,7 +110,9 @@ class StatsApiTest {
 
         JsonNode overview = client.get("/stats").data();
         assertThat(overview.path("pending").asLong()).isGreaterThanOrEqualTo(1);
-        assertThat(overview.path("lateness").path("samples").asInt()).as("the hand-over was recorded").isPositive();
+        assertThat(overview.path("lateness").path("samples").asInt())
+                .as("the hand-over was recorded")
+                .isPositive();
         assertThat(overview.path("lateness").path("p50Ms").isNumber()).isTrue();
         assertThat(overview.path("nextDueTime").asLong()).isGreaterThan(System.currentTimeMillis());
     }
@@ -115,7 +124,9 @@ class StatsApiTest {
         assertThat(client.get(topic, 200, 10_000).data().path("id").asText()).isEqualTo(id);
         // the reservation expires unfinished: with one try the job is buried
         awaitCounts(topic, "0/0/0/1");
-        assertThat(line(topic).path("dead").asLong()).as("dead letters in the overview").isEqualTo(1);
+        assertThat(line(topic).path("dead").asLong())
+                .as("dead letters in the overview")
+                .isEqualTo(1);
 
         Reply respawned = admin("POST", "/dead/" + topic + "/respawn", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.status()).as(respawned.toString()).isEqualTo(200);
@@ -151,14 +162,18 @@ class StatsApiTest {
         assertThat(stats.path("nextDueTime").asLong()).isBetween(before + 90_000, System.currentTimeMillis() + 90_000);
         assertThat(stats.path("nextDueKnown").asBoolean()).isTrue();
         assertThat(stats.path("oldestOverdueTime").isNull()).isTrue();
-        assertThat(client.get("/stats?topic=" + topic).data().path("pending").asLong()).isEqualTo(2);
+        assertThat(client.get("/stats?topic=" + topic).data().path("pending").asLong())
+                .isEqualTo(2);
 
         JsonNode due = client.get("/stats/due?minutes=5").data();
         assertThat(due.path("minutes").asInt()).isEqualTo(5);
         assertThat(due.path("perMinute")).hasSize(5);
-        long firstTwoMinutes = due.path("perMinute").get(1).asLong() + due.path("perMinute").get(0).asLong();
+        long firstTwoMinutes = due.path("perMinute").get(1).asLong()
+                + due.path("perMinute").get(0).asLong();
         assertThat(firstTwoMinutes).as("both due 90-95 s from now").isGreaterThanOrEqualTo(2);
-        assertThat(client.get("/stats/due").data().path("perMinute")).as("an hour by default").hasSize(60);
+        assertThat(client.get("/stats/due").data().path("perMinute"))
+                .as("an hour by default")
+                .hasSize(60);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.stats;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.stats.StoreCounters;
 import io.mykit.delay.queue.store.Keys;
@@ -7,18 +9,15 @@ import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * The stats read through Lua scripts of their own: on a Redis that restarted or flushed its scripts (NOSCRIPT), each
@@ -39,7 +38,7 @@ class StatsScriptReloadTest {
     void every_stats_read_answers_after_redis_flushed_its_scripts() {
         server = TestServers.startOwnRedis();
         try (JedisPooled redis = new JedisPooled(server.host(), server.port());
-             SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
+                SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
             Keys keys = new Keys("reload", 2);
             RedisDelayStore store = new RedisDelayStore(nodes, keys);
             long now = System.currentTimeMillis();
@@ -64,7 +63,7 @@ class StatsScriptReloadTest {
     void reads_after_the_count_mark_is_lost_run_one_recount_between_them() throws Exception {
         server = TestServers.startOwnRedis();
         try (JedisPooled redis = new JedisPooled(server.host(), server.port());
-             SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
+                SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
             Keys keys = new Keys("once", 4);
             RedisDelayStore store = new RedisDelayStore(nodes, keys);
             long now = System.currentTimeMillis();
@@ -79,14 +78,23 @@ class StatsScriptReloadTest {
                 reads.add(CompletableFuture.supplyAsync(() -> counters.snapshot(now)));
             }
             for (CompletableFuture<StoreCounters.Snapshot> read : reads) {
-                assertThat(read.get(10, TimeUnit.SECONDS).topics().get("reload-topic").pending()).isEqualTo(2);
+                assertThat(read.get(10, TimeUnit.SECONDS)
+                                .topics()
+                                .get("reload-topic")
+                                .pending())
+                        .isEqualTo(2);
             }
             for (int i = 0; i < 3; i++) {
                 redis.del(keys.counted());
-                assertThat(counters.snapshot(now).topics().get("reload-topic").pending()).isEqualTo(2);
+                assertThat(counters.snapshot(now).topics().get("reload-topic").pending())
+                        .isEqualTo(2);
             }
-            assertThat(hscans(redis) - before).as("HSCANs: one recount of 4 buckets").isEqualTo(4);
-            assertThat(counters.snapshot(now).complete()).as("mark missing, recount not due yet").isFalse();
+            assertThat(hscans(redis) - before)
+                    .as("HSCANs: one recount of 4 buckets")
+                    .isEqualTo(4);
+            assertThat(counters.snapshot(now).complete())
+                    .as("mark missing, recount not due yet")
+                    .isFalse();
 
             // an operator's recount is not held back
             assertThat(counters.recountAll()).isEqualTo(2);

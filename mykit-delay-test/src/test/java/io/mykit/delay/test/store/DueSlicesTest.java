@@ -1,5 +1,7 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.store.BucketLayout;
@@ -11,6 +13,13 @@ import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.queue.store.StoreCounts;
 import io.mykit.delay.test.support.TestServers;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,21 +28,11 @@ import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Waiting jobs live in small due slices with an index of their earliest due times (DelaySlices): the slice Java
  * computes is the one the scripts write, the pump still hands jobs over in due order, the index follows a cancel of a
- * slice's earliest job, slices stay in Redis' compact encoding, and jobs an older version left in the single delay
- * ZSET move into the slices at start-up.
+ * slice's earliest job, slices stay in Redis' compact encoding, and jobs an older version left in the single delay ZSET
+ * move into the slices at start-up.
  */
 class DueSlicesTest {
     private static final long HOUR = 3_600_000;
@@ -89,7 +88,8 @@ class DueSlicesTest {
 
         Map<Integer, Double> earliest = new HashMap<>();
         for (Job job : jobs) {
-            assertThat(redis.zscore(keys.dueSlice(0, job.getId()), job.getId())).as(job.getId())
+            assertThat(redis.zscore(keys.dueSlice(0, job.getId()), job.getId()))
+                    .as(job.getId())
                     .isEqualTo((double) job.dueTime());
             earliest.merge(DelaySlices.of(job.getId()), (double) job.dueTime(), Math::min);
         }
@@ -122,7 +122,8 @@ class DueSlicesTest {
             page = store.pumpDue(0, now, 37, 60_000);
             page.jobs().forEach(job -> handedOver.add(job.getId()));
         } while (!page.jobs().isEmpty());
-        assertThat(handedOver).containsExactlyElementsOf(jobs.stream().map(Job::getId).toList());
+        assertThat(handedOver)
+                .containsExactlyElementsOf(jobs.stream().map(Job::getId).toList());
         assertThat(page.nextDue()).isEqualTo(-1);
         assertThat(redis.exists(keys.due(0))).isFalse();
     }
@@ -154,13 +155,16 @@ class DueSlicesTest {
         Job sent = job(sameSlice.get(0), now - HOUR, 0);
         Job waiting = job(sameSlice.get(1), now, 2_000);
         store.add(List.of(sent, waiting));
-        assertThat(store.pumpDue(0, now, 10, 60_000).jobs()).extracting(Job::getId).containsExactly(sent.getId());
+        assertThat(store.pumpDue(0, now, 10, 60_000).jobs())
+                .extracting(Job::getId)
+                .containsExactly(sent.getId());
 
         long retryAt = now + 9_000;
         assertThat(store.retry(0, List.of(sent), List.of(retryAt))).isEqualTo(1);
         String slice = Integer.toString(DelaySlices.of(sent.getId()));
         assertThat(redis.zscore(keys.due(0), slice)).isEqualTo((double) waiting.dueTime());
-        assertThat(store.pumpDue(0, waiting.dueTime(), 10, 60_000).jobs()).extracting(Job::getId)
+        assertThat(store.pumpDue(0, waiting.dueTime(), 10, 60_000).jobs())
+                .extracting(Job::getId)
                 .containsExactly(waiting.getId());
         assertThat(redis.zscore(keys.due(0), slice)).isEqualTo((double) retryAt);
     }
@@ -198,7 +202,9 @@ class DueSlicesTest {
                 page.jobs().forEach(job -> handedOver.add(job.getId()));
             } while (!page.jobs().isEmpty());
         }
-        assertThat(handedOver).containsExactlyInAnyOrderElementsOf(jobs.stream().map(Job::getId).toList());
+        assertThat(handedOver)
+                .containsExactlyInAnyOrderElementsOf(
+                        jobs.stream().map(Job::getId).toList());
     }
 
     @Test
@@ -209,11 +215,15 @@ class DueSlicesTest {
         redis.hset(keys.pool(0), late.getId(), JobCodec.encode(late));
         redis.zadd(keys.legacyDelay(0), late.dueTime(), late.getId());
         redis.hincrBy(keys.counts(0), "w:" + TOPIC, 1);
-        assertThat(store.pumpDue(0, now, 10, 60_000).jobs()).as("no new pump reads the old ZSET").isEmpty();
+        assertThat(store.pumpDue(0, now, 10, 60_000).jobs())
+                .as("no new pump reads the old ZSET")
+                .isEmpty();
 
         store.sweep(List.of(0), 100, 3, 60_000);
         assertThat(redis.exists(keys.legacyDelay(0))).isFalse();
-        assertThat(store.pumpDue(0, now, 10, 60_000).jobs()).extracting(Job::getId).containsExactly(late.getId());
+        assertThat(store.pumpDue(0, now, 10, 60_000).jobs())
+                .extracting(Job::getId)
+                .containsExactly(late.getId());
     }
 
     private static Job job(String id, long createTime, long delay) {

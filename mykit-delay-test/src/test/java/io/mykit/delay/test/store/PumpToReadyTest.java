@@ -1,5 +1,7 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.PullTarget;
@@ -10,23 +12,20 @@ import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.test.support.PrefixedStore;
 import io.mykit.delay.test.support.StoreProbes;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.UnifiedJedis;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Where every topic goes to the pull queue, a pump puts due jobs straight in their topics' ready lists: one script
- * call per hand-over instead of pump_due and then to_ready (issue #14), with the same stage counts and order (the
- * shared Redis, a key prefix per test).
+ * Where every topic goes to the pull queue, a pump puts due jobs straight in their topics' ready lists: one script call
+ * per hand-over instead of pump_due and then to_ready (issue #14), with the same stage counts and order (the shared
+ * Redis, a key prefix per test).
  */
 class PumpToReadyTest {
     private static final int BUCKETS = 4;
@@ -54,15 +53,21 @@ class PumpToReadyTest {
         assertThat(pumped).extracting(Job::getId).containsExactly(a1.getId(), b1.getId(), a2.getId());
         assertThat(client.lrange(keys.ready(BUCKET, "alpha"), 0, -1)).containsExactly(a1.getId(), a2.getId());
         assertThat(client.lrange(keys.ready(BUCKET, "beta"), 0, -1)).containsExactly(b1.getId());
-        assertThat(client.zcard(keys.inflight(BUCKET))).as("nothing sits in flight").isZero();
+        assertThat(client.zcard(keys.inflight(BUCKET)))
+                .as("nothing sits in flight")
+                .isZero();
         Map<String, String> counts = client.hgetAll(keys.counts(BUCKET));
         assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of("r:alpha", "2", "r:beta", "1", "w:alpha", "1"));
 
-        assertThat(store.reserveFrom(BUCKET, "alpha", TTR, 5).jobs()).extracting(Job::getId)
+        assertThat(store.reserveFrom(BUCKET, "alpha", TTR, 5).jobs())
+                .extracting(Job::getId)
                 .containsExactly(a1.getId(), a2.getId());
-        assertThat(store.reserveFrom(BUCKET, "beta", TTR, 5).jobs()).extracting(Job::getId)
+        assertThat(store.reserveFrom(BUCKET, "beta", TTR, 5).jobs())
+                .extracting(Job::getId)
                 .containsExactly(b1.getId());
-        assertThat(store.pumpDueToReady(BUCKET, now, 100).jobs()).as("the later job is not due").isEmpty();
+        assertThat(store.pumpDueToReady(BUCKET, now, 100).jobs())
+                .as("the later job is not due")
+                .isEmpty();
     }
 
     @Test
@@ -73,17 +78,21 @@ class PumpToReadyTest {
         states.start();
         BucketTimer timer = null;
         try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
-            Dispatcher dispatcher = new Dispatcher(topic -> pull, handedOver -> { }, pull);
+            Dispatcher dispatcher = new Dispatcher(topic -> pull, handedOver -> {}, pull);
             timer = new BucketTimer(BUCKET, counting, dispatcher, Clock.systemUTC(), 100, 50, TTR);
             Job job = retopic(inBucket(1, 0).get(0), "solo", System.currentTimeMillis() + 200);
             redis.store().add(List.of(job));
             timer.start();
             timer.wakeBy(job.dueTime());
 
-            assertThat(pull.reserve("solo", 1, TTR, 5_000)).extracting(Job::getId).containsExactly(job.getId());
+            assertThat(pull.reserve("solo", 1, TTR, 5_000))
+                    .extracting(Job::getId)
+                    .containsExactly(job.getId());
             assertThat(StoreProbes.calls(calls, "toReady")).as("to_ready calls").isZero();
             assertThat(StoreProbes.calls(calls, "pumpDue")).as("two-step pumps").isZero();
-            assertThat(StoreProbes.calls(calls, "pumpDueToReady")).as("one-step pumps").isPositive();
+            assertThat(StoreProbes.calls(calls, "pumpDueToReady"))
+                    .as("one-step pumps")
+                    .isPositive();
         } finally {
             if (timer != null) {
                 timer.stop();

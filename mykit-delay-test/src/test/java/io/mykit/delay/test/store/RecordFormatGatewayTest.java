@@ -1,15 +1,14 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
-
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The gateway writes compact records unless mykit.delay.redis.compact-records=false, which a rolling upgrade needs
@@ -34,15 +33,17 @@ class RecordFormatGatewayTest {
         try (TestGateway gateway = TestGateway.start("mykit.delay.redis.compact-records=false")) {
             String record = pushAndReadRecord(gateway);
 
-            assertThat(record).startsWith("{").contains("\"id\":\"" + lastId + "\"")
+            assertThat(record)
+                    .startsWith("{")
+                    .contains("\"id\":\"" + lastId + "\"")
                     .contains("\"topic\":\"" + topic + "\"");
             pulledBack(gateway);
         }
     }
 
     private String pushAndReadRecord(TestGateway gateway) {
-        GatewayClient.Reply pushed = gateway.client()
-                .push("{\"topic\":\"" + topic + "\",\"delay\":500,\"body\":\"b\"}");
+        GatewayClient.Reply pushed =
+                gateway.client().push("{\"topic\":\"" + topic + "\",\"delay\":500,\"body\":\"b\"}");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         lastId = pushed.data().asText();
         TestServers.RedisEndpoint redis = TestServers.redis();

@@ -1,15 +1,21 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.stats.StoreCounters;
+import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
-import io.mykit.delay.queue.store.BucketLayout;
 import io.mykit.delay.test.support.TestServers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,17 +23,10 @@ import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Jobs in the compact record and jobs whose JSON record a previous version left in Redis (an in-place upgrade) go
- * through the same scripts on a real Redis: pumped with every field, counted per topic, and their ttl and tries read
- * by sweep and release.
+ * through the same scripts on a real Redis: pumped with every field, counted per topic, and their ttl and tries read by
+ * sweep and release.
  */
 class RecordFormatTest {
     private static final int B = 0;
@@ -78,7 +77,8 @@ class RecordFormatTest {
         assertThat(redis.hget(keys.pool(B), "new-1")).startsWith("~");
         assertThat(redis.hget(keys.pool(B), "old-1")).startsWith("{");
         assertThat(redis.hgetAll(keys.counts(B))).containsExactlyEntriesOf(Map.of("w:" + TOPIC, "2"));
-        assertThat(counters.topicHead(TOPIC, now).oldestOverdue()).as("topic_head reads the old record's topic")
+        assertThat(counters.topicHead(TOPIC, now).oldestOverdue())
+                .as("topic_head reads the old record's topic")
                 .isEqualTo(old.dueTime());
 
         List<Job> pumped = store.pumpDue(B, now, 10, 30_000).jobs();
@@ -112,7 +112,9 @@ class RecordFormatTest {
 
         assertThat(swept.spent()).extracting(Job::getId).containsExactlyInAnyOrder("old-ttl", "new-ttl");
         assertThat(swept.returned()).containsExactlyInAnyOrder("old-live", "new-live", "old-prio", "new-prio");
-        assertThat(redis.hgetAll(keys.counts(B))).containsEntry("w:" + TOPIC, "4").containsEntry("f:" + TOPIC, "2");
+        assertThat(redis.hgetAll(keys.counts(B)))
+                .containsEntry("w:" + TOPIC, "4")
+                .containsEntry("f:" + TOPIC, "2");
     }
 
     @Test
@@ -125,7 +127,9 @@ class RecordFormatTest {
         writtenByThePreviousVersion(oldOnce);
         writtenByThePreviousVersion(oldTwice);
         store.add(List.of(newOnce, newTwice));
-        List<String> pumped = store.pumpDue(B, now, 10, 30_000).jobs().stream().map(Job::getId).toList();
+        List<String> pumped = store.pumpDue(B, now, 10, 30_000).jobs().stream()
+                .map(Job::getId)
+                .toList();
         assertThat(store.toReady(B, TOPIC, pumped)).isEqualTo(4);
         assertThat(store.reserve(TOPIC, 30_000, 10)).hasSize(4);
 
@@ -135,7 +139,8 @@ class RecordFormatTest {
             assertThat(released.job().getId()).isEqualTo(spent);
         }
         for (String again : List.of("old-twice", "new-twice")) {
-            assertThat(store.release(again, now, now, 16).outcome()).as(again)
+            assertThat(store.release(again, now, now, 16).outcome())
+                    .as(again)
                     .isEqualTo(DelayStore.Released.Outcome.RELEASED);
         }
     }
@@ -149,7 +154,10 @@ class RecordFormatTest {
         jsonWriter.add(List.of(job));
 
         assertThat(redis.hget(keys.pool(B), "json-1")).startsWith("{\"id\":\"json-1\",\"topic\":\"" + TOPIC + "\"");
-        assertThat(store.pumpDue(B, now, 10, 30_000).jobs()).singleElement().usingRecursiveComparison().isEqualTo(job);
+        assertThat(store.pumpDue(B, now, 10, 30_000).jobs())
+                .singleElement()
+                .usingRecursiveComparison()
+                .isEqualTo(job);
         assertThat(jsonWriter.retry(B, List.of(job), List.of(now + 60_000))).isEqualTo(1);
         assertThat(redis.hget(keys.pool(B), "json-1")).startsWith("{");
     }

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.queue.store.Keys;
@@ -7,6 +9,13 @@ import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.test.support.OwnRedis;
 import io.mykit.delay.test.support.TestServers;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,16 +25,6 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
-import java.util.function.Supplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Redis memory per pending job with a 100 B body, measured on a private redis-server so that INFO memory sees only
@@ -51,7 +50,8 @@ class RecordMemoryTest {
     static void privateRedis() {
         server = TestServers.startOwnRedis();
         // a FLUSHALL of a million jobs takes longer than the default 2 s read timeout
-        redis = new JedisPooled(new HostAndPort(server.host(), server.port()),
+        redis = new JedisPooled(
+                new HostAndPort(server.host(), server.port()),
                 DefaultJedisClientConfig.builder().socketTimeoutMillis(120_000).build());
         nodes = new SingleRedis(new JedisPooled(server.host(), server.port()));
     }
@@ -73,14 +73,16 @@ class RecordMemoryTest {
     void a_pending_job_with_a_generated_id_costs_at_most_195_bytes_beyond_its_body() {
         JobIdGenerator ids = new JobIdGenerator(System::currentTimeMillis);
         long perJob = measure("generated ids", ids::next);
-        assertThat(perJob - BODY_BYTES).as("bytes per pending job beyond its body")
+        assertThat(perJob - BODY_BYTES)
+                .as("bytes per pending job beyond its body")
                 .isLessThanOrEqualTo(LIMIT_GENERATED_ID);
     }
 
     @Test
     void a_pending_job_with_a_36_character_client_id_costs_at_most_215_bytes_beyond_its_body() {
         long perJob = measure("36-char client ids", () -> UUID.randomUUID().toString());
-        assertThat(perJob - BODY_BYTES).as("bytes per pending job beyond its body")
+        assertThat(perJob - BODY_BYTES)
+                .as("bytes per pending job beyond its body")
                 .isLessThanOrEqualTo(LIMIT_36_CHAR_ID);
     }
 
@@ -130,8 +132,8 @@ class RecordMemoryTest {
         }
         long perJob = (usedMemory() - before) / JOBS;
         Map<String, Long> byKind = usageByKind();
-        StringBuilder report = new StringBuilder(String.format("%s, %d jobs, %d B bodies: used_memory %d B per job",
-                label, JOBS, BODY_BYTES, perJob));
+        StringBuilder report = new StringBuilder(
+                String.format("%s, %d jobs, %d B bodies: used_memory %d B per job", label, JOBS, BODY_BYTES, perJob));
         byKind.forEach((kind, bytes) -> report.append(String.format(", %s %.1f", kind, (double) bytes / JOBS)));
         System.out.println(report);
         return perJob;
@@ -160,7 +162,8 @@ class RecordMemoryTest {
             ScanResult<String> page = redis.scan(cursor, params);
             for (String key : page.getResult()) {
                 // the due slices "due:<n>" as one kind, apart from their index "due"
-                String kind = key.substring(key.indexOf('}') + 2).replaceAll("^due:\\d+$", "due slices")
+                String kind = key.substring(key.indexOf('}') + 2)
+                        .replaceAll("^due:\\d+$", "due slices")
                         .replaceAll(":.*", "");
                 byKind.merge(kind, redis.memoryUsage(key, 0), Long::sum);
             }

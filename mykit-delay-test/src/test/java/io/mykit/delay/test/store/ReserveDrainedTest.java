@@ -1,20 +1,19 @@
 package io.mykit.delay.test.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.test.support.PrefixedStore;
 import io.mykit.delay.test.support.StoreProbes;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A reservation in one bucket says whether it left the bucket's ready list empty, and a single pull that takes a
@@ -35,20 +34,30 @@ class ReserveDrainedTest {
     void a_reservation_tells_whether_it_emptied_the_ready_list() {
         List<Job> due = dueInBucket(3);
         redis.store().add(due);
-        List<Job> pumped = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+        List<Job> pumped = redis.store()
+                .pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR)
+                .jobs();
         assertThat(pumped).hasSize(3);
-        assertThat(redis.store().toReady(BUCKET, TOPIC, pumped.stream().map(Job::getId).toList())).isEqualTo(3);
+        assertThat(redis.store()
+                        .toReady(BUCKET, TOPIC, pumped.stream().map(Job::getId).toList()))
+                .isEqualTo(3);
 
         DelayStore.Reservation first = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
         DelayStore.Reservation second = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
         DelayStore.Reservation third = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
         DelayStore.Reservation fourth = redis.store().reserveFrom(BUCKET, TOPIC, TTR, 1);
 
-        assertThat(first.jobs()).extracting(Job::getId).containsExactly(due.get(0).getId());
+        assertThat(first.jobs())
+                .extracting(Job::getId)
+                .containsExactly(due.get(0).getId());
         assertThat(first.drained()).isFalse();
-        assertThat(second.jobs()).extracting(Job::getId).containsExactly(due.get(1).getId());
+        assertThat(second.jobs())
+                .extracting(Job::getId)
+                .containsExactly(due.get(1).getId());
         assertThat(second.drained()).isFalse();
-        assertThat(third.jobs()).extracting(Job::getId).containsExactly(due.get(2).getId());
+        assertThat(third.jobs())
+                .extracting(Job::getId)
+                .containsExactly(due.get(2).getId());
         assertThat(third.drained()).isTrue();
         assertThat(fourth.jobs()).isEmpty();
         assertThat(fourth.drained()).isTrue();
@@ -61,7 +70,8 @@ class ReserveDrainedTest {
     void a_pull_that_takes_a_buckets_last_job_leaves_no_empty_look_behind() throws Exception {
         AtomicInteger emptyBucketLooks = new AtomicInteger();
         DelayStore counting = StoreProbes.observed(redis.store(), (method, result) -> {
-            if (method.equals("reserveFrom") && ((DelayStore.Reservation) result).jobs().isEmpty()) {
+            if (method.equals("reserveFrom")
+                    && ((DelayStore.Reservation) result).jobs().isEmpty()) {
                 emptyBucketLooks.incrementAndGet();
             }
         });
@@ -70,13 +80,19 @@ class ReserveDrainedTest {
         try (PullTarget pull = new PullTarget(counting, states, Clock.systemUTC(), 100)) {
             List<Job> due = dueInBucket(1);
             redis.store().add(due);
-            List<Job> pumped = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs();
+            List<Job> pumped = redis.store()
+                    .pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR)
+                    .jobs();
             pull.deliver(BUCKET, pumped);
 
-            assertThat(pull.reserve(TOPIC, 1, TTR, 0)).extracting(Job::getId).containsExactly(due.get(0).getId());
+            assertThat(pull.reserve(TOPIC, 1, TTR, 0))
+                    .extracting(Job::getId)
+                    .containsExactly(due.get(0).getId());
             assertThat(pull.reserve(TOPIC, 1, TTR, 0)).isEmpty();
 
-            assertThat(emptyBucketLooks).as("one-bucket reservations that found nothing").hasValue(0);
+            assertThat(emptyBucketLooks)
+                    .as("one-bucket reservations that found nothing")
+                    .hasValue(0);
         } finally {
             states.close();
         }
@@ -89,9 +105,12 @@ class ReserveDrainedTest {
         for (int i = 0; i < 4; i++) {
             assertThat(redis.store().delete(ids.get(i))).isEqualTo(DelayStore.RemoveResult.REMOVED);
         }
-        assertThat(redis.client().llen(list)).as("4 of 10 entries left by cancels").isEqualTo(10);
+        assertThat(redis.client().llen(list))
+                .as("4 of 10 entries left by cancels")
+                .isEqualTo(10);
         redis.store().delete(ids.get(4));
-        assertThat(redis.client().lrange(list, 0, -1)).as("half left: the live ones stay, in order")
+        assertThat(redis.client().lrange(list, 0, -1))
+                .as("half left: the live ones stay, in order")
                 .isEqualTo(ids.subList(5, 10));
 
         // a topic nobody pulls keeps nothing once its ready jobs are finished or cancelled
@@ -105,7 +124,8 @@ class ReserveDrainedTest {
         List<String> ids = readyInBucket(6);
         redis.store().delete(ids.get(0));
         redis.store().delete(ids.get(3));
-        assertThat(redis.store().reserveFrom(BUCKET, TOPIC, TTR, 10).jobs()).extracting(Job::getId)
+        assertThat(redis.store().reserveFrom(BUCKET, TOPIC, TTR, 10).jobs())
+                .extracting(Job::getId)
                 .containsExactly(ids.get(1), ids.get(2), ids.get(4), ids.get(5));
         assertThat(redis.client().hkeys(redis.keys().counts(BUCKET))).noneMatch(field -> field.startsWith("x:"));
     }
@@ -115,7 +135,8 @@ class ReserveDrainedTest {
         List<Job> due = dueInBucket(n);
         redis.store().add(due);
         List<String> ids = redis.store().pumpDue(BUCKET, System.currentTimeMillis(), 100, TTR).jobs().stream()
-                .map(Job::getId).toList();
+                .map(Job::getId)
+                .toList();
         assertThat(redis.store().toReady(BUCKET, TOPIC, ids)).isEqualTo(n);
         return ids;
     }

@@ -1,8 +1,6 @@
 package io.mykit.delay.test.support;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,14 +13,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Main class of the relay {@link NetworkNamespace} runs inside its namespace: for each target port, a listening port
- * on the namespace's address whose connections it joins to that port of the host. JDK classes only.
- * Arguments: {@code readyFile listenAddress targetAddress targetPort...}; the ready file gets the listening ports.
+ * Main class of the relay {@link NetworkNamespace} runs inside its namespace: for each target port, a listening port on
+ * the namespace's address whose connections it joins to that port of the host. JDK classes only. Arguments:
+ * {@code readyFile listenAddress targetAddress targetPort...}; the ready file gets the listening ports.
  */
 public final class NamespaceRelay {
 
-    private NamespaceRelay() {
-    }
+    private NamespaceRelay() {}
 
     public static void main(String[] args) throws IOException {
         String listen = args[1];

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,14 +15,12 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import static org.awaitility.Awaitility.await;
-
 /**
- * A caller on another machine, made on this one: a network namespace of the test's own, joined to this host's by a
- * veth pair whose two addresses come from a random IPv6 unique-local /64 (so they clash with no network of the
- * machine's), and a TCP relay running inside it ({@link NamespaceRelay}). A connection to one of
- * {@link #relayPorts()} on {@link #insideAddress()} reaches the given port of this host from {@link #insideAddress()},
- * a non-loopback peer. Needs root and iproute2; without them it fails, it does not skip.
+ * A caller on another machine, made on this one: a network namespace of the test's own, joined to this host's by a veth
+ * pair whose two addresses come from a random IPv6 unique-local /64 (so they clash with no network of the machine's),
+ * and a TCP relay running inside it ({@link NamespaceRelay}). A connection to one of {@link #relayPorts()} on
+ * {@link #insideAddress()} reaches the given port of this host from {@link #insideAddress()}, a non-loopback peer.
+ * Needs root and iproute2; without them it fails, it does not skip.
  */
 public final class NetworkNamespace implements AutoCloseable {
     private static final Duration RELAY_START = Duration.ofSeconds(30);
@@ -41,7 +41,9 @@ public final class NetworkNamespace implements AutoCloseable {
 
     /** Makes the namespace and its link, and starts the relay to each of {@code hostPorts} (this host's ports). */
     public static NetworkNamespace withRelayTo(int... hostPorts) {
-        String unique = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(6);
+        String unique = HexFormat.of()
+                .toHexDigits(ThreadLocalRandom.current().nextLong())
+                .substring(6);
         String prefix = "fd" + unique.substring(0, 2) + ":" + unique.substring(2, 6) + ":" + unique.substring(6, 10);
         Path dir;
         try {
@@ -91,27 +93,43 @@ public final class NetworkNamespace implements AutoCloseable {
     private void startRelay(int... hostPorts) {
         Path ready = dir.resolve("relay.ready");
         Path log = dir.resolve("relay.log");
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", name,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m",
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                NamespaceRelay.class.getName(), ready.toString(), insideAddress, hostAddress));
+        List<String> command = new ArrayList<>(List.of(
+                "ip",
+                "netns",
+                "exec",
+                name,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx32m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NamespaceRelay.class.getName(),
+                ready.toString(),
+                insideAddress,
+                hostAddress));
         Arrays.stream(hostPorts).forEach(port -> command.add(Integer.toString(port)));
         try {
             // stdin stays a pipe from this JVM: the relay halts when it closes, so it never outlives the test JVM
-            relay = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            relay = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the relay: " + command, e);
         }
-        await().atMost(RELAY_START).pollInterval(Duration.ofMillis(20))
+        await().atMost(RELAY_START)
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> Files.exists(ready) || !relay.isAlive());
         if (!Files.exists(ready)) {
             throw new IllegalStateException("the relay in namespace " + name + " exited with " + relay.exitValue()
                     + "; its log:\n" + TestFiles.tail(log));
         }
         try {
-            relayPorts = Arrays.stream(Files.readString(ready, StandardCharsets.UTF_8).trim().split(","))
-                    .map(Integer::valueOf).toList();
+            relayPorts = Arrays.stream(Files.readString(ready, StandardCharsets.UTF_8)
+                            .trim()
+                            .split(","))
+                    .map(Integer::valueOf)
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -136,11 +154,12 @@ public final class NetworkNamespace implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("ip"));
         command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed (root and iproute2 are "
-                        + "needed): " + output);
+                throw new IllegalStateException(
+                        String.join(" ", command) + " failed (root and iproute2 are " + "needed): " + output);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);

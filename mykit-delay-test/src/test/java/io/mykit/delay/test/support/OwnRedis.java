@@ -1,5 +1,6 @@
 package io.mykit.delay.test.support;
 
+import io.mykit.delay.core.embedded.RedisProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import io.mykit.delay.core.embedded.RedisProcess;
 
 /**
  * A private redis-server that a test may stop, kill -9 and restart on the same port, which the shared one must never
@@ -43,7 +42,8 @@ public final class OwnRedis implements AutoCloseable {
         IOException failure = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             try {
-                OwnRedis redis = new OwnRedis(RedisProcess.start(executable, dir, TestServers.freePort(), settings), dir);
+                OwnRedis redis =
+                        new OwnRedis(RedisProcess.start(executable, dir, TestServers.freePort(), settings), dir);
                 LIVE.add(redis);
                 return redis;
             } catch (IOException e) {
@@ -56,8 +56,8 @@ public final class OwnRedis implements AutoCloseable {
             }
         }
         TestFiles.deleteRecursively(dir);
-        throw new IllegalStateException("Cannot start a private redis-server (" + executable + "): "
-                + failure.getMessage(), failure);
+        throw new IllegalStateException(
+                "Cannot start a private redis-server (" + executable + "): " + failure.getMessage(), failure);
     }
 
     public String host() {

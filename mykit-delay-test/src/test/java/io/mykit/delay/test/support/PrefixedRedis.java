@@ -1,13 +1,12 @@
 package io.mykit.delay.test.support;
 
 import io.mykit.delay.queue.store.SingleRedis;
+import java.util.ArrayList;
+import java.util.List;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The tests' shared Redis ({@link TestServers#redis()}) for one test class that keeps each test's keys under a prefix

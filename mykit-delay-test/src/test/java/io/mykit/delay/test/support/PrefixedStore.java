@@ -2,6 +2,7 @@ package io.mykit.delay.test.support;
 
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import java.util.UUID;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -9,14 +10,11 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.util.UUID;
-
 /**
- * A {@link RedisDelayStore} on the shared Redis under a key prefix of each test's own, its keys deleted after the
- * test: register it as a static field with {@code @RegisterExtension}.
+ * A {@link RedisDelayStore} on the shared Redis under a key prefix of each test's own, its keys deleted after the test:
+ * register it as a static field with {@code @RegisterExtension}.
  */
-public final class PrefixedStore implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        AfterEachCallback {
+public final class PrefixedStore implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private final String name;
     private final int buckets;
     private PrefixedRedis shared;

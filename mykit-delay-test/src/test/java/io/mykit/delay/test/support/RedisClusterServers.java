@@ -3,9 +3,6 @@ package io.mykit.delay.test.support;
 import io.mykit.delay.core.embedded.RedisProcess;
 import io.mykit.delay.test.brokers.FreePorts;
 import io.mykit.delay.test.brokers.TempDirs;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,11 +12,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 
 /**
- * A real 3-master Redis Cluster (no replicas) of private redis-server processes, started once per test JVM and
- * stopped at its exit. It never skips: anything that goes wrong throws with the servers' logs. It always runs the
- * system's redis-server (the embedded-redis binary is 6.2, which lacks {@code cluster-port}).
+ * A real 3-master Redis Cluster (no replicas) of private redis-server processes, started once per test JVM and stopped
+ * at its exit. It never skips: anything that goes wrong throws with the servers' logs. It always runs the system's
+ * redis-server (the embedded-redis binary is 6.2, which lacks {@code cluster-port}).
  *
  * <pre>
  * dir/node-P/redis.conf, redis.log, nodes-P.conf     one directory per master P (client port)
@@ -55,7 +54,9 @@ public final class RedisClusterServers {
 
     /** The masters' addresses. */
     public List<HostAndPort> nodes() {
-        return masters.stream().map(m -> new HostAndPort(RedisProcess.HOST, m.port())).toList();
+        return masters.stream()
+                .map(m -> new HostAndPort(RedisProcess.HOST, m.port()))
+                .toList();
     }
 
     /** The masters as {@code mykit.delay.redis.cluster-nodes} takes them: host:port,host:port,... */
@@ -82,8 +83,8 @@ public final class RedisClusterServers {
     }
 
     /**
-     * A crash of master {@code index} (SIGKILL) and its restart on the same port: it comes back empty (no
-     * persistence) but with its slots (nodes-P.conf), and this returns once every master reports cluster_state:ok.
+     * A crash of master {@code index} (SIGKILL) and its restart on the same port: it comes back empty (no persistence)
+     * but with its slots (nodes-P.conf), and this returns once every master reports cluster_state:ok.
      */
     public void crashAndRestart(int index) {
         RedisProcess master = masters.get(index);
@@ -91,16 +92,20 @@ public final class RedisClusterServers {
         try {
             master.restart();
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot restart " + master + ":\n"
-                    + TestFiles.tail(master.dir().resolve("redis.log")), e);
+            throw new IllegalStateException(
+                    "Cannot restart " + master + ":\n"
+                            + TestFiles.tail(master.dir().resolve("redis.log")),
+                    e);
         }
         awaitStateOk();
     }
 
     private static RedisClusterServers start() {
         Path dir = TempDirs.create("mykit-redis-cluster-");
-        Path server = RedisProcess.systemExecutable().orElseThrow(() -> new IllegalStateException(
-                "no redis-server on the PATH: the Redis Cluster tests need Redis >= 7 (apt-get install redis-server)"));
+        Path server = RedisProcess.systemExecutable()
+                .orElseThrow(() ->
+                        new IllegalStateException("no redis-server on the PATH: the Redis Cluster tests need Redis >= "
+                                + "7 (apt-get install redis-server)"));
         List<RedisProcess> masters = new ArrayList<>();
         try {
             for (int i = 0; i < MASTERS; i++) {
@@ -111,12 +116,16 @@ public final class RedisClusterServers {
             started.awaitStateOk();
             return started;
         } catch (IOException | RuntimeException e) {
-            String logs = masters.stream().map(m -> m.dir().resolve("redis.log"))
-                    .map(log -> "--- " + log + "\n" + TestFiles.tail(log)).collect(Collectors.joining("\n"));
+            String logs = masters.stream()
+                    .map(m -> m.dir().resolve("redis.log"))
+                    .map(log -> "--- " + log + "\n" + TestFiles.tail(log))
+                    .collect(Collectors.joining("\n"));
             masters.forEach(RedisProcess::stop);
-            throw new IllegalStateException("Cannot start a " + MASTERS + "-master Redis Cluster with " + server + ": "
-                    + e.getMessage() + "\n--- " + dir.resolve("create.log") + "\n"
-                    + TestFiles.tail(dir.resolve("create.log")) + "\n" + logs, e);
+            throw new IllegalStateException(
+                    "Cannot start a " + MASTERS + "-master Redis Cluster with " + server + ": "
+                            + e.getMessage() + "\n--- " + dir.resolve("create.log") + "\n"
+                            + TestFiles.tail(dir.resolve("create.log")) + "\n" + logs,
+                    e);
         }
     }
 
@@ -124,9 +133,17 @@ public final class RedisClusterServers {
         int port = FreePorts.freePort();
         // the bus port is chosen, not port + 10000, which could fall in the ephemeral range
         int busPort = FreePorts.freePort();
-        return RedisProcess.start(server, dir.resolve("node-" + port), port, List.of(
-                "save \"\"", "appendonly no", "cluster-enabled yes", "cluster-config-file nodes-" + port + ".conf",
-                "cluster-port " + busPort, "cluster-node-timeout 5000"));
+        return RedisProcess.start(
+                server,
+                dir.resolve("node-" + port),
+                port,
+                List.of(
+                        "save \"\"",
+                        "appendonly no",
+                        "cluster-enabled yes",
+                        "cluster-config-file nodes-" + port + ".conf",
+                        "cluster-port " + busPort,
+                        "cluster-node-timeout 5000"));
     }
 
     private void create(Path cli) throws IOException {
@@ -134,12 +151,15 @@ public final class RedisClusterServers {
         nodes().forEach(node -> command.add(node.toString()));
         command.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
         Path log = dir.resolve("create.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             if (!process.waitFor(CREATE_TIMEOUT_S, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + CREATE_TIMEOUT_S + " s");
+                throw new IllegalStateException(
+                        String.join(" ", command) + " did not finish in " + CREATE_TIMEOUT_S + " s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -158,7 +178,8 @@ public final class RedisClusterServers {
                 String info = jedis.clusterInfo();
                 while (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + MASTERS)) {
                     if (System.currentTimeMillis() > deadline) {
-                        throw new IllegalStateException(node + " not ok within " + STATE_OK_TIMEOUT_MS + " ms:\n" + info);
+                        throw new IllegalStateException(
+                                node + " not ok within " + STATE_OK_TIMEOUT_MS + " ms:\n" + info);
                     }
                     sleep(50);
                     info = jedis.clusterInfo();
@@ -178,9 +199,12 @@ public final class RedisClusterServers {
         if (Files.isExecutable(sibling)) {
             return sibling;
         }
-        Optional<Path> onPath = List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .stream().filter(p -> !p.isBlank()).map(p -> Path.of(p, "redis-cli")).filter(Files::isExecutable)
-                .findFirst();
+        Optional<Path> onPath =
+                List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)).stream()
+                        .filter(p -> !p.isBlank())
+                        .map(p -> Path.of(p, "redis-cli"))
+                        .filter(Files::isExecutable)
+                        .findFirst();
         return onPath.orElseThrow(() -> new IllegalStateException("no redis-cli next to " + server
                 + " nor on the PATH: the Redis Cluster tests need it (apt-get install redis-tools)"));
     }

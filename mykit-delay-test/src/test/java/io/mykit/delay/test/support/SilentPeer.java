@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP server on loopback that accepts every connection and then neither reads nor writes a byte: a broker or a
- * name server that hangs with its port open, which a client sees as connected and waits on.
+ * A TCP server on loopback that accepts every connection and then neither reads nor writes a byte: a broker or a name
+ * server that hangs with its port open, which a client sees as connected and waits on.
  */
 public final class SilentPeer implements AutoCloseable {
     private final ServerSocket server;

@@ -2,7 +2,6 @@ package io.mykit.delay.test.support;
 
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.store.DelayStore;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.Map;
@@ -14,13 +13,12 @@ import java.util.function.BiConsumer;
  * and a journal that takes state changes and keeps nothing (such tests read Redis only).
  */
 public final class StoreProbes {
-    private StoreProbes() {
-    }
+    private StoreProbes() {}
 
     /** The real store; {@code seen} gets each call's method name and result after the call returned. */
     public static DelayStore observed(DelayStore real, BiConsumer<String, Object> seen) {
-        return (DelayStore) Proxy.newProxyInstance(DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class},
-                (proxy, method, args) -> {
+        return (DelayStore) Proxy.newProxyInstance(
+                DelayStore.class.getClassLoader(), new Class<?>[] {DelayStore.class}, (proxy, method, args) -> {
                     Object result;
                     try {
                         result = method.invoke(real, args);
@@ -34,7 +32,10 @@ public final class StoreProbes {
 
     /** The real store, counting its calls per method name into {@code calls}. */
     public static DelayStore counted(DelayStore real, Map<String, AtomicInteger> calls) {
-        return observed(real, (name, result) -> calls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet());
+        return observed(
+                real,
+                (name, result) ->
+                        calls.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet());
     }
 
     /** How many times {@code method} was called, 0 when never. */
@@ -45,7 +46,7 @@ public final class StoreProbes {
 
     /** A journal whose every call does nothing and answers null. */
     public static Journal nowhere() {
-        return (Journal) Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class},
-                (proxy, method, args) -> null);
+        return (Journal) Proxy.newProxyInstance(
+                Journal.class.getClassLoader(), new Class<?>[] {Journal.class}, (proxy, method, args) -> null);
     }
 }

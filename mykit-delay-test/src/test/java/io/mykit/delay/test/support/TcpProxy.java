@@ -12,10 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * A byte-forwarding TCP proxy in front of a real server, so a test can cut the network to it ({@link #cut()}:
- * refuse new connections and drop open ones) and heal it ({@link #heal()}), or make it hang ({@link #freeze()}:
- * connections stay open but no byte moves, as with a stalled broker or a silent network) and resume
- * ({@link #thaw()}), or slow ({@link #delay}: every chunk forwarded late), without stopping a shared server.
+ * A byte-forwarding TCP proxy in front of a real server, so a test can cut the network to it ({@link #cut()}: refuse
+ * new connections and drop open ones) and heal it ({@link #heal()}), or make it hang ({@link #freeze()}: connections
+ * stay open but no byte moves, as with a stalled broker or a silent network) and resume ({@link #thaw()}), or slow
+ * ({@link #delay}: every chunk forwarded late), without stopping a shared server.
  */
 public final class TcpProxy implements AutoCloseable {
     private final int port;
@@ -66,7 +66,10 @@ public final class TcpProxy implements AutoCloseable {
         upstreams.clear();
     }
 
-    /** Local ports of this proxy's open connections to its target: a connection from any other port did not come through it. */
+    /**
+     * Local ports of this proxy's open connections to its target: a connection from any other port did not come through
+     * it.
+     */
     public Set<Integer> upstreamPorts() {
         upstreams.removeIf(Socket::isClosed);
         return upstreams.stream().map(Socket::getLocalPort).collect(Collectors.toSet());
@@ -145,27 +148,30 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    awaitThawed();
-                    long delay = delayMs;
-                    if (delay > 0) {
-                        sleep(delay);
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            awaitThawed();
+                            long delay = delayMs;
+                            if (delay > 0) {
+                                sleep(delay);
+                            }
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side closed: close the other so the peer sees the drop too
+                        closeQuietly(to);
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
                     }
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side closed: close the other so the peer sees the drop too
-                closeQuietly(to);
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "tcp-proxy-" + port);
+                },
+                "tcp-proxy-" + port);
         t.setDaemon(true);
         t.start();
     }

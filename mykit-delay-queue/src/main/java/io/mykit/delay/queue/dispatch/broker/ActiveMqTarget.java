@@ -10,8 +10,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.apache.activemq.ActiveMQConnectionFactory;
-
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,24 +17,25 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.activemq.ActiveMQConnectionFactory;
 
 /**
- * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent.
- * Each pumped batch goes out in one local transaction and counts as delivered only once the broker confirmed the
- * commit. One connection; each sender
- * thread keeps its own transacted session and producer. A failed connection is rebuilt on the next send; with a
- * {@code failover:} URL the client also reconnects by itself.
+ * Sends due jobs to ActiveMQ (OpenWire, Classic 5.x and 6.x alike): topic -> queue (or JMS topic), persistent. Each
+ * pumped batch goes out in one local transaction and counts as delivered only once the broker confirmed the commit. One
+ * connection; each sender thread keeps its own transacted session and producer. A failed connection is rebuilt on the
+ * next send; with a {@code failover:} URL the client also reconnects by itself.
  *
- * <p>A connection's start gives up after the send timeout: the client's own connect-response timeout does not cover
- * a {@code failover:} transport with no broker to reach, whose start would wait for ever. No lock is held across a
- * call into the client: one sender opens the connection at a time ({@link #opening}) and {@link #state} guards only
- * the fields, so closing the client never waits for a sender blocked in a start, a send or a commit; the close fails
- * those calls instead.
+ * <p>A connection's start gives up after the send timeout: the client's own connect-response timeout does not cover a
+ * {@code failover:} transport with no broker to reach, whose start would wait for ever. No lock is held across a call
+ * into the client: one sender opens the connection at a time ({@link #opening}) and {@link #state} guards only the
+ * fields, so closing the client never waits for a sender blocked in a start, a send or a commit; the close fails those
+ * calls instead.
  */
 public class ActiveMqTarget extends BrokerTarget {
     public static final String NAME = "activemq";
     /** Longest a close waits for the broker to answer the connection's removal (a hung broker never does). */
     private static final long CLOSE_ANSWER_WAIT_MS = 1_000;
+
     private static final String CLOSED = "the ActiveMQ target is closed";
 
     private final ActiveMqSettings settings;
@@ -49,21 +48,23 @@ public class ActiveMqTarget extends BrokerTarget {
         thread.setDaemon(true);
         return thread;
     });
+
     private final ReentrantLock opening = new ReentrantLock();
     private final Object state = new Object();
     /** The senders' connection; guarded by {@link #state}, like every field below. */
     private Connection connection;
     /** A connection a sender is starting, closed by {@link #closeClient} too. */
     private Connection starting;
+
     private long generation;
     private boolean clientClosed;
     /** Opening attempts that failed, and the last failure: senders that waited for one fail with it. */
     private long failedOpens;
+
     private String lastOpenFailure;
 
     /** A sender thread's session, valid while the connection generation it was made on is current. */
-    private record SenderSession(long generation, Session session, MessageProducer producer) {
-    }
+    private record SenderSession(long generation, Session session, MessageProducer producer) {}
 
     public ActiveMqTarget(ActiveMqSettings settings, SenderSettings senders, DeliveryOutcomes outcomes) {
         super(NAME, senders, outcomes);
@@ -221,13 +222,18 @@ public class ActiveMqTarget extends BrokerTarget {
             return;
         }
         AtomicBoolean over = new AtomicBoolean();
-        ScheduledFuture<?> giveUp = startWatch.schedule(() -> {
-            if (over.compareAndSet(false, true)) {
-                log.warn("no answer from ActiveMQ at {} within {} ms: the connection's start gives up",
-                        settings.brokerUrl(), timeoutMs);
-                closeQuietly(conn);
-            }
-        }, timeoutMs, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> giveUp = startWatch.schedule(
+                () -> {
+                    if (over.compareAndSet(false, true)) {
+                        log.warn(
+                                "no answer from ActiveMQ at {} within {} ms: the connection's start gives up",
+                                settings.brokerUrl(),
+                                timeoutMs);
+                        closeQuietly(conn);
+                    }
+                },
+                timeoutMs,
+                TimeUnit.MILLISECONDS);
         try {
             conn.start();
         } finally {
@@ -294,8 +300,8 @@ public class ActiveMqTarget extends BrokerTarget {
     }
 
     /**
-     * A connection of its own, opened and closed: the senders' connection is rebuilt lazily and may not exist yet.
-     * Its start gives up within {@code timeoutMs}, so no probe thread waits for an absent broker for ever.
+     * A connection of its own, opened and closed: the senders' connection is rebuilt lazily and may not exist yet. Its
+     * start gives up within {@code timeoutMs}, so no probe thread waits for an absent broker for ever.
      */
     @Override
     public void probe(long timeoutMs) throws JMSException {

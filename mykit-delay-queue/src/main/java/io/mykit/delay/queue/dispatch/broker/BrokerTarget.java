@@ -4,9 +4,6 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.SendFailure;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -16,22 +13,24 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A target that sends to a broker from its own sender threads, so a slow broker call holds a sender, not a bucket
  * timer. A free sender takes every hand-over queued at that moment (up to {@link #MAX_SEND_BATCH} jobs, from any
- * buckets) and sends them in one go, each hand-over's jobs in due order; the outcome is settled per bucket. Taking
- * all that waits is what keeps a broker that confirms slowly (a disk sync per commit) from falling behind a steady
- * trickle of small hand-overs. At most {@code backlog} jobs wait for senders; beyond that the timer handing them
- * over waits for room (back-pressure, as in a drain) as long as the broker keeps answering. When the broker has
- * answered nothing for {@code backlog-wait}, it is hung rather than slow: that hand-over counts as a failed send
- * (retried with backoff, a try counted) and so does every later one until a sender finishes a batch, so a hung
- * broker never holds the bucket timers that other topics and targets share.
+ * buckets) and sends them in one go, each hand-over's jobs in due order; the outcome is settled per bucket. Taking all
+ * that waits is what keeps a broker that confirms slowly (a disk sync per commit) from falling behind a steady trickle
+ * of small hand-overs. At most {@code backlog} jobs wait for senders; beyond that the timer handing them over waits for
+ * room (back-pressure, as in a drain) as long as the broker keeps answering. When the broker has answered nothing for
+ * {@code backlog-wait}, it is hung rather than slow: that hand-over counts as a failed send (retried with backoff, a
+ * try counted) and so does every later one until a sender finishes a batch, so a hung broker never holds the bucket
+ * timers that other topics and targets share.
  *
  * <p>A stop never waits on a broker for longer than the dispatch {@code stop-wait}: the senders finish what they hold
  * and what is queued until then, unless a batch finds the broker taking nothing; after the wait a sender settles
- * nothing more. Jobs left so stay in flight in Redis, and the sweeper (here after a restart, or on another node)
- * hands them over again.
+ * nothing more. Jobs left so stay in flight in Redis, and the sweeper (here after a restart, or on another node) hands
+ * them over again.
  */
 public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Most jobs one sender sends in one go (one ActiveMQ transaction). */
@@ -59,8 +58,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     private volatile long lastProgressNanos = System.nanoTime();
 
     /** Jobs one bucket timer handed over, and the back-pressure permits they hold. */
-    private record Handover(int bucket, List<Job> jobs, int permits) {
-    }
+    private record Handover(int bucket, List<Job> jobs, int permits) {}
 
     protected BrokerTarget(String name, SenderSettings settings, DeliveryOutcomes outcomes) {
         this.name = name;
@@ -77,7 +75,9 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
     }
 
-    /** Sends the jobs in order; fills {@code delivered} with those the broker confirmed, {@code failed} with the rest. */
+    /**
+     * Sends the jobs in order; fills {@code delivered} with those the broker confirmed, {@code failed} with the rest.
+     */
     protected abstract void send(List<Job> jobs, List<Job> delivered, List<SendFailure> failed);
 
     @Override
@@ -89,7 +89,11 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         if (!reserveRoom(permits)) {
             String reason = name + " backlog full (" + maxPending + " jobs) and no answer from the broker for "
                     + backlogWaitMs + " ms";
-            outcomes.settle(name, bucket, List.of(), jobs.stream().map(job -> new SendFailure(job, reason)).toList());
+            outcomes.settle(
+                    name,
+                    bucket,
+                    List.of(),
+                    jobs.stream().map(job -> new SendFailure(job, reason)).toList());
             return;
         }
         queue.add(new Handover(bucket, jobs, permits));
@@ -116,8 +120,12 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         }
         if (!stalled) {
             stalled = true;
-            log.warn("{} backlog full ({} jobs) and no answer from the broker for {} ms: hand-overs fail (retried"
-                    + " with backoff) until a batch finishes", name, maxPending, backlogWaitMs);
+            log.warn(
+                    "{} backlog full ({} jobs) and no answer from the broker for {} ms: hand-overs fail (retried"
+                            + " with backoff) until a batch finishes",
+                    name,
+                    maxPending,
+                    backlogWaitMs);
         }
         return false;
     }
@@ -171,12 +179,16 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
     /** Sends the hand-overs and settles each bucket's outcome; true when the broker confirmed any job. */
     private boolean sendAndSettle(List<Handover> taken, int jobCount) {
         // a node paused or cut off since the pump must not send what a newer owner of the bucket now answers for
-        Set<Integer> outranked = outcomes.outranked(taken.stream().map(Handover::bucket).toList());
+        Set<Integer> outranked =
+                outcomes.outranked(taken.stream().map(Handover::bucket).toList());
         List<Handover> group = taken;
         if (!outranked.isEmpty()) {
             log.warn("{}: buckets {} have a newer owner; their jobs stay in flight for it", name, outranked);
-            group = taken.stream().filter(handover -> !outranked.contains(handover.bucket())).toList();
-            jobCount = group.stream().mapToInt(handover -> handover.jobs().size()).sum();
+            group = taken.stream()
+                    .filter(handover -> !outranked.contains(handover.bucket()))
+                    .toList();
+            jobCount =
+                    group.stream().mapToInt(handover -> handover.jobs().size()).sum();
         }
         List<Job> all = new ArrayList<>(jobCount);
         group.forEach(handover -> all.addAll(handover.jobs()));
@@ -188,12 +200,16 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             // whatever was not confirmed counts as failed
             Set<Job> settled = identitySet(delivered);
             failed.forEach(failure -> settled.add(failure.job()));
-            all.stream().filter(job -> !settled.contains(job)).forEach(job -> failed.add(new SendFailure(job, e.toString())));
+            all.stream()
+                    .filter(job -> !settled.contains(job))
+                    .forEach(job -> failed.add(new SendFailure(job, e.toString())));
         }
         if (stopWaitOver()) {
             // the journal writer may be closed by now: leave the jobs in flight rather than settle half of it
-            log.info("{}: the stop wait is over; {} jobs of this batch stay in flight and are handed over again",
-                    name, all.size());
+            log.info(
+                    "{}: the stop wait is over; {} jobs of this batch stay in flight and are handed over again",
+                    name,
+                    all.size());
             return false;
         }
         Set<Job> confirmed = identitySet(delivered);
@@ -212,8 +228,11 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             try {
                 outcomes.settle(name, handover.bucket(), bucketDelivered, bucketFailed);
             } catch (Throwable e) {
-                log.warn("settling {} jobs of bucket {} failed; the sweeper returns them: {}", handover.jobs().size(),
-                        handover.bucket(), e.toString());
+                log.warn(
+                        "settling {} jobs of bucket {} failed; the sweeper returns them: {}",
+                        handover.jobs().size(),
+                        handover.bucket(),
+                        e.toString());
             }
         }
         return !delivered.isEmpty();
@@ -242,8 +261,8 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
 
     /**
      * Halts, waits for the senders until the stop wait is over, then closes the broker client, which also fails a call
-     * still blocked inside it. A sender busy after the wait is left behind (a daemon thread that settles nothing
-     * more); the caller bounds the client's close ({@link #CLIENT_CLOSE_WAIT_MS}). Idempotent.
+     * still blocked inside it. A sender busy after the wait is left behind (a daemon thread that settles nothing more);
+     * the caller bounds the client's close ({@link #CLIENT_CLOSE_WAIT_MS}). Idempotent.
      */
     @Override
     public void close() {
@@ -266,8 +285,12 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
             }
         }
         if (!busy.isEmpty()) {
-            log.warn("{}: {} senders still busy after the stop wait ({} ms); the jobs they hold stay in flight and are"
-                    + " handed over again after the dispatch timeout", name, busy.size(), stopWaitNanos / 1_000_000);
+            log.warn(
+                    "{}: {} senders still busy after the stop wait ({} ms); the jobs they hold stay in flight and are"
+                            + " handed over again after the dispatch timeout",
+                    name,
+                    busy.size(),
+                    stopWaitNanos / 1_000_000);
         }
         closeClient();
         busy.forEach(Thread::interrupt);

@@ -3,6 +3,12 @@ package io.mykit.delay.queue.dispatch.broker;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.SendFailure;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -11,18 +17,11 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 /**
- * Sends due jobs to RocketMQ: topic -> RocketMQ topic (mapping, else prefix + topic with '.' made '_'),
- * subtopic -> tag, bizKey -> keys, job id and due time as user properties. A single job is sent synchronously (the
- * client's async path adds two thread hand-overs per message, which a steady trickle of single jobs pays in CPU and
- * lateness); a batch is sent asynchronously, all at once. A job counts as delivered only on SEND_OK.
+ * Sends due jobs to RocketMQ: topic -> RocketMQ topic (mapping, else prefix + topic with '.' made '_'), subtopic ->
+ * tag, bizKey -> keys, job id and due time as user properties. A single job is sent synchronously (the client's async
+ * path adds two thread hand-overs per message, which a steady trickle of single jobs pays in CPU and lateness); a batch
+ * is sent asynchronously, all at once. A job counts as delivered only on SEND_OK.
  */
 public class RocketMqTarget extends BrokerTarget {
     public static final String NAME = "rocketmq";
@@ -70,7 +69,8 @@ public class RocketMqTarget extends BrokerTarget {
 
     private void sendOne(Job job, List<Job> delivered, List<SendFailure> failed) {
         try {
-            SendResult result = producer.send(toMessage(job), settings.sendTimeout().toMillis());
+            SendResult result =
+                    producer.send(toMessage(job), settings.sendTimeout().toMillis());
             if (result.getSendStatus() == SendStatus.SEND_OK) {
                 delivered.add(job);
             } else {
@@ -90,24 +90,27 @@ public class RocketMqTarget extends BrokerTarget {
         ConcurrentHashMap<Job, String> errors = new ConcurrentHashMap<>();
         for (Job job : jobs) {
             try {
-                producer.send(toMessage(job), new SendCallback() {
-                    @Override
-                    public void onSuccess(SendResult result) {
-                        progressed();
-                        if (result.getSendStatus() == SendStatus.SEND_OK) {
-                            ok.add(job);
-                        } else {
-                            errors.put(job, "send status " + result.getSendStatus());
-                        }
-                        done.countDown();
-                    }
+                producer.send(
+                        toMessage(job),
+                        new SendCallback() {
+                            @Override
+                            public void onSuccess(SendResult result) {
+                                progressed();
+                                if (result.getSendStatus() == SendStatus.SEND_OK) {
+                                    ok.add(job);
+                                } else {
+                                    errors.put(job, "send status " + result.getSendStatus());
+                                }
+                                done.countDown();
+                            }
 
-                    @Override
-                    public void onException(Throwable e) {
-                        errors.put(job, e.toString());
-                        done.countDown();
-                    }
-                }, settings.sendTimeout().toMillis());
+                            @Override
+                            public void onException(Throwable e) {
+                                errors.put(job, e.toString());
+                                done.countDown();
+                            }
+                        },
+                        settings.sendTimeout().toMillis());
             } catch (Exception e) {
                 errors.put(job, e.toString());
                 done.countDown();
@@ -131,8 +134,8 @@ public class RocketMqTarget extends BrokerTarget {
         String tag = job.getSubtopic() == null || job.getSubtopic().isEmpty() ? null : job.getSubtopic();
         // RocketMQ refuses an empty body; a job without one carries its id instead
         String body = job.getBody() == null || job.getBody().isEmpty() ? job.getId() : job.getBody();
-        Message message = new Message(rocketTopic(job.getTopic()), tag, job.getBizKey(),
-                body.getBytes(StandardCharsets.UTF_8));
+        Message message =
+                new Message(rocketTopic(job.getTopic()), tag, job.getBizKey(), body.getBytes(StandardCharsets.UTF_8));
         message.putUserProperty("jobId", job.getId());
         message.putUserProperty("topic", job.getTopic());
         message.putUserProperty("dueTime", Long.toString(job.dueTime()));
@@ -143,7 +146,9 @@ public class RocketMqTarget extends BrokerTarget {
     /** Asks the name server for its brokers: none registered means nothing could take a send. */
     @Override
     public void probe(long timeoutMs) throws Exception {
-        ClusterInfo cluster = producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
+        ClusterInfo cluster = producer.getDefaultMQProducerImpl()
+                .getMqClientFactory()
+                .getMQClientAPIImpl()
                 .getBrokerClusterInfo(timeoutMs);
         if (cluster.getBrokerAddrTable() == null || cluster.getBrokerAddrTable().isEmpty()) {
             throw new IllegalStateException("no broker registered at " + settings.namesrvAddr());
