@@ -405,7 +405,7 @@ public class DelayQueueConfiguration {
             DelayQueueService queue) {
         return new StartupWarmup(
                 () -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()),
+                StartupWarmup.duration(properties.getHttp().getWarmup()),
                 delivery::start,
                 queue,
                 properties.getLimits().getMaxBatchSize());

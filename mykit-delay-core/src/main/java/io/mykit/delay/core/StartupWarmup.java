@@ -1,6 +1,5 @@
 package io.mykit.delay.core;
 
-import io.mykit.delay.core.embedded.EmbeddedStoresPostProcessor;
 import io.mykit.delay.queue.service.DelayQueueService;
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
@@ -20,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.env.Environment;
 
 /**
  * {@code mykit.delay.http.warmup}: a freshly started JVM runs its first thousands of requests interpreted and compiles
@@ -41,11 +39,6 @@ final class StartupWarmup implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(StartupWarmup.class);
     /** Between the journal writers' start and the web server's. */
     static final int PHASE = GatewayLifecycle.PHASE + 1024;
-    /**
-     * The warm-up's longest run when none is configured and the stores are external. It ends sooner once the JIT
-     * settled; on 2 cores (one C2 compiler thread) that took 36-57 s, and a 15 s warm-up left 0.7-0.8 s of send lag.
-     */
-    static final Duration ON_EXTERNAL_STORES = Duration.ofSeconds(60);
 
     private static final int THREADS = 4;
     /** Compilation per wall second (ms) below which the JIT counts as settled: a tenth of one compiler thread. */
@@ -100,16 +93,11 @@ final class StartupWarmup implements SmartLifecycle {
     }
 
     /**
-     * The configured duration, or when unset {@link #ON_EXTERNAL_STORES} on external stores and none on the embedded
-     * ones: a try-out starts at once, a production node warms up before its port opens.
+     * The configured duration, none when unset: it is opt-in, since it delays every start and runs the gateway's own
+     * jobs through the production Redis and journal.
      */
-    static Duration duration(Duration configured, Environment environment) {
-        if (configured != null) {
-            return configured;
-        }
-        boolean embedded = EmbeddedStoresPostProcessor.embeddedRedis(environment)
-                || EmbeddedStoresPostProcessor.embeddedJournal(environment);
-        return embedded ? Duration.ZERO : ON_EXTERNAL_STORES;
+    static Duration duration(Duration configured) {
+        return configured == null ? Duration.ZERO : configured;
     }
 
     @Override
