@@ -3,7 +3,7 @@ package io.mykit.delay.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.FinishReport;
 import io.swagger.v3.oas.annotations.Operation;
@@ -55,7 +55,7 @@ public class PullController {
             HttpServletResponse response)
             throws IOException {
         DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
-        PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
+        PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;
@@ -78,7 +78,7 @@ public class PullController {
             throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
         DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
-        PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
+        PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;

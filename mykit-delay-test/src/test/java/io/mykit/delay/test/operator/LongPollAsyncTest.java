@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PollAnswer;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -156,7 +157,7 @@ class LongPollAsyncTest {
         // a poll whose client is gone by the time its job is reserved: the answer is refused
         List<String> offered = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> answered = new CompletableFuture<>();
-        pull.reserveAsync(topic, 1, 60_000, 10_000, new PullTarget.PollAnswer() {
+        pull.reserveAsync(topic, 1, 60_000, 10_000, new PollAnswer() {
             @Override
             public boolean jobs(List<Job> jobs) {
                 jobs.forEach(job -> offered.add(job.getId()));
