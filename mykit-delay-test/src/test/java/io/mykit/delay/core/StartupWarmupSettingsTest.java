@@ -21,11 +21,11 @@ class StartupWarmupSettingsTest {
 
     @Test
     void refused_counts_the_jobs_a_cancel_by_bizKey_could_not_cancel() {
-        assertThat(StartupWarmup.refused("{\"success\":true,\"data\":{\"cancelled\":[\"a\",\"b\"],\"refused\":{}}}"))
+        assertThat(WarmupTraffic.refused("{\"success\":true,\"data\":{\"cancelled\":[\"a\",\"b\"],\"refused\":{}}}"))
                 .isZero();
-        assertThat(StartupWarmup.refused("{\"success\":true,\"data\":{\"cancelled\":[],\"refused\":{\"a\":\"job a"
+        assertThat(WarmupTraffic.refused("{\"success\":true,\"data\":{\"cancelled\":[],\"refused\":{\"a\":\"job a"
                         + " already handed over\",\"b\":\"job b is being stored\"}}}"))
                 .isEqualTo(2);
-        assertThat(StartupWarmup.refused("{\"success\":false,\"code\":503}")).isEqualTo(-1);
+        assertThat(WarmupTraffic.refused("{\"success\":false,\"code\":503}")).isEqualTo(-1);
     }
 }
