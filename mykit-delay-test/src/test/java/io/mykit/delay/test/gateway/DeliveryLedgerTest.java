@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -32,18 +31,15 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 class DeliveryLedgerTest {
     private static final String HELD = "mykit.delay.journal.ledger-fold-after=1h";
+
+    @Gateway({"mykit.delay.journal.ledger=true", HELD})
     private static TestGateway gateway;
+
     private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.journal.ledger=true", HELD);
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test

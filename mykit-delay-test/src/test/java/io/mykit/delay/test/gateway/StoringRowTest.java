@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -23,19 +22,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * may still add the job; the stranded-job repairer stores it after repair-after.
  */
 class StoringRowTest {
-    private static final Duration REPAIR_AFTER = Duration.ofSeconds(4);
+    private static final int REPAIR_AFTER_SECONDS = 4;
+    private static final Duration REPAIR_AFTER = Duration.ofSeconds(REPAIR_AFTER_SECONDS);
+
+    @Gateway("mykit.delay.journal.repair-after=" + REPAIR_AFTER_SECONDS + "s")
     private static TestGateway gateway;
+
     private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.journal.repair-after=" + REPAIR_AFTER.toSeconds() + "s");
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test
