@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A push journals its jobs in Delay with one storing row per group, deleted once Redis holds them (issue #14: no status
- * UPDATE and second log row per job). While the storing row is there the jobs count as WaitPut: a crash between the
- * commit and the Redis add leaves exactly that state, and neither a cancel nor a restore may act on it, since the push
- * may still add the job; the stranded-job repairer stores it after repair-after.
+ * A push journals its jobs in Delay with one storing row per group, deleted once Redis holds them (no status UPDATE and
+ * second log row per job). While the storing row is there the jobs count as WaitPut: a crash between the commit and the
+ * Redis add leaves exactly that state, and neither a cancel nor a restore may act on it, since the push may still add
+ * the job; the stranded-job repairer stores it after repair-after.
  */
 class StoringRowTest {
     private static final int REPAIR_AFTER_SECONDS = 4;
