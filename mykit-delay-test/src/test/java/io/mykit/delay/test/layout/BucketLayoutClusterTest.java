@@ -33,7 +33,7 @@ import redis.clients.jedis.resps.ScanResult;
  * The migration on the test JVM's Redis Cluster of three masters ({@link RedisClusterServers}), where a call naming
  * keys of two buckets (two slots) would be refused with CROSSSLOT. It runs on the store's {@link ClusterRedis}
  * (per-node pipelines), under a key prefix of its own: other classes share the cluster, so it deletes only its keys.
- * The scripts are flushed on every master after the first page, so the migration also takes the NOSCRIPT road.
+ * The scripts are flushed on every master after the first page, so the migration also takes the NOSCRIPT path.
  */
 class BucketLayoutClusterTest {
     private static final int JOBS = 4_000;
