@@ -50,10 +50,14 @@ class GatewayExtensionTest {
         TestServers.RedisEndpoint redis = TestServers.redis();
         List<HostAndPort> nodes = List.of(new HostAndPort(redis.host(), redis.port()));
         TestGateway gateway = TestGateway.start();
-        pushSome(gateway);
-        assertThat(keysOf(nodes, gateway.keyPrefix())).as("keys while running").isNotEmpty();
-
-        gateway.close();
+        try {
+            pushSome(gateway);
+            assertThat(keysOf(nodes, gateway.keyPrefix()))
+                    .as("keys while running")
+                    .isNotEmpty();
+        } finally {
+            gateway.close();
+        }
 
         assertThat(keysOf(nodes, gateway.keyPrefix())).as("keys after close").isEmpty();
     }
@@ -62,12 +66,14 @@ class GatewayExtensionTest {
     void close_deletes_every_key_of_the_gateway_prefix_on_each_cluster_node() {
         RedisClusterServers cluster = RedisClusterServers.get();
         TestGateway gateway = TestGateway.startOnCluster(cluster, "mykit.delay.buckets=8");
-        pushSome(gateway);
-        assertThat(keysOf(cluster.nodes(), gateway.keyPrefix()))
-                .as("keys while running")
-                .isNotEmpty();
-
-        gateway.close();
+        try {
+            pushSome(gateway);
+            assertThat(keysOf(cluster.nodes(), gateway.keyPrefix()))
+                    .as("keys while running")
+                    .isNotEmpty();
+        } finally {
+            gateway.close();
+        }
 
         assertThat(keysOf(cluster.nodes(), gateway.keyPrefix()))
                 .as("keys after close")

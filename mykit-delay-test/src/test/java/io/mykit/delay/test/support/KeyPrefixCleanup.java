@@ -2,6 +2,7 @@ package io.mykit.delay.test.support;
 
 import io.mykit.delay.config.RedisProperties;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,8 @@ public final class KeyPrefixCleanup {
                 .database(redis.isCluster() ? 0 : redis.getDatabase())
                 .build();
         if (redis.isCluster()) {
-            deleteOnCluster(redis.getClusterNodes(), config, prefix);
+            deleteOnCluster(
+                    redis.getClusterNodes().stream().map(HostAndPort::from).toList(), config, prefix);
         } else {
             try (Jedis jedis = new Jedis(new HostAndPort(redis.getHost(), redis.getPort()), config)) {
                 List<String> mine = new ArrayList<>(matching(jedis, prefix));
@@ -45,10 +47,13 @@ public final class KeyPrefixCleanup {
         }
     }
 
-    private static void deleteOnCluster(List<String> nodes, JedisClientConfig config, String prefix) {
-        Set<HostAndPort> seeds = new LinkedHashSet<>();
-        nodes.forEach(node -> seeds.add(HostAndPort.from(node)));
-        try (JedisCluster cluster = new JedisCluster(seeds, config)) {
+    /** Deletes the keys of {@code prefix} on the Redis Cluster these nodes belong to (no password). */
+    public static void deleteOnCluster(Collection<HostAndPort> nodes, String prefix) {
+        deleteOnCluster(nodes, DefaultJedisClientConfig.builder().build(), prefix);
+    }
+
+    private static void deleteOnCluster(Collection<HostAndPort> nodes, JedisClientConfig config, String prefix) {
+        try (JedisCluster cluster = new JedisCluster(new LinkedHashSet<>(nodes), config)) {
             // a multi-key DEL must stay within one slot
             Map<Integer, List<String>> bySlot = new TreeMap<>();
             for (ConnectionPool pool : cluster.getClusterNodes().values()) {
