@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.pull.PollAnswer;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -27,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,24 +40,21 @@ class LongPollAsyncTest {
     private static final int POLLERS = 2_000;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
+    @Gateway({
+        "server.tomcat.threads.max=40",
+        "server.tomcat.max-connections=10000",
+        "server.tomcat.accept-count=2000",
+        "mykit.delay.pull.poll-interval=1s",
+        "mykit.delay.pull.max-waiting-polls=" + POLLERS
+    })
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
-        gateway = TestGateway.start(
-                "server.tomcat.threads.max=40",
-                "server.tomcat.max-connections=10000",
-                "server.tomcat.accept-count=2000",
-                "mykit.delay.pull.poll-interval=1s",
-                "mykit.delay.pull.max-waiting-polls=" + POLLERS);
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String topic() {

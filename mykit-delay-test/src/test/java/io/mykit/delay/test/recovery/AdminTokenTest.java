@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.AdminPathSpellings;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
 import java.net.URI;
@@ -15,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,7 +34,10 @@ class AdminTokenTest {
     private static final String LOST_ID = "LOST_ID";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Gateway("mykit.delay.admin.token=" + TOKEN)
     private static TestGateway gateway;
+
     private static String base;
     private static int port;
     private static AdminCanaries canaries;
@@ -42,14 +45,8 @@ class AdminTokenTest {
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.admin.token=" + TOKEN);
         base = gateway.baseUrl();
         port = URI.create(base).getPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private int call(String method, String path, String header, String value) throws Exception {
