@@ -21,6 +21,9 @@ import java.util.Locale;
 final class PlainHttp implements Closeable {
     /** A request encoded once, sent as many times as wanted. */
     record Request(String line, byte[] bytes) {
+        /** {@code -Dbench.token}: sent as a bearer token on every call, to measure a gateway with tenants on. */
+        private static final String TOKEN = System.getProperty("bench.token", "");
+
         static Request get(URI base, String pathAndQuery) {
             return encode(base, "GET", pathAndQuery, null);
         }
@@ -37,6 +40,9 @@ final class PlainHttp implements Closeable {
                     .append(':')
                     .append(base.getPort())
                     .append("\r\nAccept: application/json\r\n");
+            if (!TOKEN.isEmpty()) {
+                head.append("Authorization: Bearer ").append(TOKEN).append("\r\n");
+            }
             if (body != null) {
                 head.append("Content-Type: application/json\r\nContent-Length: ")
                         .append(body.length)
