@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
+@DataPlane
 @Tag(name = "pull", description = "HTTP pull consumers: reserve due jobs of a pull topic, then finish them")
 public class PullController {
     private static final long ASYNC_BACKSTOP_MS = 10_000;
@@ -54,6 +55,7 @@ public class PullController {
             HttpServletRequest request,
             HttpServletResponse response)
             throws IOException {
+        Caller.of(request).requireTopic(topic);
         DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
@@ -77,6 +79,7 @@ public class PullController {
             HttpServletResponse response)
             throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
+        Caller.of(request).requireTopic(topic);
         DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
         PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
         answer.afterRegistered(poll, backstopMs(timeout));
@@ -91,8 +94,8 @@ public class PullController {
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
     @Operation(summary = "Acknowledge many pulled jobs")
     @PostMapping("/finish/batch")
-    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds) {
-        return ApiResponse.ok(queue.finishAll(jobIds));
+    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds, HttpServletRequest request) {
+        return ApiResponse.ok(OwnJobs.finishOwn(Caller.of(request), queue, jobIds, queue::finishAll));
     }
 
     // POST /release?jobId=&delay=<ms>  gives a reserved job back, due again after delay (default 0); counts as a try,
@@ -100,7 +103,10 @@ public class PullController {
     @Operation(summary = "Give a reserved job back", description = "Due again after delay ms; counts as a try.")
     @PostMapping("/release")
     public ApiResponse<Released> release(
-            @RequestParam("jobId") String jobId, @RequestParam(value = "delay", required = false) Long delay) {
+            @RequestParam("jobId") String jobId,
+            @RequestParam(value = "delay", required = false) Long delay,
+            HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         boolean dead = queue.release(jobId, delay);
         return ApiResponse.ok(new Released(jobId, dead));
     }
@@ -109,7 +115,10 @@ public class PullController {
     @Operation(summary = "Extend a reservation to ttr ms from now")
     @PostMapping("/touch")
     public ApiResponse<String> touch(
-            @RequestParam("jobId") String jobId, @RequestParam(value = "ttr", required = false) Long ttr) {
+            @RequestParam("jobId") String jobId,
+            @RequestParam(value = "ttr", required = false) Long ttr,
+            HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         queue.touch(jobId, ttr);
         return ApiResponse.ok(jobId);
     }
@@ -117,7 +126,8 @@ public class PullController {
     // GET /finish?jobId=  acknowledges a reserved job
     @Operation(summary = "Acknowledge a pulled job (legacy form of POST /jobs/{id}/finish)", deprecated = true)
     @GetMapping("/finish")
-    public ApiResponse<String> finish(@RequestParam("jobId") String jobId) {
+    public ApiResponse<String> finish(@RequestParam("jobId") String jobId, HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         queue.finish(jobId);
         return ApiResponse.ok(jobId);
     }
