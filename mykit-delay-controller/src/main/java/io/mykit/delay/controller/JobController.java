@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.error.JobNotFoundException;
+import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.util.PlainNames;
 import io.mykit.delay.queue.service.CancelReport;
 import io.mykit.delay.queue.service.Cancellation;
 import io.mykit.delay.queue.service.DelayQueueService;
@@ -22,6 +24,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -110,14 +113,31 @@ public class JobController {
         return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
     }
 
-    /** Every job's topic must be the caller's, or nothing is stored (403); a job without one fails validation. */
-    private static void requireTopics(Caller caller, List<Job> jobs) {
+    /**
+     * Every job's topic must be the caller's, or nothing is stored (403); a job without one fails validation. An id the
+     * client chose that a job of a topic outside the caller's patterns holds is refused (409) with one message whatever
+     * that job is, so the answer tells nothing of it.
+     */
+    private void requireTopics(Caller caller, List<Job> jobs) {
         if (jobs == null) {
             return;
         }
+        List<String> clientIds = new ArrayList<>();
         for (Job job : jobs) {
             if (job != null && job.getTopic() != null) {
                 caller.requireTopic(job.getTopic());
+            }
+            if (caller.scoped() && job != null && job.getId() != null && PlainNames.plain(job.getId(), 128, true)) {
+                clientIds.add(job.getId());
+            }
+        }
+        if (clientIds.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, String> taken : queue.topicsOf(clientIds).entrySet()) {
+            if (!caller.allows(taken.getValue())) {
+                throw new JobStateConflictException(
+                        taken.getKey(), "id " + taken.getKey() + " is taken: choose another id");
             }
         }
     }

@@ -4,9 +4,13 @@ import io.mykit.delay.common.tenant.LiveTenants;
 import io.mykit.delay.common.tenant.Tenant;
 import io.mykit.delay.common.tenant.TenantDirectory;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.TenantProperties;
 import io.mykit.delay.config.Tenants;
+import io.mykit.delay.config.TenantsFile;
 import io.mykit.delay.controller.CallerFilter;
 import io.mykit.delay.controller.TenantGuard;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +33,15 @@ public class TenantsConfiguration {
     @Bean
     public LiveTenants liveTenants(DelayProperties properties) throws java.io.IOException {
         String adminToken = properties.getAdmin().getToken();
-        LiveTenants live = new LiveTenants(Tenants.directory(properties.getTenants(), adminToken));
+        Map<String, TenantProperties> all = properties.getTenants();
         if (properties.getTenantsFile() != null) {
-            // read once now (start-up checked it already), then watched by tenantsFileWatch
-            new TenantsFileWatch(properties.getTenantsFile(), properties.getTenants(), adminToken, live).reload();
+            // the start-up check read it already; from now on tenantsFileWatch reads it again on each change
+            all = Tenants.merged(all, TenantsFile.read(properties.getTenantsFile()));
+        }
+        LiveTenants live = new LiveTenants(Tenants.directory(all, adminToken));
+        List<String> crossing = TenantRoutes.problems(properties, live.directory());
+        if (!crossing.isEmpty()) {
+            throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", crossing));
         }
         describe(live.directory());
         return live;
@@ -62,11 +71,7 @@ public class TenantsConfiguration {
             return thread;
         });
         if (properties.getTenantsFile() != null) {
-            TenantsFileWatch pass = new TenantsFileWatch(
-                    properties.getTenantsFile(),
-                    properties.getTenants(),
-                    properties.getAdmin().getToken(),
-                    live);
+            TenantsFileWatch pass = new TenantsFileWatch(properties, live);
             watch.scheduleWithFixedDelay(pass, FILE_CHECK_MS, FILE_CHECK_MS, TimeUnit.MILLISECONDS);
         }
         return watch;

@@ -1,6 +1,8 @@
 package io.mykit.delay.core.tenants;
 
 import io.mykit.delay.common.tenant.LiveTenants;
+import io.mykit.delay.common.tenant.TenantDirectory;
+import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.TenantProperties;
 import io.mykit.delay.config.Tenants;
 import io.mykit.delay.config.TenantsFile;
@@ -21,17 +23,19 @@ public final class TenantsFileWatch implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(TenantsFileWatch.class);
 
     private final Path file;
+    private final DelayProperties properties;
     private final Map<String, TenantProperties> configured;
     private final String adminToken;
     private final LiveTenants live;
     private FileTime lastModified;
     private long lastSize = -1;
 
-    /** {@code configured}: the tenants of the configuration itself, which the file's are added to. */
-    public TenantsFileWatch(Path file, Map<String, TenantProperties> configured, String adminToken, LiveTenants live) {
-        this.file = file;
-        this.configured = configured;
-        this.adminToken = adminToken;
+    /** The configuration's own tenants are those the file's are added to; its routes are checked against both. */
+    public TenantsFileWatch(DelayProperties properties, LiveTenants live) {
+        this.file = properties.getTenantsFile();
+        this.properties = properties;
+        this.configured = properties.getTenants();
+        this.adminToken = properties.getAdmin().getToken();
         this.live = live;
     }
 
@@ -71,7 +75,13 @@ public final class TenantsFileWatch implements Runnable {
             log.error("tenants file {} names no tenant, the tenants in force stay", file);
             return;
         }
-        live.replace(Tenants.directory(all, adminToken));
+        TenantDirectory next = Tenants.directory(all, adminToken);
+        List<String> crossing = TenantRoutes.problems(properties, next);
+        if (!crossing.isEmpty()) {
+            log.error("tenants file {} is not taken, the tenants in force stay: {}", file, String.join("; ", crossing));
+            return;
+        }
+        live.replace(next);
         log.info("tenants file {} read: tenants {}", file, all.keySet());
     }
 }

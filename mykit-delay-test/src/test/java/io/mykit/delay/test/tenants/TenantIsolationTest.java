@@ -229,4 +229,78 @@ class TenantIsolationTest {
                         .status())
                 .isEqualTo(200);
     }
+
+    @Test
+    void a_push_reusing_another_tenants_id_answers_409_telling_nothing_of_that_job() throws Exception {
+        Map<String, String> before = JobTrace.of(gateway, redis.client(), waiting);
+        String mailTopic = "mail-" + RUN;
+        List<String> messages = new ArrayList<>();
+        for (String taken : List.of(waiting, reserved)) {
+            Answer answer = http.call(
+                    MAIL, "POST", "/push", "{\"id\":\"" + taken + "\",\"topic\":\"" + mailTopic + "\",\"delay\":0}");
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(409);
+            messages.add(answer.json().path("message").asText().replace(taken, "ID"));
+            Answer batch = http.call(
+                    MAIL,
+                    "POST",
+                    "/push/batch",
+                    "[{\"topic\":\"" + mailTopic + "\",\"delay\":0},{\"id\":\"" + taken + "\",\"topic\":\"" + mailTopic
+                            + "\",\"delay\":0}]");
+            assertThat(batch.status()).as(batch.toString()).isEqualTo(409);
+        }
+        assertThat(messages.get(0)).isEqualTo(messages.get(1)).doesNotContain(ORDER_TOPIC);
+        assertThat(JobTrace.of(gateway, redis.client(), waiting)).isEqualTo(before);
+        // the owner's own re-push of the id is the usual duplicate
+        Answer again = http.call(
+                ORDERS, "POST", "/push", "{\"id\":\"" + waiting + "\",\"topic\":\"" + ORDER_TOPIC + "\",\"delay\":0}");
+        assertThat(again.json().path("duplicate").asBoolean())
+                .as(again.toString())
+                .isTrue();
+    }
+
+    @Test
+    void the_api_document_declares_the_bearer_scheme_on_every_data_plane_route() {
+        com.fasterxml.jackson.databind.JsonNode doc =
+                http.call(null, "GET", "/v3/api-docs", null).json();
+        assertThat(doc.path("components")
+                        .path("securitySchemes")
+                        .path("tenantToken")
+                        .path("scheme")
+                        .asText())
+                .isEqualTo("bearer");
+        List<String> dataPlane = List.of(
+                "post /push",
+                "post /push/batch",
+                "get /get/{topic}",
+                "get /get/{topic}/batch",
+                "get /finish",
+                "post /finish/batch",
+                "post /release",
+                "post /touch",
+                "get /delete",
+                "get /jobs",
+                "delete /jobs",
+                "get /jobs/{id}",
+                "put /jobs/{id}",
+                "delete /jobs/{id}",
+                "post /jobs/{id}/finish",
+                "get /dead/{topic}",
+                "get /stats",
+                "get /stats/{topic}",
+                "get /stats/due");
+        for (String route : dataPlane) {
+            String[] parts = route.split(" ");
+            com.fasterxml.jackson.databind.JsonNode operation =
+                    doc.path("paths").path(parts[1]).path(parts[0]);
+            assertThat(operation.isMissingNode()).as(route).isFalse();
+            assertThat(operation.path("security").toString()).as(route).contains("tenantToken");
+        }
+        assertThat(doc.path("paths")
+                        .path("/stats/recount")
+                        .path("post")
+                        .path("security")
+                        .toString())
+                .doesNotContain("tenantToken")
+                .contains("adminToken");
+    }
 }
