@@ -98,6 +98,13 @@ public class ApiExceptionHandler {
         return respond(e.status(), e.getMessage(), null);
     }
 
+    @ExceptionHandler(TenantLimitException.class)
+    public ResponseEntity<ApiResponse<Void>> tenantLimit(TenantLimitException e) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(ApiResponse.error(429, e.getMessage(), null));
+    }
+
     @ExceptionHandler(MissingServletRequestParameterException.class)
     public ResponseEntity<ApiResponse<Void>> missingParameter(MissingServletRequestParameterException e) {
         return respond(400, e.getParameterName() + ": is required", e.getParameterName());
@@ -145,6 +152,9 @@ public class ApiExceptionHandler {
         ApiExceptionHandler handler = new ApiExceptionHandler();
         if (e instanceof TenantAccessException tenant) {
             return handler.tenantDenied(tenant);
+        }
+        if (e instanceof TenantLimitException limit) {
+            return handler.tenantLimit(limit);
         }
         return e instanceof DelayException delay ? handler.delay(delay) : handler.unexpected(e);
     }

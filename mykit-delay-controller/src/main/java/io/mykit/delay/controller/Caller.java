@@ -1,6 +1,7 @@
 package io.mykit.delay.controller;
 
 import io.mykit.delay.common.tenant.Tenant;
+import io.mykit.delay.common.util.PlainNames;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
@@ -8,6 +9,8 @@ import jakarta.servlet.http.HttpServletRequest;
  * a caller refused on the data plane (no token or an unknown one).
  */
 public final class Caller {
+    private static final int MAX_TOPIC = 128;
+
     /** The request attribute the caller is kept in. */
     static final String ATTRIBUTE = Caller.class.getName();
 
@@ -18,14 +21,20 @@ public final class Caller {
 
     private final Tenant tenant;
     private final TenantAccessException refusal;
+    private final TenantEvents events;
 
-    private Caller(Tenant tenant, TenantAccessException refusal) {
+    private Caller(Tenant tenant, TenantAccessException refusal, TenantEvents events) {
         this.tenant = tenant;
         this.refusal = refusal;
+        this.events = events;
     }
 
-    static Caller tenant(Tenant tenant) {
-        return new Caller(tenant, null);
+    private Caller(Tenant tenant, TenantAccessException refusal) {
+        this(tenant, refusal, TenantEvents.NONE);
+    }
+
+    static Caller tenant(Tenant tenant, TenantEvents events) {
+        return new Caller(tenant, null, events);
     }
 
     static Caller refused(TenantAccessException refusal) {
@@ -60,10 +69,17 @@ public final class Caller {
         return refusal == null && (tenant == null || tenant.allows(topic));
     }
 
-    /** Throws 401 for an unknown caller and 403 for a topic outside the tenant's patterns. */
+    /**
+     * Throws 401 for an unknown caller and 403 for a topic outside the tenant's patterns. A name no topic may have is
+     * left to the route's own check (400), as without tenants: no job can be in it.
+     */
     public void requireTopic(String topic) {
         requireKnown();
+        if (topic != null && !PlainNames.plain(topic, MAX_TOPIC, false)) {
+            return;
+        }
         if (!allows(topic)) {
+            events.refused(tenant.name(), "topic");
             throw TenantAccessException.foreignTopic(topic);
         }
     }

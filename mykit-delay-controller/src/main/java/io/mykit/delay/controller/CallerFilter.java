@@ -17,9 +17,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 public class CallerFilter extends OncePerRequestFilter {
     private final LiveTenants tenants;
+    private final TenantEvents events;
 
-    public CallerFilter(LiveTenants tenants) {
+    public CallerFilter(LiveTenants tenants, TenantEvents events) {
         this.tenants = tenants;
+        this.events = events;
     }
 
     @Override
@@ -27,12 +29,12 @@ public class CallerFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         TenantDirectory directory = tenants.directory();
         if (directory.enabled()) {
-            request.setAttribute(Caller.ATTRIBUTE, resolve(directory, request));
+            request.setAttribute(Caller.ATTRIBUTE, resolve(directory, request, events));
         }
         chain.doFilter(request, response);
     }
 
-    static Caller resolve(TenantDirectory directory, HttpServletRequest request) {
+    static Caller resolve(TenantDirectory directory, HttpServletRequest request, TenantEvents events) {
         String token = bearer(request);
         if (token == null) {
             String adminHeader = request.getHeader("X-Admin-Token");
@@ -41,14 +43,16 @@ public class CallerFilter extends OncePerRequestFilter {
             }
             return directory
                     .tokenless()
-                    .map(Caller::tenant)
+                    .map(tenant -> Caller.tenant(tenant, events))
                     .orElseGet(() -> Caller.refused(TenantAccessException.tokenRequired()));
         }
         TenantDirectory.Holder holder = directory.holderOf(token);
         if (holder.admin()) {
             return Caller.ADMIN;
         }
-        return holder.unknown() ? Caller.refused(TenantAccessException.unknownToken()) : Caller.tenant(holder.tenant());
+        return holder.unknown()
+                ? Caller.refused(TenantAccessException.unknownToken())
+                : Caller.tenant(holder.tenant(), events);
     }
 
     private static String bearer(HttpServletRequest request) {

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -38,6 +39,8 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
     private final boolean batch;
 
     private AsyncContext async;
+    private IntConsumer reserved = jobs -> {};
+    private Runnable ended = () -> {};
     private int state = OPEN;
     private Object early;
 
@@ -59,12 +62,20 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
         return new DirectPollAnswer(request, response, writer, true);
     }
 
+    /** {@code reserved} hears how many jobs an answer taken carries; {@code ended} runs when a waiting poll ends. */
+    void whenAnswered(IntConsumer reserved, Runnable ended) {
+        this.reserved = reserved;
+        this.ended = ended;
+    }
+
     @Override
     public boolean jobs(List<Job> jobs) {
-        if (batch) {
-            return answer(ApiResponse.ok(jobs));
+        boolean taken =
+                batch ? answer(ApiResponse.ok(jobs)) : answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+        if (taken && !jobs.isEmpty()) {
+            reserved.accept(jobs.size());
         }
-        return answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+        return taken;
     }
 
     @Override
@@ -99,9 +110,9 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
     /**
      * Run by the handler once the poll is registered: writes an answer that came meanwhile (an error is thrown to
      * Spring's exception handlers, as from any handler), or leaves the request waiting, async, for at most
-     * {@code backstopMs}.
+     * {@code backstopMs}. Answers whether the request was left waiting.
      */
-    void afterRegistered(PullTarget.PendingPoll poll, long backstopMs) throws IOException {
+    boolean afterRegistered(PullTarget.PendingPoll poll, long backstopMs) throws IOException {
         Object answered;
         synchronized (this) {
             if (state == OPEN) {
@@ -109,7 +120,7 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
                 async.setTimeout(backstopMs);
                 async.addListener(new Ending(poll));
                 state = WAITING;
-                return;
+                return true;
             }
             answered = early;
         }
@@ -117,6 +128,7 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
             throw failure;
         }
         write(answered);
+        return false;
     }
 
     private void write(Object reply) throws IOException {
@@ -149,11 +161,13 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
                 state = DONE;
             }
             poll.cancel();
+            ended.run();
         }
 
         @Override
         public void onComplete(AsyncEvent event) {
             poll.cancel();
+            ended.run();
         }
 
         @Override

@@ -46,11 +46,13 @@ public class JobController {
             "delay":1800000,"body":"{\\"orderId\\":42}"}""";
 
     private final DelayQueueService queue;
+    private final TenantLimits limits;
     private final ObjectReader jobReader;
     private final ObjectWriter responseWriter;
 
-    public JobController(DelayQueueService queue, ObjectMapper mapper) {
+    public JobController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
+        this.limits = limits;
         this.jobReader = mapper.readerFor(Job.class);
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
@@ -75,7 +77,9 @@ public class JobController {
         caller.requireKnown();
         Job job = readJob(request);
         requireTopics(caller, List.of(job));
+        limits.takePush(caller, 1);
         DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
+        limits.pushed(caller, 1);
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(
@@ -108,8 +112,11 @@ public class JobController {
                                                     + "\"bizKey\":\"order-42\",\"delay\":600000}]")))
     @PostMapping("/push/batch")
     public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs, HttpServletRequest request) {
-        requireTopics(Caller.of(request), jobs);
+        Caller caller = Caller.of(request);
+        requireTopics(caller, jobs);
+        limits.takePush(caller, jobs == null ? 0 : jobs.size());
         DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
+        limits.pushed(caller, jobs.size());
         return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
     }
 

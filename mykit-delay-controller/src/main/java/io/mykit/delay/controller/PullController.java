@@ -28,10 +28,12 @@ public class PullController {
     private static final long ASYNC_BACKSTOP_MS = 10_000;
 
     private final DelayQueueService queue;
+    private final TenantLimits limits;
     private final ObjectWriter responseWriter;
 
-    public PullController(DelayQueueService queue, ObjectMapper mapper) {
+    public PullController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
+        this.limits = limits;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
@@ -55,10 +57,7 @@ public class PullController {
             HttpServletRequest request,
             HttpServletResponse response)
             throws IOException {
-        Caller.of(request).requireTopic(topic);
-        DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
-        PullTarget.PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
-        answer.afterRegistered(poll, backstopMs(timeout));
+        poll(topic, 1, ttr, timeout, DirectPollAnswer.single(request, response, responseWriter), request);
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;
     }
@@ -79,12 +78,33 @@ public class PullController {
             HttpServletResponse response)
             throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
-        Caller.of(request).requireTopic(topic);
-        DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
-        PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
-        answer.afterRegistered(poll, backstopMs(timeout));
+        poll(topic, count, ttr, timeout, DirectPollAnswer.batch(request, response, responseWriter), request);
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;
+    }
+
+    /** Registers a long-poll in one of the caller's slots, given back when the answer ends. */
+    private void poll(
+            String topic, int count, Long ttr, Long timeout, DirectPollAnswer answer, HttpServletRequest request)
+            throws IOException {
+        Caller caller = Caller.of(request);
+        caller.requireTopic(topic);
+        Runnable slot = limits.takePoll(caller);
+        boolean waiting = false;
+        try {
+            if (caller.scoped()) {
+                String tenant = caller.tenant().name();
+                answer.whenAnswered(jobs -> limits.events().pulled(tenant, jobs), slot);
+            } else {
+                answer.whenAnswered(jobs -> {}, slot);
+            }
+            PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
+            waiting = answer.afterRegistered(poll, backstopMs(timeout));
+        } finally {
+            if (!waiting) {
+                slot.run();
+            }
+        }
     }
 
     private static long backstopMs(Long timeout) {

@@ -1,5 +1,6 @@
 package io.mykit.delay.core.tenants;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.common.tenant.LiveTenants;
 import io.mykit.delay.common.tenant.Tenant;
 import io.mykit.delay.common.tenant.TenantDirectory;
@@ -8,7 +9,10 @@ import io.mykit.delay.config.TenantProperties;
 import io.mykit.delay.config.Tenants;
 import io.mykit.delay.config.TenantsFile;
 import io.mykit.delay.controller.CallerFilter;
+import io.mykit.delay.controller.TenantEvents;
 import io.mykit.delay.controller.TenantGuard;
+import io.mykit.delay.controller.TenantLimits;
+import io.mykit.delay.queue.stats.StatsService;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -77,10 +81,21 @@ public class TenantsConfiguration {
         return watch;
     }
 
+    @Bean
+    public TenantEvents tenantEvents(MeterRegistry registry) {
+        return new MicrometerTenantEvents(registry);
+    }
+
+    @Bean
+    public TenantLimits tenantLimits(StatsService stats, TenantEvents events) {
+        return new TenantLimits(stats, events, System::nanoTime);
+    }
+
     /** After the request guard (+10), before the direct routes (+20): they check the caller it resolves. */
     @Bean
-    public FilterRegistrationBean<CallerFilter> callerFilter(LiveTenants live) {
-        FilterRegistrationBean<CallerFilter> registration = new FilterRegistrationBean<>(new CallerFilter(live));
+    public FilterRegistrationBean<CallerFilter> callerFilter(LiveTenants live, TenantEvents events) {
+        FilterRegistrationBean<CallerFilter> registration =
+                new FilterRegistrationBean<>(new CallerFilter(live, events));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
         return registration;
     }

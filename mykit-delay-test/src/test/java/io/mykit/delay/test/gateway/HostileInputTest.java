@@ -59,7 +59,7 @@ import redis.clients.jedis.resps.ScanResult;
  * requests come from one seeded {@link Random}: the run prints its seed, and {@code -Dmykit.test.hostile-seed=<seed>}
  * replays it.
  */
-class HostileInputTest {
+public class HostileInputTest {
     private static final String SEED_PROPERTY = "mykit.test.hostile-seed";
     private static final int MAX_BODY_BYTES = 2048;
     private static final int MAX_REQUEST_BYTES = 1024 * 1024;
@@ -97,13 +97,20 @@ class HostileInputTest {
 
     @BeforeAll
     static void start() {
+        startWith();
+    }
+
+    /** Starts the gateway with {@code extraProperties} besides the suite's own (a subclass hides {@link #start}). */
+    protected static void startWith(String... extraProperties) {
         database = "mykit_it_hostile_" + UUID.randomUUID().toString().substring(0, 8);
-        gateway = TestGateway.start(
+        List<String> properties = new ArrayList<>(List.of(
                 "mykit.delay.limits.max-body-bytes=" + MAX_BODY_BYTES,
                 "mykit.delay.limits.max-request-bytes=" + MAX_REQUEST_BYTES,
                 "mykit.delay.admin.token=" + ADMIN_TOKEN,
                 // a journal of its own: other tests' pushes must not move the row counts compared here
-                "spring.datasource.url=" + TestServers.jdbcUrl(database));
+                "spring.datasource.url=" + TestServers.jdbcUrl(database)));
+        properties.addAll(List.of(extraProperties));
+        gateway = TestGateway.start(properties.toArray(String[]::new));
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
         redis = new Jedis(TestServers.redis().host(), TestServers.redis().port());
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));

@@ -12,6 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -26,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Admin routes need the configured token, however the path is spelled; other routes do not. That callers from every
  * address need it too is AdminGuardTest's (a request object carrying a remote address).
  */
-class AdminTokenTest {
+public class AdminTokenTest {
     private static final String TOKEN = "s3cret-admin-token";
     private static final String DEAD_TOPIC =
             "adm-" + UUID.randomUUID().toString().substring(0, 8);
@@ -42,7 +44,14 @@ class AdminTokenTest {
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.admin.token=" + TOKEN);
+        startWith();
+    }
+
+    /** Starts the gateway with {@code extraProperties} besides the token (a subclass hides {@link #start}). */
+    protected static void startWith(String... extraProperties) {
+        List<String> properties = new ArrayList<>(List.of("mykit.delay.admin.token=" + TOKEN));
+        properties.addAll(List.of(extraProperties));
+        gateway = TestGateway.start(properties.toArray(String[]::new));
         base = gateway.baseUrl();
         port = URI.create(base).getPort();
     }
