@@ -20,8 +20,8 @@ public class HttpProperties {
     /**
      * Before the port opens, at most this long of the gateway's own jobs in topic {@code mykit-delay-warmup}, pushed,
      * pulled, finished and cancelled through a loopback port of the same web server, so the first clients meet compiled
-     * code; it ends sooner once the JIT has settled (0 = none). Unset: 15 s on external stores, none on the embedded
-     * ones.
+     * code; it ends sooner once the JIT has settled. Off by default (0): it delays every start and sends its own jobs
+     * through the production Redis and journal.
      */
     private Duration warmup;
 

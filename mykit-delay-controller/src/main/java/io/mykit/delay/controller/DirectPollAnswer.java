@@ -2,7 +2,8 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PendingPoll;
+import io.mykit.delay.queue.dispatch.pull.PollAnswer;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -25,7 +26,7 @@ import org.springframework.http.ResponseEntity;
  * <p>States: OPEN (handler running) -> ANSWERED (answer kept for the handler) or WAITING (async) -> DONE. An answer
  * that finds the poll DONE (timed out, client gone) is refused, so the poll gives its jobs back.
  */
-final class DirectPollAnswer implements PullTarget.PollAnswer {
+final class DirectPollAnswer implements PollAnswer {
     private static final Logger log = LoggerFactory.getLogger(DirectPollAnswer.class);
     private static final int OPEN = 0;
     private static final int ANSWERED = 1;
@@ -112,7 +113,7 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
      * Spring's exception handlers, as from any handler), or leaves the request waiting, async, for at most
      * {@code backstopMs}. Answers whether the request was left waiting.
      */
-    boolean afterRegistered(PullTarget.PendingPoll poll, long backstopMs) throws IOException {
+    boolean afterRegistered(PendingPoll poll, long backstopMs) throws IOException {
         Object answered;
         synchronized (this) {
             if (state == OPEN) {
@@ -143,9 +144,9 @@ final class DirectPollAnswer implements PullTarget.PollAnswer {
 
     /** The container's side: the backstop timeout answers empty; an error or the end cancels the poll. */
     private final class Ending implements AsyncListener {
-        private final PullTarget.PendingPoll poll;
+        private final PendingPoll poll;
 
-        Ending(PullTarget.PendingPoll poll) {
+        Ending(PendingPoll poll) {
             this.poll = poll;
         }
 

@@ -3,7 +3,7 @@ package io.mykit.delay.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.FinishReport;
 import io.swagger.v3.oas.annotations.Operation;
@@ -98,7 +98,7 @@ public class PullController {
             } else {
                 answer.whenAnswered(jobs -> {}, slot);
             }
-            PullTarget.PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
+            PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
             waiting = answer.afterRegistered(poll, backstopMs(timeout));
         } finally {
             if (!waiting) {

@@ -4,17 +4,13 @@ import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.DispatchProperties;
 import io.mykit.delay.config.PullProperties;
-import io.mykit.delay.config.RegistryProperties;
 import io.mykit.delay.config.TimerProperties;
 import io.mykit.delay.queue.cluster.BucketOwnership;
-import io.mykit.delay.queue.cluster.OwnershipSettings;
-import io.mykit.delay.queue.cluster.StandaloneOwnership;
 import io.mykit.delay.queue.cluster.WakeBus;
-import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
-import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
@@ -37,18 +33,12 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
-import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /** Wires the engine from the {@code mykit.delay.*} tree; the engine classes themselves know nothing of Spring. */
 @Configuration(proxyBeanMethods = false)
@@ -88,15 +78,6 @@ public class DelayQueueConfiguration {
             StartupLayout.ensure(properties.getRedis(), keys);
         }
         return new RedisDelayStore(redis, keys, fence, properties.getRedis().isCompactRecords());
-    }
-
-    /** This node's name: in ZooKeeper, in /cluster and, outside standalone mode, in the journal's log rows. */
-    @Bean
-    public NodeIdentity nodeIdentity(DelayProperties properties, Environment environment) {
-        String port = environment.getProperty("server.port", "8080");
-        String configured = properties.getRegistry().getNodeId();
-        String id = configured != null && !configured.isBlank() ? configured : NodeIdentity.hostName() + ":" + port;
-        return new NodeIdentity(id, "http://" + NodeIdentity.hostName() + ":" + port);
     }
 
     @Bean
@@ -216,99 +197,6 @@ public class DelayQueueConfiguration {
     }
 
     @Bean
-    public BucketOwnership bucketOwnership(
-            DelayProperties properties,
-            NodeIdentity node,
-            RedisDelayStore store,
-            FenceTokens fence,
-            TimerGroup timers,
-            RedisLossWatch lossWatch) {
-        if (properties.getMode() == DelayProperties.Mode.STANDALONE) {
-            return new StandaloneOwnership(
-                    timers,
-                    properties.getBuckets(),
-                    node.id(),
-                    fence,
-                    lossWatch::restores,
-                    properties.getTimer().isEnabled());
-        }
-        RegistryProperties registry = properties.getRegistry();
-        OwnershipSettings.Timing timing = new OwnershipSettings.Timing(
-                registry.getConnectionTimeout(), registry.getSessionTimeout(), registry.getSuspendGrace());
-        CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(registry.getServerList())
-                .namespace(registry.getNamespace())
-                .sessionTimeoutMs((int) registry.getSessionTimeout().toMillis())
-                .connectionTimeoutMs((int) registry.getConnectionTimeout().toMillis())
-                .retryPolicy(new ExponentialBackoffRetry(200, 10, 2_000))
-                // reconnect through the configured addresses only (proxies, NAT), not those ZooKeeper advertises
-                .ensembleTracker(false)
-                // with a grace the leader latch keeps leadership through SUSPENDED; the ownership ends the grace
-                .connectionStateErrorPolicy(
-                        timing.stopsAtOnce()
-                                ? new StandardConnectionStateErrorPolicy()
-                                : new SessionConnectionStateErrorPolicy())
-                .build();
-        OwnershipSettings.Mode mode = properties.getMode() == DelayProperties.Mode.MASTER_SLAVE
-                ? OwnershipSettings.Mode.MASTER_SLAVE
-                : OwnershipSettings.Mode.CLUSTER;
-        OwnershipSettings settings = new OwnershipSettings(
-                mode,
-                node.id(),
-                node.url(),
-                properties.getTimer().isEnabled(),
-                properties.getBuckets(),
-                properties.getRedis().getKeyPrefix(),
-                timing);
-        ZooKeeperOwnership ownership = new ZooKeeperOwnership(
-                client,
-                settings,
-                timers,
-                fence,
-                store::claimAgain,
-                othersLive -> StartupLayout.ensure(properties.getRedis(), store.keys(), othersLive),
-                lossWatch::restores);
-        // a node that cannot reach ZooKeeper, or disagrees with the recorded layout, refuses to start
-        ownership.join();
-        return ownership;
-    }
-
-    /** Wakes a bucket's timer here, or (ZooKeeper modes) its owner on another node through Redis pub/sub. */
-    @Bean(destroyMethod = "close")
-    public WakeBus wakeBus(
-            RedisDelayStore store,
-            DelayProperties properties,
-            NodeIdentity node,
-            TimerGroup timers,
-            BucketOwnership ownership,
-            PullTarget pull,
-            StateChangeWriter states,
-            RecoveryService recovery,
-            Clock clock) {
-        WakeBus bus = new WakeBus(
-                store.channels(),
-                properties.getRedis().getKeyPrefix(),
-                node.id(),
-                timers,
-                ownership,
-                pull,
-                states,
-                clock,
-                properties.getTimer().getMaxIdle().toMillis());
-        if (properties.getMode() != DelayProperties.Mode.STANDALONE) {
-            pull.onHandedOver(bus::handedOver);
-            // a restore on one node must see every node's ends journaled first
-            recovery.endingsBarrier(bus::flushEverywhere);
-        }
-        return bus;
-    }
-
-    @Bean
-    public BiConsumer<Integer, Long> bucketWaker(DelayProperties properties, TimerGroup timers, WakeBus bus) {
-        return properties.getMode() == DelayProperties.Mode.STANDALONE ? timers::wake : bus::wake;
-    }
-
-    @Bean
     public PushPipeline pushPipeline(
             Journal journal,
             RedisDelayStore store,
@@ -405,7 +293,7 @@ public class DelayQueueConfiguration {
             DelayQueueService queue) {
         return new StartupWarmup(
                 () -> context instanceof WebServerApplicationContext web ? web.getWebServer() : null,
-                StartupWarmup.duration(properties.getHttp().getWarmup(), context.getEnvironment()),
+                StartupWarmup.duration(properties.getHttp().getWarmup()),
                 delivery::start,
                 queue,
                 properties.getLimits().getMaxBatchSize());

@@ -2,7 +2,7 @@ package io.mykit.delay.core;
 
 import io.mykit.delay.queue.cluster.BucketOwnership;
 import io.mykit.delay.queue.cluster.WakeBus;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.timer.TimerGroup;
 import org.slf4j.Logger;

@@ -3,6 +3,7 @@ package io.mykit.delay.bench;
 import io.mykit.delay.MykitDelayApplication;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.StoreCounts;
@@ -98,7 +99,7 @@ final class BenchGateway implements AutoCloseable {
 
     /** Long-polls waiting without a thread right now (scenario 9). */
     int waitingPolls() {
-        return context.getBean(io.mykit.delay.queue.dispatch.PullTarget.class).waitingPolls();
+        return context.getBean(PullTarget.class).waitingPolls();
     }
 
     /** Tomcat request threads busy right now, and how many the pool holds (scenario 9). */

@@ -427,7 +427,7 @@ final class BrokerScenario {
     }
 
     /**
-     * A smaller drain through the same road first, so the measured one runs on compiled code as a long-running gateway
+     * A smaller drain through the same path first, so the measured one runs on compiled code as a long-running gateway
      * and broker do (the JIT took most of a core through the first drain). Returns how long it took.
      */
     private long warmUp(int number, LoadDriver driver, Receipts receipts) throws Exception {
@@ -533,7 +533,7 @@ final class BrokerScenario {
         }
     }
 
-    /** The target for a broker road: the broker alone's p99 and p99.9 plus the margin. */
+    /** The target for a broker path: the broker alone's p99 and p99.9 plus the margin. */
     private static String besideAlone(Histogram alone) {
         return String.format(
                 Locale.ROOT,

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * ready jobs in a tube that {@code pause-tube} holds until the instant, since its delays count whole seconds from each
  * put and N puts could not fall due together (it leaves out beanstalkd's move from its delay heap to its ready heap,
  * microseconds a job). Its puts go in without fsync and it drains after a restart on the same binlog in the asked mode
- * ({@link Beanstalkd#startPrefilled}). Before each measured drain, a smaller one through the same road, unmeasured
+ * ({@link Beanstalkd#startPrefilled}). Before each measured drain, a smaller one through the same path, unmeasured
  * (beanstalkd's on a throwaway server: only the bench's own client code needs it).
  *
  * <p>Sizes: {@code -Dbench.peer.drain.jobs} (100,000; 1,000,000 with all; 2,000 quick), {@code .lead} (seconds from the

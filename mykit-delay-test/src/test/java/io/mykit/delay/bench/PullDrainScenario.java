@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * Scenario 10: jobs batch-pushed with one createTime and delay, so that all fall due at one instant after the push,
  * taken by pullers as the issue's harness takes them (4 consumers, GET /get/{topic} and GET /finish one job at a time).
  * Drain rate = jobs / (last finish answered - that instant); then every job must hold a Finish row in the journal.
- * Smaller drains through the same road run first, unmeasured, until the JIT has settled (see {@link #warmUp}).
+ * Smaller drains through the same path run first, unmeasured, until the JIT has settled (see {@link #warmUp}).
  *
  * <p>Sizes: {@code -Dbench.pull-drain.jobs} (100,000; 1,000,000 with all; 2,000 quick), {@code .lead} (seconds from the
  * push to the due instant), {@code .pullers}, {@code .pull-batch} (1 = single pulls), {@code .warmup} (jobs per warm-up

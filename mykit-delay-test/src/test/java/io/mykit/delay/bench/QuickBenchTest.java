@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the bench's quick mode on the test servers, so CI proves every bench road still delivers: single pushes to
+ * Runs the bench's quick mode on the test servers, so CI proves every bench path still delivers: single pushes to
  * single pulls (3), a pull drain (10), the Redis memory count (11), a drain to ActiveMQ (7) and the floors' delivery
  * from memory (14). It checks only that exactly the pushed jobs arrived; the speeds it prints are a cold JVM's on a
  * busy CI machine and mean nothing.

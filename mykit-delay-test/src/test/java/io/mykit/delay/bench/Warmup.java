@@ -35,7 +35,7 @@ final class Warmup {
     /** From {@code -Dbench.warmup.min}, {@code .max} (seconds) and {@code .jit} (cores, in hundredths). */
     record Limits(int minSeconds, int maxSeconds, double jitCores) {
         static Limits from(BenchSettings settings, int defaultMinSeconds) {
-            // quick mode measures cold: it proves the road, not the speed
+            // quick mode measures cold: it proves the path, not the speed
             Limits limits = new Limits(
                     settings.size("bench.warmup.min", defaultMinSeconds, defaultMinSeconds, 0),
                     settings.size("bench.warmup.max", 240, 240, 0),

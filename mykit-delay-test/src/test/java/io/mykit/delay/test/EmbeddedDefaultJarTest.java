@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code java -jar mykit-delay.jar} with no configuration is the first thing a user runs: the packaged jar must start
- * on its embedded Redis and H2 journal, serve the whole push/get/finish road, and take its Redis down with it.
+ * on its embedded Redis and H2 journal, serve the whole push/get/finish path, and take its Redis down with it.
  */
 class EmbeddedDefaultJarTest {
 

@@ -1,6 +1,6 @@
 package io.mykit.delay.queue.cluster;
 
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.RedisChannels;
 import io.mykit.delay.queue.timer.TimerGroup;

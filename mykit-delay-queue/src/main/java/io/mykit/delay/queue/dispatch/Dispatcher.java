@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import java.util.LinkedHashMap;
 import java.util.List;

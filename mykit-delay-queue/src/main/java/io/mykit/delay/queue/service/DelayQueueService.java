@@ -8,7 +8,9 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PendingPoll;
+import io.mykit.delay.queue.dispatch.pull.PollAnswer;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
@@ -300,8 +302,7 @@ public class DelayQueueService {
      * {@link #reserve(String, int, Long, Long)} without holding the caller's thread while it waits: {@code answer} is
      * called once, with the jobs or with none at the timeout. Bad input throws here, before anything waits.
      */
-    public PullTarget.PendingPoll reserveAsync(
-            String topic, int count, Long ttrMs, Long timeoutMs, PullTarget.PollAnswer answer) {
+    public PendingPoll reserveAsync(String topic, int count, Long ttrMs, Long timeoutMs, PollAnswer answer) {
         JobValidator.PullRequest args = validator.checkPull(topic, count, ttrMs, timeoutMs);
         return pull.reserveAsync(topic, count, args.ttr(), args.timeout(), answer);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -17,7 +18,6 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,18 +26,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** GET /jobs?bizKey= finds a key's jobs; DELETE /jobs?bizKey=&topic= cancels its pending ones for good. */
 class BizKeyTest {
     private static final long A_DAY_MS = 86_400_000L;
+
+    @Gateway("mykit.delay.pull.poll-interval=50ms")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.pull.poll-interval=50ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String unique(String prefix) {

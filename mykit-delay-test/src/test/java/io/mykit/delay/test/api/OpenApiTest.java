@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.TenantGuard;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -24,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -46,7 +46,10 @@ class OpenApiTest {
     private static final Set<String> LEGACY =
             Set.of("GET /finish", "GET /delete", "GET /reStore", "GET /reStoreJob", "GET /clearAll");
 
+    // a token is set: the document and Swagger UI must still answer without it
+    @Gateway("mykit.delay.admin.token=" + TOKEN)
     private static TestGateway gateway;
+
     private static JsonNode doc;
 
     /** A route as a handler method declares it. */
@@ -58,19 +61,12 @@ class OpenApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        // a token is set: the document and Swagger UI must still answer without it
-        gateway = TestGateway.start("mykit.delay.admin.token=" + TOKEN);
         RawHttp.Answer answer = get("/v3/api-docs");
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         doc = MAPPER.readTree(answer.body());
         Path saved = Path.of("target", "openapi.json");
         Files.createDirectories(saved.getParent());
         Files.writeString(saved, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static RawHttp.Answer get(String target) throws Exception {

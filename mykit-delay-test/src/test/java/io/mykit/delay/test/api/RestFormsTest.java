@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.AdminCanaries;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -15,25 +16,21 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Each REST form of a state change does what its legacy GET twin does, answer and effect alike. */
 class RestFormsTest {
     private static final long A_DAY_MS = 86_400_000L;
+
+    @Gateway("mykit.delay.pull.poll-interval=50ms")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.pull.poll-interval=50ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String topic() {

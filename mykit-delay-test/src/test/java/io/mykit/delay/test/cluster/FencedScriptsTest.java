@@ -10,17 +10,16 @@ import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
+import io.mykit.delay.test.support.PrefixedStore;
 import io.mykit.delay.test.support.TestServers;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * Two nodes share one Redis and one bucket; the one with the older ownership term is refused by every step that hands
@@ -30,6 +29,9 @@ import redis.clients.jedis.JedisPooled;
 class FencedScriptsTest {
     private static final int BUCKETS = 1;
     private static final int B = 0;
+
+    @RegisterExtension
+    static final PrefixedStore STORE = new PrefixedStore("fence", BUCKETS);
 
     private JedisPool pool;
     private SingleRedis nodes;
@@ -44,8 +46,8 @@ class FencedScriptsTest {
     void twoNodesOnOneBucket() {
         TestServers.RedisEndpoint redis = TestServers.redis();
         pool = new JedisPool(redis.host(), redis.port());
-        nodes = new SingleRedis(new JedisPooled(redis.host(), redis.port()));
-        keys = new Keys("fence-" + UUID.randomUUID().toString().substring(0, 8), BUCKETS);
+        nodes = STORE.nodes();
+        keys = STORE.keys();
         oldFence = new FenceTokens(BUCKETS);
         newFence = new FenceTokens(BUCKETS);
         oldFence.onFenced(toldFenced::add);
@@ -61,15 +63,7 @@ class FencedScriptsTest {
 
     @AfterEach
     void cleanUp() {
-        try (Jedis jedis = pool.getResource()) {
-            Set<String> left =
-                    jedis.keys("{" + keys.owner(B).substring(1, keys.owner(B).indexOf('}')) + "}*");
-            if (!left.isEmpty()) {
-                jedis.del(left.toArray(String[]::new));
-            }
-        }
         pool.close();
-        nodes.close();
     }
 
     @Test

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.sun.net.httpserver.HttpServer;
 import io.mykit.delay.test.gateway.AdminCanaries;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -49,7 +50,13 @@ class ConsoleBrowserTest {
     private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
     private static final String TOKEN = "console-admin-token";
 
+    @Gateway({
+        "mykit.delay.timer.sweep-interval=100ms",
+        "mykit.delay.pull.poll-interval=50ms",
+        "mykit.delay.admin.token=" + TOKEN
+    })
     private static TestGateway gateway;
+
     private static GatewayClient client;
     private static WebDriver browser;
     private static Path profile;
@@ -57,10 +64,6 @@ class ConsoleBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         boolean debianChromium = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        gateway = TestGateway.start(
-                "mykit.delay.timer.sweep-interval=100ms",
-                "mykit.delay.pull.poll-interval=50ms",
-                "mykit.delay.admin.token=" + TOKEN);
         client = gateway.client();
         profile = Files.createTempDirectory("console-chromium");
         ChromeOptions options = new ChromeOptions();
@@ -95,9 +98,6 @@ class ConsoleBrowserTest {
     static void stop() throws Exception {
         if (browser != null) {
             browser.quit();
-        }
-        if (gateway != null) {
-            gateway.close();
         }
         if (profile != null) {
             try (var files = Files.walk(profile)) {

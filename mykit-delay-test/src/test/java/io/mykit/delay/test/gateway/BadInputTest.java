@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,17 +15,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class BadInputTest {
     private static final String TOPIC =
             "bad-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+
+    @Gateway("mykit.delay.limits.max-body-bytes=1024")
     private static TestGateway gateway;
-
-    @BeforeAll
-    static void start() {
-        gateway = TestGateway.start("mykit.delay.limits.max-body-bytes=1024");
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
 
     static Stream<Arguments> badPushes() {
         String big = "x".repeat(1025);

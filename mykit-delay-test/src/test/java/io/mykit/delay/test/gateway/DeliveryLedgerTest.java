@@ -18,32 +18,28 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * With {@code mykit.delay.journal.ledger} on, the state writer appends each flush as one packed ledger row and a fold
- * applies it to the job and log rows later (issue #14: the drain's per-job UPDATE and log rows). Until the fold, every
- * read of the gateway must overlay the ledger on the rows: a job finished in the ledger is ended for a lookup, a
+ * applies it to the job and log rows later (instead of a per-job UPDATE and log row at each drain). Until the fold,
+ * every read of the gateway must overlay the ledger on the rows: a job finished in the ledger is ended for a lookup, a
  * cancel, a reschedule, a restore of one job or of all, and a restart on an empty Redis. The folds here are called by
  * hand (fold-after is an hour), so each check runs while the ledger alone knows the end.
  */
 class DeliveryLedgerTest {
     private static final String HELD = "mykit.delay.journal.ledger-fold-after=1h";
+
+    @Gateway({"mykit.delay.journal.ledger=true", HELD})
     private static TestGateway gateway;
+
     private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.journal.ledger=true", HELD);
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test

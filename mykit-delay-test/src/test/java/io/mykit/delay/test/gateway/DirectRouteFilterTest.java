@@ -11,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
@@ -25,21 +23,12 @@ import org.springframework.web.context.support.ServletRequestHandledEvent;
  */
 class DirectRouteFilterTest {
     private static final String JSON = "application/json";
+    // Spring MVC's request events (off in application.yml) tell which calls it dispatched
+    @Gateway("spring.mvc.publish-request-handled-events=true")
     private static TestGateway direct;
+
+    @Gateway("mykit.delay.http.direct-routes=false")
     private static TestGateway throughMvc;
-
-    @BeforeAll
-    static void start() {
-        // Spring MVC's request events (off in application.yml) tell which calls it dispatched
-        direct = TestGateway.start("spring.mvc.publish-request-handled-events=true");
-        throughMvc = TestGateway.start("mykit.delay.http.direct-routes=false");
-    }
-
-    @AfterAll
-    static void stop() {
-        direct.close();
-        throughMvc.close();
-    }
 
     @Test
     void the_filter_is_there_in_one_gateway_and_not_in_the_other() {

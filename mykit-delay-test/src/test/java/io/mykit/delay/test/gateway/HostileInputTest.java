@@ -16,10 +16,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,8 +57,8 @@ import redis.clients.jedis.resps.ScanResult;
  */
 public class HostileInputTest {
     private static final String SEED_PROPERTY = "mykit.test.hostile-seed";
-    private static final int MAX_BODY_BYTES = 2048;
-    private static final int MAX_REQUEST_BYTES = 1024 * 1024;
+    protected static final int MAX_BODY_BYTES = 2048;
+    protected static final int MAX_REQUEST_BYTES = 1024 * 1024;
     private static final int MAX_BATCH = 1000;
     private static final int MIN_SENT = 1000;
     private static final long MAX_DELAY_MS = Duration.ofDays(366).toMillis();
@@ -74,7 +70,7 @@ public class HostileInputTest {
     private static final String TOPIC =
             "hostile-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String JSON = "application/json";
-    private static final String ADMIN_TOKEN = "hostile-admin-" + UUID.randomUUID();
+    protected static final String ADMIN_TOKEN = "hostile-admin-5c1e7a02";
     private static final Map<String, String> WITH_ADMIN_TOKEN = Map.of("X-Admin-Token", ADMIN_TOKEN);
     private static final List<String> NUMBER_FIELDS =
             List.of("delay", "priority", "ttl", "tries", "createTime", "attempts");
@@ -87,7 +83,14 @@ public class HostileInputTest {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
 
+    // a journal of its own (as every TestGateway has): other tests' pushes must not move the row counts compared here
+    @Gateway({
+        "mykit.delay.limits.max-body-bytes=" + MAX_BODY_BYTES,
+        "mykit.delay.limits.max-request-bytes=" + MAX_REQUEST_BYTES,
+        "mykit.delay.admin.token=" + ADMIN_TOKEN
+    })
     private static TestGateway gateway;
+
     private static String database;
     private static String base;
     private static Jedis redis;
@@ -97,20 +100,13 @@ public class HostileInputTest {
 
     @BeforeAll
     static void start() {
-        startWith();
+        startOn(gateway);
     }
 
-    /** Starts the gateway with {@code extraProperties} besides the suite's own (a subclass hides {@link #start}). */
-    protected static void startWith(String... extraProperties) {
-        database = "mykit_it_hostile_" + UUID.randomUUID().toString().substring(0, 8);
-        List<String> properties = new ArrayList<>(List.of(
-                "mykit.delay.limits.max-body-bytes=" + MAX_BODY_BYTES,
-                "mykit.delay.limits.max-request-bytes=" + MAX_REQUEST_BYTES,
-                "mykit.delay.admin.token=" + ADMIN_TOKEN,
-                // a journal of its own: other tests' pushes must not move the row counts compared here
-                "spring.datasource.url=" + TestServers.jdbcUrl(database)));
-        properties.addAll(List.of(extraProperties));
-        gateway = TestGateway.start(properties.toArray(String[]::new));
+    /** Runs the suite against {@code on}: a subclass hides {@link #start} to pass its own, with tenants say. */
+    protected static void startOn(TestGateway on) {
+        gateway = on;
+        database = gateway.database();
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
         redis = new Jedis(TestServers.redis().host(), TestServers.redis().port());
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
@@ -126,21 +122,9 @@ public class HostileInputTest {
     }
 
     @AfterAll
-    static void stop() throws SQLException {
-        if (gateway != null) {
-            gateway.close();
-        }
+    static void stop() {
         if (redis != null) {
-            try {
-                redisKeys().keySet().forEach(redis::del);
-            } finally {
-                redis.close();
-            }
-        }
-        try (Connection connection = DriverManager.getConnection(
-                        TestServers.jdbcUrl(database), TestServers.jdbcUser(), TestServers.jdbcPassword());
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP DATABASE `" + database + "`");
+            redis.close();
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,20 +38,16 @@ class IdCaseTest {
             + " ORDER BY table_name, index_name, seq_in_index";
     private static final long DELAY_MS = 1_000;
 
+    @Gateway
     private static TestGateway gateway;
+
     private static GatewayClient client;
     private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start();
         client = gateway.client();
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String unique() {

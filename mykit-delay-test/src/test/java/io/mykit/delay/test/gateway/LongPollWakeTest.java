@@ -19,19 +19,19 @@ import org.junit.jupiter.api.Test;
  * its job within moments of the due time, and a hand-over wakes only as many waiters as it has jobs.
  */
 class LongPollWakeTest {
+    @Gateway("mykit.delay.pull.poll-interval=20s")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.pull.poll-interval=20s");
         client = gateway.client();
     }
 
     @AfterAll
     static void stop() {
         PULLERS.shutdownNow();
-        gateway.close();
     }
 
     /** One thread per puller: they must all wait at once, whatever the machine's core count. */

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.timer.BucketTimer;
 import io.mykit.delay.queue.timer.TimerGroup;

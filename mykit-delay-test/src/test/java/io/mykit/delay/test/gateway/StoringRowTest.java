@@ -11,31 +11,28 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A push journals its jobs in Delay with one storing row per group, deleted once Redis holds them (issue #14: no status
- * UPDATE and second log row per job). While the storing row is there the jobs count as WaitPut: a crash between the
- * commit and the Redis add leaves exactly that state, and neither a cancel nor a restore may act on it, since the push
- * may still add the job; the stranded-job repairer stores it after repair-after.
+ * A push journals its jobs in Delay with one storing row per group, deleted once Redis holds them (no status UPDATE and
+ * second log row per job). While the storing row is there the jobs count as WaitPut: a crash between the commit and the
+ * Redis add leaves exactly that state, and neither a cancel nor a restore may act on it, since the push may still add
+ * the job; the stranded-job repairer stores it after repair-after.
  */
 class StoringRowTest {
-    private static final Duration REPAIR_AFTER = Duration.ofSeconds(4);
+    private static final int REPAIR_AFTER_SECONDS = 4;
+    private static final Duration REPAIR_AFTER = Duration.ofSeconds(REPAIR_AFTER_SECONDS);
+
+    @Gateway("mykit.delay.journal.repair-after=" + REPAIR_AFTER_SECONDS + "s")
     private static TestGateway gateway;
+
     private static JdbcTemplate jdbc;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.journal.repair-after=" + REPAIR_AFTER.toSeconds() + "s");
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test

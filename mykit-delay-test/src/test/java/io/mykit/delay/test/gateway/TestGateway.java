@@ -1,9 +1,12 @@
 package io.mykit.delay.test.gateway;
 
 import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.RedisProperties;
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.test.support.KeyPrefixCleanup;
 import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.TestServers;
 import java.util.ArrayList;
@@ -19,8 +22,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A whole gateway in the test JVM on a random port, against the real Redis (or {@link RedisClusterServers}) and MariaDB
- * of {@link TestServers}, with a key prefix and a journal database of its own (dropped on close) so tests cannot see
- * each other's data: a restore reads the whole journal, so gateways must not share one.
+ * of {@link TestServers}, with a key prefix and a journal database of its own so tests cannot see each other's data: a
+ * restore reads the whole journal, so gateways must not share one. {@link #close()} deletes both. A test usually gets
+ * one through {@link Gateway}.
  */
 public final class TestGateway implements AutoCloseable {
     private final ConfigurableApplicationContext context;
@@ -28,11 +32,13 @@ public final class TestGateway implements AutoCloseable {
     private final String baseUrl;
     private final String keyPrefix;
     private final String database;
+    private final RedisProperties redis;
 
     private TestGateway(ConfigurableApplicationContext context, String keyPrefix, String database) {
         this.context = context;
         this.keyPrefix = keyPrefix;
         this.database = database;
+        this.redis = context.getBean(DelayProperties.class).getRedis();
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
         this.baseUrl = "http://127.0.0.1:" + port;
         this.client = new GatewayClient(baseUrl);
@@ -169,9 +175,17 @@ public final class TestGateway implements AutoCloseable {
         context.close();
     }
 
+    /**
+     * Stops the gateway, then deletes its keys from the Redis it ran on (which must still answer) and drops its journal
+     * database.
+     */
     @Override
     public void close() {
         context.close();
-        TestServers.dropDatabase(database);
+        try {
+            KeyPrefixCleanup.delete(redis, keyPrefix);
+        } finally {
+            TestServers.dropDatabase(database);
+        }
     }
 }

@@ -10,9 +10,9 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
-import io.mykit.delay.queue.dispatch.PullTarget;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.SendFailure;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
@@ -25,6 +25,7 @@ import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.TimerGroup;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -42,28 +43,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What ended stays ended, on the pull road against the real Redis and MariaDB: a Finish queued after a Ready, a restore
+ * What ended stays ended, on the pull path against the real Redis and MariaDB: a Finish queued after a Ready, a restore
  * racing a finish and a cancel, a cancel of a reserved job, a finish whose reply was lost, a respawn of a dead job
  * Redis still held a record of, and long-polls that leave nothing behind.
  */
 class EndedStaysEndedTest {
+    @Gateway("mykit.delay.timer.sweep-interval=100ms")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test
@@ -438,7 +434,7 @@ class EndedStaysEndedTest {
                 .isTrue();
     }
 
-    /** Finish, Delete and Dead stay as they came first, whichever road a later end takes to the journal. */
+    /** Finish, Delete and Dead stay as they came first, whichever path a later end takes to the journal. */
     @Test
     void a_late_finish_does_not_overwrite_dead_or_delete() throws Exception {
         String topic = topic();
@@ -592,18 +588,18 @@ class EndedStaysEndedTest {
     }
 
     static String topic() {
-        return PullRoad.topic("ended");
+        return PullPath.topic("ended");
     }
 
     static String push(String topic, long delay, String extraFields) {
-        return PullRoad.push(client, topic, ",\"delay\":" + delay + extraFields);
+        return PullPath.push(client, topic, ",\"delay\":" + delay + extraFields);
     }
 
     static JsonNode reserve(String topic) {
-        return PullRoad.reserve(client, topic, 30_000);
+        return PullPath.reserve(client, topic, 30_000);
     }
 
     static void awaitJournal(String id, JobStatus status) {
-        PullRoad.awaitStatus(client, id, status);
+        PullPath.awaitStatus(client, id, status);
     }
 }

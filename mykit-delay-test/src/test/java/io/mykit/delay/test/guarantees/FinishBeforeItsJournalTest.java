@@ -10,12 +10,12 @@ import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.service.Finishing;
 import io.mykit.delay.queue.service.JobValidator;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,23 +27,19 @@ import org.junit.jupiter.api.Test;
  * state writer never writes, as a killed node's would not.
  */
 class FinishBeforeItsJournalTest {
+    @Gateway("mykit.delay.journal.repair-after=1s")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.journal.repair-after=1s");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test
     void a_finish_its_node_never_journaled_is_not_restored_and_is_journaled_by_the_repair() throws Exception {
-        String topic = PullRoad.topic("unjournaled");
+        String topic = PullPath.topic("unjournaled");
         String single = reservedJob(topic);
         String batched = reservedJob(topic);
         StateChangeWriter killed = new StateChangeWriter(gateway.bean(Journal.class), 1000, 50);
@@ -67,8 +63,8 @@ class FinishBeforeItsJournalTest {
                 .isTrue();
 
         // the repair finds the marks older than repair-after whose rows still read pending, and journals them
-        PullRoad.awaitStatus(client, single, JobStatus.Finish);
-        PullRoad.awaitStatus(client, batched, JobStatus.Finish);
+        PullPath.awaitStatus(client, single, JobStatus.Finish);
+        PullPath.awaitStatus(client, batched, JobStatus.Finish);
         await().atMost(Duration.ofSeconds(15)).until(() -> {
             var marks = store.finishMarksBefore(Long.MAX_VALUE, 1000);
             return !marks.containsKey(single) && !marks.containsKey(batched);
@@ -79,7 +75,7 @@ class FinishBeforeItsJournalTest {
 
     @Test
     void a_finish_judged_by_the_journal_because_redis_lost_the_job_is_not_restored_either() throws Exception {
-        String topic = PullRoad.topic("lost");
+        String topic = PullPath.topic("lost");
         String id = reservedJob(topic);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         // what a Redis that lost the job leaves: neither the job nor a mark
@@ -94,25 +90,25 @@ class FinishBeforeItsJournalTest {
 
         gateway.bean(RecoveryService.class).restore(true);
         assertThat(store.peek(id)).as("finished job after a restore").isEmpty();
-        PullRoad.awaitStatus(client, id, JobStatus.Finish);
+        PullPath.awaitStatus(client, id, JobStatus.Finish);
     }
 
     @Test
     void a_finish_the_writer_journals_leaves_no_mark() {
-        String topic = PullRoad.topic("journaled");
+        String topic = PullPath.topic("journaled");
         String id = reservedJob(topic);
         assertThat(client.finish(id).status()).isEqualTo(200);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        PullRoad.awaitStatus(client, id, JobStatus.Finish);
+        PullPath.awaitStatus(client, id, JobStatus.Finish);
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> !store.finishMarksBefore(Long.MAX_VALUE, 1000).containsKey(id));
     }
 
     /** A job pushed due at once and reserved by a puller, its Ready journaled. */
     private static String reservedJob(String topic) {
-        String id = PullRoad.push(client, topic, ",\"delay\":0");
-        assertThat(PullRoad.reserve(client, topic, 30_000).path("id").asText()).isEqualTo(id);
-        PullRoad.awaitStatus(client, id, JobStatus.Ready);
+        String id = PullPath.push(client, topic, ",\"delay\":0");
+        assertThat(PullPath.reserve(client, topic, 30_000).path("id").asText()).isEqualTo(id);
+        PullPath.awaitStatus(client, id, JobStatus.Ready);
         return id;
     }
 

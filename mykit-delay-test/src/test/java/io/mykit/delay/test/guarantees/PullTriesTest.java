@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,18 +16,14 @@ import org.junit.jupiter.api.Test;
  * ttl) it is dead, journaled and listed. Pullers can give a job back (release) or keep it longer (touch).
  */
 class PullTriesTest {
+    @Gateway("mykit.delay.timer.sweep-interval=100ms")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.timer.sweep-interval=100ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     @Test
@@ -131,19 +127,19 @@ class PullTriesTest {
     }
 
     private static String topic() {
-        return PullRoad.topic("tries");
+        return PullPath.topic("tries");
     }
 
     private static String push(String topic, String extraFields) {
         String fields = extraFields.contains("\"delay\"") ? extraFields : ",\"delay\":0" + extraFields;
-        return PullRoad.push(client, topic, fields);
+        return PullPath.push(client, topic, fields);
     }
 
     private static JsonNode reserve(String topic, long ttrMs) {
-        return PullRoad.reserve(client, topic, ttrMs);
+        return PullPath.reserve(client, topic, ttrMs);
     }
 
     private static void awaitStatus(String id, JobStatus status) {
-        PullRoad.awaitStatus(client, id, status);
+        PullPath.awaitStatus(client, id, status);
     }
 }

@@ -11,6 +11,7 @@ import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.MigrationReport;
 import io.mykit.delay.queue.store.NodePipelines;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.support.KeyPrefixCleanup;
 import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.WaitingSlices;
 import java.time.Duration;
@@ -23,17 +24,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The migration on the test JVM's Redis Cluster of three masters ({@link RedisClusterServers}), where a call naming
  * keys of two buckets (two slots) would be refused with CROSSSLOT. It runs on the store's {@link ClusterRedis}
  * (per-node pipelines), under a key prefix of its own: other classes share the cluster, so it deletes only its keys.
- * The scripts are flushed on every master after the first page, so the migration also takes the NOSCRIPT road.
+ * The scripts are flushed on every master after the first page, so the migration also takes the NOSCRIPT path.
  */
 class BucketLayoutClusterTest {
     private static final int JOBS = 4_000;
@@ -57,18 +54,7 @@ class BucketLayoutClusterTest {
     @AfterEach
     void deleteKeys() {
         redis.close();
-        // key by key: keys of different buckets live on different masters
-        for (HostAndPort node : cluster.nodes()) {
-            try (Jedis jedis = new Jedis(node)) {
-                ScanParams params = new ScanParams().match("{" + prefix + "*").count(1000);
-                String cursor = ScanParams.SCAN_POINTER_START;
-                do {
-                    ScanResult<String> page = jedis.scan(cursor, params);
-                    page.getResult().forEach(jedis::del);
-                    cursor = page.getCursor();
-                } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-            }
-        }
+        KeyPrefixCleanup.deleteOnCluster(cluster.nodes(), prefix);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalPurger;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
 import java.sql.Connection;
@@ -22,7 +23,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,19 +39,16 @@ class JournalRetentionTest {
             JobStatus.ConsumerFailRestore,
             JobStatus.Dead);
 
+    /** This test's gateway, for the helpers below. */
     private TestGateway gateway;
 
-    @AfterEach
-    void stop() {
-        if (gateway != null) {
-            gateway.close();
-        }
-    }
-
     @Test
-    void purge_deletes_exactly_the_old_ended_jobs_and_their_logs_batch_by_batch() throws Exception {
-        // retention 0: the gateway's own purge is off, so only the purge below deletes anything
-        gateway = TestGateway.start("mykit.delay.journal.retention=0", "mykit.delay.journal.purge-interval=200ms");
+    void purge_deletes_exactly_the_old_ended_jobs_and_their_logs_batch_by_batch(
+            // retention 0: the gateway's own purge is off, so only the purge below deletes anything
+            @Gateway({"mykit.delay.journal.retention=0", "mykit.delay.journal.purge-interval=200ms"})
+                    TestGateway gateway)
+            throws Exception {
+        this.gateway = gateway;
         LocalDateTime now = LocalDateTime.now();
         List<String> oldFinished = insert(60, JobStatus.Finish, now.minusDays(3), 3);
         List<String> oldDeleted = insert(25, JobStatus.Delete, now.minusDays(3), 2);
@@ -96,12 +93,16 @@ class JournalRetentionTest {
     }
 
     @Test
-    void the_gateway_purges_in_the_background_and_keeps_pending_dead_and_recent_jobs() throws Exception {
-        gateway = TestGateway.start(
-                "mykit.delay.journal.retention=2d",
-                "mykit.delay.journal.purge-batch-size=20",
-                "mykit.delay.journal.purge-pause=10ms",
-                "mykit.delay.journal.purge-interval=300ms");
+    void the_gateway_purges_in_the_background_and_keeps_pending_dead_and_recent_jobs(
+            @Gateway({
+                        "mykit.delay.journal.retention=2d",
+                        "mykit.delay.journal.purge-batch-size=20",
+                        "mykit.delay.journal.purge-pause=10ms",
+                        "mykit.delay.journal.purge-interval=300ms"
+                    })
+                    TestGateway gateway)
+            throws Exception {
+        this.gateway = gateway;
         LocalDateTime now = LocalDateTime.now();
         List<String> old = insert(70, JobStatus.Finish, now.minusDays(10), 3);
         List<String> keep = new ArrayList<>(insert(5, JobStatus.Dead, now.minusDays(10), 2));

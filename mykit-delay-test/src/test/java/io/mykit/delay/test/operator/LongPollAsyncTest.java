@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PollAnswer;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -26,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,24 +40,21 @@ class LongPollAsyncTest {
     private static final int POLLERS = 2_000;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
+    @Gateway({
+        "server.tomcat.threads.max=40",
+        "server.tomcat.max-connections=10000",
+        "server.tomcat.accept-count=2000",
+        "mykit.delay.pull.poll-interval=1s",
+        "mykit.delay.pull.max-waiting-polls=" + POLLERS
+    })
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        // 40 threads for 2,000 waiting polls: a poll holding a thread would starve every push
-        gateway = TestGateway.start(
-                "server.tomcat.threads.max=40",
-                "server.tomcat.max-connections=10000",
-                "server.tomcat.accept-count=2000",
-                "mykit.delay.pull.poll-interval=1s",
-                "mykit.delay.pull.max-waiting-polls=" + POLLERS);
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String topic() {
@@ -156,7 +154,7 @@ class LongPollAsyncTest {
         // a poll whose client is gone by the time its job is reserved: the answer is refused
         List<String> offered = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> answered = new CompletableFuture<>();
-        pull.reserveAsync(topic, 1, 60_000, 10_000, new PullTarget.PollAnswer() {
+        pull.reserveAsync(topic, 1, 60_000, 10_000, new PollAnswer() {
             @Override
             public boolean jobs(List<Job> jobs) {
                 jobs.forEach(job -> offered.add(job.getId()));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.AdminPathSpellings;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.NetworkNamespace;
@@ -35,17 +36,21 @@ class AdminLoopbackTest {
     private static final String DEAD_TOPIC =
             "adm-" + UUID.randomUUID().toString().substring(0, 8);
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Gateway({
+        "server.forward-headers-strategy=native",
+        "management.endpoints.web.exposure.include=health,info,prometheus,env"
+    })
     private static TestGateway closed;
+
+    @Gateway("mykit.delay.admin.open=true")
     private static TestGateway open;
+
     private static NetworkNamespace elsewhere;
     private static AdminCanaries canaries;
 
     @BeforeAll
     static void start() {
-        closed = TestGateway.start(
-                "server.forward-headers-strategy=native",
-                "management.endpoints.web.exposure.include=health,info,prometheus,env");
-        open = TestGateway.start("mykit.delay.admin.open=true");
         elsewhere = NetworkNamespace.withRelayTo(port(closed), port(open));
     }
 
@@ -53,12 +58,6 @@ class AdminLoopbackTest {
     static void stop() {
         if (elsewhere != null) {
             elsewhere.close();
-        }
-        if (closed != null) {
-            closed.close();
-        }
-        if (open != null) {
-            open.close();
         }
     }
 

@@ -6,18 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mykit.delay.test.gateway.AdminCanaries;
 import io.mykit.delay.test.gateway.AdminPathSpellings;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.RawHttp;
 import io.mykit.delay.test.gateway.TestGateway;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,14 +27,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * address need it too is AdminGuardTest's (a request object carrying a remote address).
  */
 public class AdminTokenTest {
-    private static final String TOKEN = "s3cret-admin-token";
+    protected static final String TOKEN = "s3cret-admin-token";
     private static final String DEAD_TOPIC =
             "adm-" + UUID.randomUUID().toString().substring(0, 8);
     /** Stands for the canary job a restore would bring back; replaced per call. */
     private static final String LOST_ID = "LOST_ID";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Gateway("mykit.delay.admin.token=" + TOKEN)
     private static TestGateway gateway;
+
     private static String base;
     private static int port;
     private static AdminCanaries canaries;
@@ -44,21 +45,14 @@ public class AdminTokenTest {
 
     @BeforeAll
     static void start() {
-        startWith();
+        startOn(gateway);
     }
 
-    /** Starts the gateway with {@code extraProperties} besides the token (a subclass hides {@link #start}). */
-    protected static void startWith(String... extraProperties) {
-        List<String> properties = new ArrayList<>(List.of("mykit.delay.admin.token=" + TOKEN));
-        properties.addAll(List.of(extraProperties));
-        gateway = TestGateway.start(properties.toArray(String[]::new));
+    /** Runs the suite against {@code on}: a subclass hides {@link #start} to pass its own, with tenants say. */
+    protected static void startOn(TestGateway on) {
+        gateway = on;
         base = gateway.baseUrl();
         port = URI.create(base).getPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private int call(String method, String path, String header, String value) throws Exception {

@@ -3,8 +3,6 @@ package io.mykit.delay.test.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.mykit.delay.config.DelayProperties;
-import io.mykit.delay.config.JournalProperties;
 import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.test.gateway.FailureLog;
 import io.mykit.delay.test.gateway.GatewayClient;
@@ -31,15 +29,16 @@ class JournalOutageTest {
     private static TestGateway gateway;
     private static GatewayClient client;
     private static String database;
+    private static String journalUrl;
 
     @BeforeAll
     static void start() {
         proxy = new TcpProxy(TestServers.LOCALHOST, TestServers.mariaDbPort());
         String unique = UUID.randomUUID().toString().substring(0, 8);
         database = "mykit_it_jo_" + unique;
-        String url = TestServers.jdbcUrlThrough(proxy, database);
+        journalUrl = TestServers.jdbcUrlThrough(proxy, database);
         gateway = TestGateway.start(
-                "spring.datasource.url=" + url,
+                "spring.datasource.url=" + journalUrl,
                 "spring.datasource.hikari.connection-timeout=1000",
                 "mykit.delay.journal.push-timeout=5s");
         client = gateway.client();
@@ -133,16 +132,22 @@ class JournalOutageTest {
      */
     @Test
     void pushes_dropped_from_the_queue_with_503_are_never_committed_later() {
+        // callers give up well before the stalled writer does (a connection check alone takes Hikari 5 s)
+        try (TestGateway quick = TestGateway.start(
+                "spring.datasource.url=" + journalUrl,
+                "spring.datasource.hikari.connection-timeout=1000",
+                "mykit.delay.journal.push-timeout=2s")) {
+            dropsQueuedPushes(quick, quick.client());
+        }
+    }
+
+    private static void dropsQueuedPushes(TestGateway gateway, GatewayClient client) {
         String topic = "jo-drop-" + UUID.randomUUID().toString().substring(0, 8);
         PushPipeline pushes = gateway.bean(PushPipeline.class);
-        JournalProperties settings = gateway.bean(DelayProperties.class).getJournal();
         List<String> dropped = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             dropped.add("dropped-" + i + "-" + UUID.randomUUID());
         }
-        // callers give up well before the stalled writer does (a connection check alone takes Hikari 5 s)
-        Duration pushTimeout = settings.getPushTimeout();
-        settings.setPushTimeout(Duration.ofSeconds(2));
         proxy.freeze();
         try {
             CompletableFuture<Reply> first =
@@ -166,7 +171,6 @@ class JournalOutageTest {
             assertThat(unsure.json().path("message").asText()).contains("may still be stored");
         } finally {
             proxy.thaw();
-            settings.setPushTimeout(pushTimeout);
         }
         // a push after the stall is taken after anything still queued before it
         String later = "later-" + UUID.randomUUID();

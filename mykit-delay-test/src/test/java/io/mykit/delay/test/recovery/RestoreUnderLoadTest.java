@@ -35,12 +35,11 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue #10's "done when": restores ({@code GET /reStore?expire=true}) run back to back while clients push, cancel,
- * pull and finish jobs of two pull topics, for {@code -Dmykit.test.restore-load-seconds} (default 60). Then the journal
- * settles, Redis is wiped and restored once more. No job may be reserved after its finish or cancel was answered,
- * {@code /reStoreJob} must refuse ended jobs, no ended job may be in Redis, and every other job pushed with 200 must
- * be. The seed of the clients' choices is printed; {@code -Dmykit.test.restore-load-seed} replays them (the gateway's
- * timing is not replayed).
+ * Restores ({@code GET /reStore?expire=true}) run back to back while clients push, cancel, pull and finish jobs of two
+ * pull topics, for {@code -Dmykit.test.restore-load-seconds} (default 60). Then the journal settles, Redis is wiped and
+ * restored once more. No job may be reserved after its finish or cancel was answered, {@code /reStoreJob} must refuse
+ * ended jobs, no ended job may be in Redis, and every other job pushed with 200 must be. The seed of the clients'
+ * choices is printed; {@code -Dmykit.test.restore-load-seed} replays them (the gateway's timing is not replayed).
  */
 class RestoreUnderLoadTest {
     private static final String SECONDS_PROPERTY = "mykit.test.restore-load-seconds";
@@ -201,10 +200,10 @@ class RestoreUnderLoadTest {
                     .mapToObj(i -> "{\"topic\":\"" + jobTopics.get(i) + "\",\"delay\":" + delays.get(i)
                             + ",\"body\":\"load\"}")
                     .collect(Collectors.joining(","));
-            String road = count == 1 ? "push" : "push/batch";
+            String route = count == 1 ? "push" : "push/batch";
             try {
                 Reply reply = count == 1 ? client.push(jobs) : client.pushBatch("[" + jobs + "]");
-                ledger.count(road + " " + reply.status());
+                ledger.count(route + " " + reply.status());
                 if (reply.status() == 200) {
                     List<String> ids = new ArrayList<>();
                     if (count == 1) {
@@ -216,17 +215,17 @@ class RestoreUnderLoadTest {
                         ledger.violation(
                                 Kind.UNEXPECTED_ANSWER,
                                 LoadLedger.NO_JOB,
-                                road + " of " + count + " answered " + reply);
+                                route + " of " + count + " answered " + reply);
                     } else {
                         for (int i = 0; i < count; i++) {
                             ledger.pushed(ids.get(i), jobTopics.get(i), delays.get(i));
                         }
                     }
                 } else if (reply.status() == 500) {
-                    ledger.violation(Kind.UNEXPECTED_ANSWER, LoadLedger.NO_JOB, road + " answered " + reply);
+                    ledger.violation(Kind.UNEXPECTED_ANSWER, LoadLedger.NO_JOB, route + " answered " + reply);
                 }
             } catch (UncheckedIOException e) {
-                ledger.count(road + " no answer");
+                ledger.count(route + " no answer");
             }
             // no catching up after a slow call: at most one call per period
             next = Math.max(next + TimeUnit.MILLISECONDS.toNanos(PUSH_EVERY_MS), System.nanoTime());

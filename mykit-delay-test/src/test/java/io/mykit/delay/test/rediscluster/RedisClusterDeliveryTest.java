@@ -35,7 +35,7 @@ import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * The delivery road against a real 3-master Redis Cluster: pull push/pull/finish, cancel, reservation expiry, a 300-job
+ * The delivery path against a real 3-master Redis Cluster: pull push/pull/finish, cancel, reservation expiry, a 300-job
  * batch, an ActiveMQ hand-over, scripts lost on every master, and where each bucket's keys live.
  */
 class RedisClusterDeliveryTest {

@@ -9,6 +9,7 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
@@ -20,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
@@ -36,23 +36,22 @@ class RedisClusterRecoveryTest {
     private static final int BUCKETS = 32;
 
     private static RedisClusterServers cluster;
+
+    @Gateway(
+            value = {
+                "mykit.delay.buckets=" + BUCKETS,
+                "mykit.delay.pull.poll-interval=50ms",
+                "mykit.delay.recovery.check-interval=300ms"
+            },
+            redisCluster = true)
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
         cluster = RedisClusterServers.get();
-        gateway = TestGateway.startOnCluster(
-                cluster,
-                "mykit.delay.buckets=" + BUCKETS,
-                "mykit.delay.pull.poll-interval=50ms",
-                "mykit.delay.recovery.check-interval=300ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String topic() {

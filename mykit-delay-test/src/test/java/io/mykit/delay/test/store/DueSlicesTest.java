@@ -12,7 +12,7 @@ import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
 import io.mykit.delay.queue.store.StoreCounts;
-import io.mykit.delay.test.support.TestServers;
+import io.mykit.delay.test.support.PrefixedStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,13 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Waiting jobs live in small due slices with an index of their earliest due times (DelaySlices): the slice Java
@@ -38,36 +36,20 @@ class DueSlicesTest {
     private static final long HOUR = 3_600_000;
     private static final String TOPIC = "slices";
 
-    private JedisPooled redis;
+    @RegisterExtension
+    static final PrefixedStore STORE = new PrefixedStore("slices", 1);
+
+    private UnifiedJedis redis;
     private SingleRedis nodes;
     private Keys keys;
     private RedisDelayStore store;
 
     @BeforeEach
     void store() {
-        TestServers.RedisEndpoint endpoint = TestServers.redis();
-        redis = new JedisPooled(endpoint.host(), endpoint.port());
-        nodes = new SingleRedis(new JedisPooled(endpoint.host(), endpoint.port()));
-        keys = new Keys("slices-" + UUID.randomUUID().toString().substring(0, 8), 1);
-        store = new RedisDelayStore(nodes, keys);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        List<String> left = new ArrayList<>();
-        String cursor = ScanParams.SCAN_POINTER_START;
-        String tag = keys.layout().substring(1, keys.layout().indexOf('}'));
-        ScanParams mine = new ScanParams().match("{" + tag + "*").count(1_000);
-        do {
-            ScanResult<String> page = redis.scan(cursor, mine);
-            left.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-        if (!left.isEmpty()) {
-            redis.del(left.toArray(String[]::new));
-        }
-        nodes.close();
-        redis.close();
+        redis = STORE.client();
+        nodes = STORE.nodes();
+        keys = STORE.keys();
+        store = STORE.store();
     }
 
     @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.Dispatcher;
-import io.mykit.delay.queue.dispatch.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.Keys;

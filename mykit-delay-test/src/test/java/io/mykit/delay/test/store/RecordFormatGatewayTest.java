@@ -3,6 +3,7 @@ package io.mykit.delay.test.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
@@ -19,26 +20,23 @@ class RecordFormatGatewayTest {
     private String lastId;
 
     @Test
-    void the_gateway_writes_compact_records_by_default() {
-        try (TestGateway gateway = TestGateway.start()) {
-            String record = pushAndReadRecord(gateway);
+    void the_gateway_writes_compact_records_by_default(@Gateway TestGateway gateway) {
+        String record = pushAndReadRecord(gateway);
 
-            assertThat(record).startsWith("~");
-            pulledBack(gateway);
-        }
+        assertThat(record).startsWith("~");
+        pulledBack(gateway);
     }
 
     @Test
-    void with_compact_records_off_the_gateway_writes_the_json_the_previous_version_reads() {
-        try (TestGateway gateway = TestGateway.start("mykit.delay.redis.compact-records=false")) {
-            String record = pushAndReadRecord(gateway);
+    void with_compact_records_off_the_gateway_writes_the_json_the_previous_version_reads(
+            @Gateway("mykit.delay.redis.compact-records=false") TestGateway gateway) {
+        String record = pushAndReadRecord(gateway);
 
-            assertThat(record)
-                    .startsWith("{")
-                    .contains("\"id\":\"" + lastId + "\"")
-                    .contains("\"topic\":\"" + topic + "\"");
-            pulledBack(gateway);
-        }
+        assertThat(record)
+                .startsWith("{")
+                .contains("\"id\":\"" + lastId + "\"")
+                .contains("\"topic\":\"" + topic + "\"");
+        pulledBack(gateway);
     }
 
     private String pushAndReadRecord(TestGateway gateway) {

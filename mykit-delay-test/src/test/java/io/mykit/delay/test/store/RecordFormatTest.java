@@ -11,17 +11,13 @@ import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.SingleRedis;
-import io.mykit.delay.test.support.TestServers;
-import java.util.ArrayList;
+import io.mykit.delay.test.support.PrefixedStore;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Jobs in the compact record and jobs whose JSON record a previous version left in Redis (an in-place upgrade) go
@@ -32,7 +28,10 @@ class RecordFormatTest {
     private static final int B = 0;
     private static final String TOPIC = "orders";
 
-    private JedisPooled redis;
+    @RegisterExtension
+    static final PrefixedStore STORE = new PrefixedStore("record", 1);
+
+    private UnifiedJedis redis;
     private SingleRedis nodes;
     private Keys keys;
     private RedisDelayStore store;
@@ -40,30 +39,11 @@ class RecordFormatTest {
 
     @BeforeEach
     void store() {
-        TestServers.RedisEndpoint endpoint = TestServers.redis();
-        redis = new JedisPooled(endpoint.host(), endpoint.port());
-        nodes = new SingleRedis(new JedisPooled(endpoint.host(), endpoint.port()));
-        keys = new Keys("record-" + UUID.randomUUID().toString().substring(0, 8), 1);
-        store = new RedisDelayStore(nodes, keys);
+        redis = STORE.client();
+        nodes = STORE.nodes();
+        keys = STORE.keys();
+        store = STORE.store();
         counters = new StoreCounters(nodes, keys);
-    }
-
-    @AfterEach
-    void cleanUp() {
-        List<String> left = new ArrayList<>();
-        String cursor = ScanParams.SCAN_POINTER_START;
-        String tag = keys.layout().substring(1, keys.layout().indexOf('}'));
-        ScanParams mine = new ScanParams().match("{" + tag + "*").count(1_000);
-        do {
-            ScanResult<String> page = redis.scan(cursor, mine);
-            left.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
-        if (!left.isEmpty()) {
-            redis.del(left.toArray(String[]::new));
-        }
-        nodes.close();
-        redis.close();
     }
 
     @Test

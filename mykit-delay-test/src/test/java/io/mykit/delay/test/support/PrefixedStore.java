@@ -2,6 +2,7 @@ package io.mykit.delay.test.support;
 
 import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.queue.store.RedisDelayStore;
+import io.mykit.delay.queue.store.SingleRedis;
 import java.util.UUID;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -58,6 +59,11 @@ public final class PrefixedStore implements BeforeAllCallback, AfterAllCallback,
     /** This test's key layout. */
     public Keys keys() {
         return keys;
+    }
+
+    /** The shared connection a store runs on, for other stores over this test's keys. */
+    public SingleRedis nodes() {
+        return shared.nodes();
     }
 
     /** The shared connection, for reading keys directly. */

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
- * For tests that count the Redis calls the pull road makes: a real store seen through a proxy that reports each call,
+ * For tests that count the Redis calls the pull path makes: a real store seen through a proxy that reports each call,
  * and a journal that takes state changes and keeps nothing (such tests read Redis only).
  */
 public final class StoreProbes {

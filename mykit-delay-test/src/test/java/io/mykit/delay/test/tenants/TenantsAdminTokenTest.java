@@ -1,5 +1,7 @@
 package io.mykit.delay.test.tenants;
 
+import io.mykit.delay.test.gateway.Gateway;
+import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.recovery.AdminTokenTest;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -8,11 +10,16 @@ import org.junit.jupiter.api.BeforeAll;
  * whatever the caller filter resolved; a tenant's token is no admin token.
  */
 class TenantsAdminTokenTest extends AdminTokenTest {
+    @Gateway({
+        "mykit.delay.admin.token=" + TOKEN,
+        "mykit.delay.tenants.default.topics=*",
+        "mykit.delay.tenants.other.token=other-admin-test-token",
+        "mykit.delay.tenants.other.topics=other-*"
+    })
+    private static TestGateway withTenants;
+
     @BeforeAll
     static void start() {
-        startWith(
-                "mykit.delay.tenants.default.topics=*",
-                "mykit.delay.tenants.other.token=other-admin-test-token",
-                "mykit.delay.tenants.other.topics=other-*");
+        startOn(withTenants);
     }
 }

@@ -1,6 +1,8 @@
 package io.mykit.delay.test.tenants;
 
+import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.HostileInputTest;
+import io.mykit.delay.test.gateway.TestGateway;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
@@ -9,11 +11,18 @@ import org.junit.jupiter.api.BeforeAll;
  * checks on its way. Nothing may change and every answer must be a JSON 4xx, as without tenants.
  */
 class TenantsHostileInputTest extends HostileInputTest {
+    @Gateway({
+        "mykit.delay.limits.max-body-bytes=" + MAX_BODY_BYTES,
+        "mykit.delay.limits.max-request-bytes=" + MAX_REQUEST_BYTES,
+        "mykit.delay.admin.token=" + ADMIN_TOKEN,
+        "mykit.delay.tenants.default.topics=*",
+        "mykit.delay.tenants.other.token=other-hostile-token",
+        "mykit.delay.tenants.other.topics=other-*"
+    })
+    private static TestGateway withTenants;
+
     @BeforeAll
     static void start() {
-        startWith(
-                "mykit.delay.tenants.default.topics=*",
-                "mykit.delay.tenants.other.token=other-hostile-token",
-                "mykit.delay.tenants.other.topics=other-*");
+        startOn(withTenants);
     }
 }

@@ -10,10 +10,10 @@ import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import java.time.Duration;
 import java.util.UUID;
 
-/** The pull road as the guarantee tests drive it: a fresh topic, a push, a reservation, a journal status awaited. */
-final class PullRoad {
+/** The pull path as the guarantee tests drive it: a fresh topic, a push, a reservation, a journal status awaited. */
+final class PullPath {
 
-    private PullRoad() {}
+    private PullPath() {}
 
     static String topic(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);

@@ -1,4 +1,4 @@
-package io.mykit.delay.queue.dispatch;
+package io.mykit.delay.queue.dispatch.pull;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -61,8 +61,8 @@ class PullTargetTest {
         pull.readied(0, List.of(job));
     }
 
-    private static PullTarget.PendingPoll poll(PullTarget pull, String topic, CompletableFuture<List<Job>> answered) {
-        return pull.reserveAsync(topic, 1, 30_000, 20_000, new PullTarget.PollAnswer() {
+    private static PendingPoll poll(PullTarget pull, String topic, CompletableFuture<List<Job>> answered) {
+        return pull.reserveAsync(topic, 1, 30_000, 20_000, new PollAnswer() {
             @Override
             public boolean jobs(List<Job> jobs) {
                 return answered.complete(jobs);
@@ -83,7 +83,7 @@ class PullTargetTest {
                 new PullTarget(store(blocker, blockerLooks), states, Clock.systemUTC(), NO_SAFETY_CHECK_MS, 1, 100)) {
             CompletableFuture<List<Job>> first = new CompletableFuture<>();
             CompletableFuture<List<Job>> second = new CompletableFuture<>();
-            PullTarget.PendingPoll gone = poll(pull, "orders", first);
+            PendingPoll gone = poll(pull, "orders", first);
             poll(pull, "orders", second);
             // the one poll worker is held by a look of another topic
             poll(pull, "blocker", new CompletableFuture<>());
@@ -107,7 +107,7 @@ class PullTargetTest {
                 new PullTarget(store(new CountDownLatch(0), new AtomicInteger()), states, clock, 20, 1, 100)) {
             makeReady(pull, "nobody-pulls", "job-1");
             assertThat(pull.hotTopics()).isEqualTo(1);
-            clock.move(PullTarget.HOT_IDLE_MS + 1);
+            clock.move(HotBuckets.IDLE_MS + 1);
             await().atMost(5, TimeUnit.SECONDS).until(() -> pull.hotTopics() == 0);
         }
     }
@@ -121,7 +121,7 @@ class PullTargetTest {
                 NO_SAFETY_CHECK_MS,
                 1,
                 2)) {
-            PullTarget.PendingPoll one = poll(pull, "a", new CompletableFuture<>());
+            PendingPoll one = poll(pull, "a", new CompletableFuture<>());
             poll(pull, "b", new CompletableFuture<>());
             assertThatThrownBy(() -> poll(pull, "c", new CompletableFuture<>()))
                     .isInstanceOf(TooManyPollsException.class)

@@ -13,24 +13,19 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Push -> due -> pull -> finish against real Redis and MariaDB, through HTTP. */
-class DeliveryRoadTest {
+class DeliveryPathTest {
+    @Gateway("mykit.delay.pull.poll-interval=50ms")
     private static TestGateway gateway;
+
     private static GatewayClient client;
 
     @BeforeAll
     static void start() {
-        gateway = TestGateway.start("mykit.delay.pull.poll-interval=50ms");
         client = gateway.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
     }
 
     private static String topic() {

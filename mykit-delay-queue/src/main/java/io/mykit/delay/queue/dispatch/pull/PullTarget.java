@@ -1,0 +1,160 @@
+package io.mykit.delay.queue.dispatch.pull;
+
+import io.mykit.delay.common.error.TooManyPollsException;
+import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.dispatch.DeliveryTarget;
+import io.mykit.delay.queue.journal.StateChange;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.metrics.QueueMetrics;
+import io.mykit.delay.queue.store.Delivery;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and finish it,
+ * or the sweeper makes it due again when the ttr runs out. A long-poll looks once when it arrives, then waits per
+ * topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on another node
+ * through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look per topic, not
+ * per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread ({@link #reserve})
+ * or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP routes uses: a waiting
+ * poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is refused
+ * ({@link TooManyPollsException}). Long-polls wait in {@link LongPolls}; a look tries the topic's {@link HotBuckets}
+ * first.
+ */
+public class PullTarget implements DeliveryTarget, AutoCloseable {
+    public static final String NAME = "pull";
+    public static final int DEFAULT_POLL_WORKERS = 2;
+    public static final int DEFAULT_MAX_POLLS = 4_096;
+
+    private final Delivery store;
+    private final StateChangeWriter states;
+    private final Clock clock;
+    private final HotBuckets hotBuckets;
+    private final LongPolls polls;
+    private volatile QueueMetrics metrics = QueueMetrics.NONE;
+
+    public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
+        this(store, states, clock, safetyIntervalMs, DEFAULT_POLL_WORKERS, DEFAULT_MAX_POLLS);
+    }
+
+    /**
+     * {@code pollWorkers} threads run the reservations of waiting long-polls, however many of them wait; at most
+     * {@code maxPolls} polls run at once.
+     */
+    public PullTarget(
+            Delivery store,
+            StateChangeWriter states,
+            Clock clock,
+            long safetyIntervalMs,
+            int pollWorkers,
+            int maxPolls) {
+        this.store = store;
+        this.states = states;
+        this.clock = clock;
+        this.hotBuckets = new HotBuckets(store, clock);
+        this.polls = new LongPolls(store, hotBuckets, clock, safetyIntervalMs, pollWorkers, maxPolls);
+    }
+
+    /** Every topic with a waiting poll looks once, oldest poll first: wake-ups may have been lost meanwhile. */
+    public void lookAgain() {
+        polls.lookAgain();
+    }
+
+    /** Where deliveries to ready lists are reported. */
+    public void metrics(QueueMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
+    public void onHandedOver(BiConsumer<String, Integer> listener) {
+        polls.onHandedOver(listener);
+    }
+
+    /** Jobs of {@code topic} became ready on another node: wake as many local long-polls as they need. */
+    public void wakeTopic(String topic, int jobs) {
+        polls.wakeTopic(topic, jobs);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void deliver(int bucket, List<Job> jobs) {
+        byTopic(jobs).forEach((topic, ids) -> store.toReady(bucket, topic, ids));
+        readied(bucket, jobs);
+    }
+
+    /**
+     * The rest of a hand-over once the jobs are in their ready lists (by {@link #deliver}, or by a pump that put them
+     * there itself, {@link Delivery#pumpDueToReady}): journals Ready, wakes the topics' long-polls, reports them.
+     */
+    public void readied(int bucket, List<Job> jobs) {
+        long now = clock.millis();
+        List<StateChange> changes = new ArrayList<>(jobs.size());
+        byTopic(jobs).forEach((topic, ids) -> {
+            hotBuckets.add(topic, bucket, now);
+            ids.forEach(id -> changes.add(StateChange.of(id, JobStatus.Ready, now)));
+            polls.ready(topic, ids.size());
+        });
+        states.submitAll(changes);
+        // for a pull topic, delivered means in its ready list: the puller's finish is the consumer's business
+        jobs.forEach(job -> metrics.delivered(NAME, job));
+    }
+
+    private static Map<String, List<String>> byTopic(List<Job> jobs) {
+        Map<String, List<String>> idsByTopic = new LinkedHashMap<>();
+        jobs.forEach(job -> idsByTopic
+                .computeIfAbsent(job.getTopic(), t -> new ArrayList<>())
+                .add(job.getId()));
+        return idsByTopic;
+    }
+
+    /**
+     * Reserves up to {@code max} ready jobs of the topic for {@code ttrMs}, waiting up to {@code timeoutMs} for one.
+     */
+    public List<Job> reserve(String topic, int max, long ttrMs, long timeoutMs) throws InterruptedException {
+        return polls.reserve(topic, max, ttrMs, timeoutMs);
+    }
+
+    /**
+     * {@link #reserve} without holding the caller's thread: looks once at once, then waits as a registered poll that a
+     * hand-over, the topic's safety re-check or the deadline answers. Jobs reserved for a poll whose client went away
+     * are given back, first in their ready list and not counted as a try.
+     */
+    public PendingPoll reserveAsync(String topic, int max, long ttrMs, long timeoutMs, PollAnswer answer) {
+        return polls.reserveAsync(topic, max, ttrMs, timeoutMs, answer);
+    }
+
+    /** Long-polls waiting without a thread right now. */
+    public int waitingPolls() {
+        return polls.waitingPolls();
+    }
+
+    /** Topics with a long-poll waiting right now. */
+    public int waitingTopics() {
+        return polls.waitingTopics();
+    }
+
+    /** Topics whose hot buckets this node remembers. */
+    public int hotTopics() {
+        return hotBuckets.topics();
+    }
+
+    /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */
+    public void stopWaiting() {
+        polls.stopWaiting();
+    }
+
+    /** Stops the poll workers (after {@link #stopWaiting} answered the waiting polls). */
+    @Override
+    public void close() {
+        polls.close();
+    }
+}
