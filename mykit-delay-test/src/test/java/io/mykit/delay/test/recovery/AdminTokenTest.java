@@ -51,6 +51,8 @@ public class AdminTokenTest {
     /** Runs the suite against {@code on}: a subclass hides {@link #start} to pass its own, with tenants say. */
     protected static void startOn(TestGateway on) {
         gateway = on;
+        // a subclass's run before this one left its own gateway's canaries here
+        canaries = null;
         base = gateway.baseUrl();
         port = URI.create(base).getPort();
     }
