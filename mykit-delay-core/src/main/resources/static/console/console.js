@@ -2,6 +2,8 @@
 (function () {
     'use strict';
     const TOKEN_KEY = 'mykit-delay.admin-token';
+    // a tenant's token: with tenants configured every data-plane call needs one, and the page shows that tenant's view
+    const TENANT_KEY = 'mykit-delay.tenant-token';
     const $ = id => document.getElementById(id);
 
     // builds elements from data with textContent only, so nothing a job carries is ever parsed as HTML
@@ -25,8 +27,13 @@
         return sessionStorage.getItem(TOKEN_KEY) || '';
     }
 
+    function tenantToken() {
+        return sessionStorage.getItem(TENANT_KEY) || '';
+    }
+
     function showTokenState() {
         $('admin-state').textContent = token() ? 'token set for this tab' : 'no token';
+        $('tenant-state').textContent = tenantToken() ? 'token set for this tab' : 'no token';
     }
 
     // every call goes through here: JSON in and out, the admin token on admin calls, the envelope's message on failure
@@ -34,9 +41,14 @@
         const headers = {};
         if (body !== undefined) headers['Content-Type'] = 'application/json';
         if (admin && token()) headers['Authorization'] = 'Bearer ' + token();
+        else if (!admin && tenantToken()) headers['Authorization'] = 'Bearer ' + tenantToken();
         const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
         let json = null;
         try { json = await response.json(); } catch (e) { json = null; }
+        if (response.status === 401 && !admin) {
+            $('tenant-token').classList.add('wanted');
+            throw new Error('token required: enter your token at the top');
+        }
         if (response.status === 401) {
             $('admin-token').classList.add('wanted');
             $('admin-token').focus();
@@ -80,9 +92,9 @@
         totals.querySelector('.dead').textContent = stats.dead + (stats.deadExact ? '' : '+');
         $('next-due').textContent = when(stats.nextDueTime);
         $('oldest-overdue').textContent = stats.oldestOverdueTime == null ? '–' : span(stats.oldestOverdueMs) + ' late';
-        $('overdue').textContent = stats.overdue;
+        $('overdue').textContent = stats.overdue == null ? '–' : stats.overdue;
         $('topic-names').replaceChildren(...stats.topics.map(t => el('option', { value: t.topic })));
-        renderLateness(stats.lateness);
+        renderLateness(stats.lateness || { recent: [], samples: '–' });
     }
 
     function renderLateness(l) {
@@ -125,9 +137,11 @@
 
     async function refresh() {
         try {
-            const [stats, due] = await Promise.all([api('GET', '/stats'), api('GET', '/stats/due?minutes=60')]);
+            // a tenant's token sees its own topics; due times across all topics are the admin's (403 to a tenant)
+            const [stats, due] = await Promise.all([api('GET', '/stats'),
+                api('GET', '/stats/due?minutes=60').catch(() => null)]);
             renderTopics(stats);
-            renderDue(due);
+            if (due) renderDue(due); else $('due-total').textContent = 'due times across all topics: admin only';
             $('updated').textContent = 'updated ' + new Date(stats.at).toLocaleTimeString();
         } catch (e) {
             $('updated').textContent = 'stats unavailable: ' + e.message;
@@ -292,6 +306,20 @@
     $('admin-forget').addEventListener('click', () => {
         sessionStorage.removeItem(TOKEN_KEY);
         showTokenState();
+    });
+    $('tenant-form').addEventListener('submit', ev => {
+        ev.preventDefault();
+        sessionStorage.setItem(TENANT_KEY, $('tenant-token').value);
+        $('tenant-token').value = '';
+        $('tenant-token').classList.remove('wanted');
+        showTokenState();
+        say('token kept for this tab', 'ok');
+        refresh();
+    });
+    $('tenant-forget').addEventListener('click', () => {
+        sessionStorage.removeItem(TENANT_KEY);
+        showTokenState();
+        refresh();
     });
     $('job-form').addEventListener('submit', findJob);
     $('biz-form').addEventListener('submit', findByBizKey);

@@ -2,9 +2,13 @@ package io.mykit.delay.config;
 
 import static io.mykit.delay.config.Checks.check;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -61,6 +65,10 @@ public class DelayProperties implements InitializingBean {
     /** Metrics at /actuator/prometheus. */
     @NestedConfigurationProperty
     private final MetricsProperties metrics = new MetricsProperties();
+    /** Services sharing the gateway, by name; none (the default) = no call needs a token. */
+    private final Map<String, TenantProperties> tenants = new LinkedHashMap<>();
+    /** A .properties file of more tenants (same keys), read again whenever it changes; none by default. */
+    private Path tenantsFile;
 
     public int getBuckets() {
         return buckets;
@@ -130,6 +138,18 @@ public class DelayProperties implements InitializingBean {
         return metrics;
     }
 
+    public Map<String, TenantProperties> getTenants() {
+        return tenants;
+    }
+
+    public Path getTenantsFile() {
+        return tenantsFile;
+    }
+
+    public void setTenantsFile(Path tenantsFile) {
+        this.tenantsFile = tenantsFile;
+    }
+
     @Override
     public void afterPropertiesSet() {
         validate();
@@ -159,9 +179,23 @@ public class DelayProperties implements InitializingBean {
         if (mode != Mode.STANDALONE) {
             registry.validate(errors, mode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
+        validateTenants(errors);
         if (!errors.isEmpty()) {
             throw new IllegalStateException("Invalid mykit-delay configuration:\n  " + String.join("\n  ", errors));
         }
+    }
+
+    /** The configured tenants and the tenants file's, if one is set, checked together. */
+    private void validateTenants(List<String> errors) {
+        Map<String, TenantProperties> all = tenants;
+        if (tenantsFile != null) {
+            try {
+                all = Tenants.merged(tenants, TenantsFile.read(tenantsFile));
+            } catch (IOException | IllegalArgumentException e) {
+                errors.add("mykit.delay.tenants-file " + tenantsFile + " cannot be read: " + e.getMessage());
+            }
+        }
+        errors.addAll(Tenants.problems(all, admin.getToken()));
     }
 
     public enum Mode {

@@ -88,6 +88,23 @@ public class ApiExceptionHandler {
         return respond(e.status(), e.getMessage(), null);
     }
 
+    @ExceptionHandler(TenantAccessException.class)
+    public ResponseEntity<ApiResponse<Void>> tenantDenied(TenantAccessException e) {
+        if (e.status() == 401) {
+            return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"mykit-delay\"")
+                    .body(ApiResponse.error(401, e.getMessage(), "Authorization"));
+        }
+        return respond(e.status(), e.getMessage(), null);
+    }
+
+    @ExceptionHandler(TenantLimitException.class)
+    public ResponseEntity<ApiResponse<Void>> tenantLimit(TenantLimitException e) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(ApiResponse.error(429, e.getMessage(), null));
+    }
+
     @ExceptionHandler(MissingServletRequestParameterException.class)
     public ResponseEntity<ApiResponse<Void>> missingParameter(MissingServletRequestParameterException e) {
         return respond(400, e.getParameterName() + ": is required", e.getParameterName());
@@ -133,6 +150,12 @@ public class ApiExceptionHandler {
     /** What a failure raised outside Spring's handler call (an async poll's store error) answers, as above. */
     static ResponseEntity<ApiResponse<Void>> forFailure(RuntimeException e) {
         ApiExceptionHandler handler = new ApiExceptionHandler();
+        if (e instanceof TenantAccessException tenant) {
+            return handler.tenantDenied(tenant);
+        }
+        if (e instanceof TenantLimitException limit) {
+            return handler.tenantLimit(limit);
+        }
         return e instanceof DelayException delay ? handler.delay(delay) : handler.unexpected(e);
     }
 

@@ -5,6 +5,7 @@ import io.mykit.delay.queue.service.DeadLetterService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Jobs that used up their tries or their ttl; anyone may list them, changing them is {@link AdminOnly}. */
 @RestController
+@DataPlane
 @Tag(name = "dead letters", description = "Jobs that used up their tries or ttl")
 public class DeadLetterController {
     private final DeadLetterService dead;
@@ -42,7 +44,9 @@ public class DeadLetterController {
     public ApiResponse<List<Job>> list(
             @PathVariable("topic") String topic,
             @RequestParam(value = "after", required = false) String after,
-            @RequestParam(value = "limit", defaultValue = "100") int limit) {
+            @RequestParam(value = "limit", defaultValue = "100") int limit,
+            HttpServletRequest request) {
+        Caller.of(request).requireTopic(topic);
         return ApiResponse.ok(dead.list(topic, after, limit));
     }
 

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -39,6 +40,8 @@ final class DirectPollAnswer implements PollAnswer {
     private final boolean batch;
 
     private AsyncContext async;
+    private IntConsumer reserved = jobs -> {};
+    private Runnable ended = () -> {};
     private int state = OPEN;
     private Object early;
 
@@ -60,12 +63,20 @@ final class DirectPollAnswer implements PollAnswer {
         return new DirectPollAnswer(request, response, writer, true);
     }
 
+    /** {@code reserved} hears how many jobs an answer taken carries; {@code ended} runs when a waiting poll ends. */
+    void whenAnswered(IntConsumer reserved, Runnable ended) {
+        this.reserved = reserved;
+        this.ended = ended;
+    }
+
     @Override
     public boolean jobs(List<Job> jobs) {
-        if (batch) {
-            return answer(ApiResponse.ok(jobs));
+        boolean taken =
+                batch ? answer(ApiResponse.ok(jobs)) : answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+        if (taken && !jobs.isEmpty()) {
+            reserved.accept(jobs.size());
         }
-        return answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+        return taken;
     }
 
     @Override
@@ -100,9 +111,9 @@ final class DirectPollAnswer implements PollAnswer {
     /**
      * Run by the handler once the poll is registered: writes an answer that came meanwhile (an error is thrown to
      * Spring's exception handlers, as from any handler), or leaves the request waiting, async, for at most
-     * {@code backstopMs}.
+     * {@code backstopMs}. Answers whether the request was left waiting.
      */
-    void afterRegistered(PendingPoll poll, long backstopMs) throws IOException {
+    boolean afterRegistered(PendingPoll poll, long backstopMs) throws IOException {
         Object answered;
         synchronized (this) {
             if (state == OPEN) {
@@ -110,7 +121,7 @@ final class DirectPollAnswer implements PollAnswer {
                 async.setTimeout(backstopMs);
                 async.addListener(new Ending(poll));
                 state = WAITING;
-                return;
+                return true;
             }
             answered = early;
         }
@@ -118,6 +129,7 @@ final class DirectPollAnswer implements PollAnswer {
             throw failure;
         }
         write(answered);
+        return false;
     }
 
     private void write(Object reply) throws IOException {
@@ -150,11 +162,13 @@ final class DirectPollAnswer implements PollAnswer {
                 state = DONE;
             }
             poll.cancel();
+            ended.run();
         }
 
         @Override
         public void onComplete(AsyncEvent event) {
             poll.cancel();
+            ended.run();
         }
 
         @Override

@@ -89,6 +89,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         }
         route(request, "/push");
         try {
+            Caller.of(request).requireKnown();
             jobs.push(request, response);
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
@@ -106,7 +107,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/finish");
         MDC.put("jobId", ids[0]);
         try {
-            write(response, pulls.finish(ids[0]));
+            write(response, pulls.finish(ids[0], request));
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
         } finally {
@@ -131,6 +132,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/get/{topic}");
         MDC.put("topic", topic);
         try {
+            Caller.of(request).requireKnown();
             pulls.get(topic, ttr, timeout, request, response);
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
@@ -159,6 +161,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/get/{topic}/batch");
         MDC.put("topic", topic);
         try {
+            Caller.of(request).requireKnown();
             pulls.getBatch(topic, count.intValue(), ttr, timeout, request, response);
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
@@ -178,7 +181,8 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         }
         route(request, "/finish/batch");
         try {
-            write(response, pulls.finishBatch(JsonBody.read(request, idsReader)));
+            Caller.of(request).requireKnown();
+            write(response, pulls.finishBatch(JsonBody.read(request, idsReader), request));
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
         } catch (RuntimeException e) {
@@ -230,6 +234,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
 
     private void write(HttpServletResponse response, ResponseEntity<ApiResponse<Void>> error) throws IOException {
         response.setStatus(error.getStatusCode().value());
+        error.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
         write(response, error.getBody());
     }
 

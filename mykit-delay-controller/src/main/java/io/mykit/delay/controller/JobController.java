@@ -3,11 +3,15 @@ package io.mykit.delay.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.error.JobNotFoundException;
+import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.util.PlainNames;
 import io.mykit.delay.queue.service.CancelReport;
 import io.mykit.delay.queue.service.Cancellation;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.JobValidator;
+import io.mykit.delay.queue.service.JobView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -18,7 +22,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -31,6 +37,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Push, cancel and look up jobs. */
 @RestController
+@DataPlane
 @Tag(name = "jobs", description = "Push, look up, cancel and finish jobs")
 public class JobController {
     /** The example body of a push in the API document. */
@@ -39,11 +46,13 @@ public class JobController {
             "delay":1800000,"body":"{\\"orderId\\":42}"}""";
 
     private final DelayQueueService queue;
+    private final TenantLimits limits;
     private final ObjectReader jobReader;
     private final ObjectWriter responseWriter;
 
-    public JobController(DelayQueueService queue, ObjectMapper mapper) {
+    public JobController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
+        this.limits = limits;
         this.jobReader = mapper.readerFor(Job.class);
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
@@ -64,7 +73,13 @@ public class JobController {
                             examples = @ExampleObject(name = "close an order in 30 minutes", value = PUSH_EXAMPLE)))
     @PostMapping(value = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ApiResponse<String> push(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(readJob(request)));
+        Caller caller = Caller.of(request);
+        caller.requireKnown();
+        Job job = readJob(request);
+        requireTopics(caller, List.of(job));
+        limits.takePush(caller, 1);
+        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
+        limits.pushed(caller, 1);
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(
@@ -96,15 +111,49 @@ public class JobController {
                                             value = "[" + PUSH_EXAMPLE + ",{\"topic\":\"order-remind\","
                                                     + "\"bizKey\":\"order-42\",\"delay\":600000}]")))
     @PostMapping("/push/batch")
-    public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs) {
+    public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs, HttpServletRequest request) {
+        Caller caller = Caller.of(request);
+        requireTopics(caller, jobs);
+        limits.takePush(caller, jobs == null ? 0 : jobs.size());
         DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
+        limits.pushed(caller, jobs.size());
         return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
+    }
+
+    /**
+     * Every job's topic must be the caller's, or nothing is stored (403); a job without one fails validation. An id the
+     * client chose that a job of a topic outside the caller's patterns holds is refused (409) with one message whatever
+     * that job is, so the answer tells nothing of it.
+     */
+    private void requireTopics(Caller caller, List<Job> jobs) {
+        if (jobs == null) {
+            return;
+        }
+        List<String> clientIds = new ArrayList<>();
+        for (Job job : jobs) {
+            if (job != null && job.getTopic() != null) {
+                caller.requireTopic(job.getTopic());
+            }
+            if (caller.scoped() && job != null && job.getId() != null && PlainNames.plain(job.getId(), 128, true)) {
+                clientIds.add(job.getId());
+            }
+        }
+        if (clientIds.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, String> taken : queue.topicsOf(clientIds).entrySet()) {
+            if (!caller.allows(taken.getValue())) {
+                throw new JobStateConflictException(
+                        taken.getKey(), "id " + taken.getKey() + " is taken: choose another id");
+            }
+        }
     }
 
     // GET /delete?jobId=  cancels a pending job (original mykit-delay route)
     @Operation(summary = "Cancel a pending job (legacy form of DELETE /jobs/{id})", deprecated = true)
     @GetMapping("/delete")
-    public ApiResponse<String> delete(@RequestParam("jobId") String jobId) {
+    public ApiResponse<String> delete(@RequestParam("jobId") String jobId, HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         queue.delete(jobId);
         return ApiResponse.ok(jobId);
     }
@@ -117,10 +166,11 @@ public class JobController {
                     + "never delivered, whatever "
                     + "restore follows.")
     @DeleteMapping("/jobs/{id}")
-    public ApiResponse<String> deleteJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+    public ApiResponse<String> deleteJob(
+            @PathVariable("id") @Parameter(example = "order-42-close") String id, HttpServletRequest request) {
         // checked here too, so a bad id is reported as the path's "id", not the legacy query's "jobId"
         JobValidator.requireId("id", id);
-        return delete(id);
+        return delete(id, request);
     }
 
     // POST /jobs/{id}/finish  same as /finish: acknowledges a pulled job
@@ -132,8 +182,10 @@ public class JobController {
                     + "job no puller reserved: one handed to a broker (the broker delivers "
                     + "it) or due and not yet handed over.")
     @PostMapping("/jobs/{id}/finish")
-    public ApiResponse<String> finishJob(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
+    public ApiResponse<String> finishJob(
+            @PathVariable("id") @Parameter(example = "order-42-close") String id, HttpServletRequest request) {
         JobValidator.requireId("id", id);
+        OwnJobs.require(Caller.of(request), queue, id);
         queue.finish(id);
         return ApiResponse.ok(id);
     }
@@ -147,7 +199,10 @@ public class JobController {
                     + "a re-push of an id never reschedules (it answers duplicate:true).")
     @PutMapping(value = "/jobs/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ApiResponse<Rescheduled> reschedule(
-            @PathVariable("id") @Parameter(example = "order-42-close") String id, @RequestBody Reschedule change) {
+            @PathVariable("id") @Parameter(example = "order-42-close") String id,
+            @RequestBody Reschedule change,
+            HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, id);
         Job job = queue.reschedule(id, change.delay(), change.body());
         return ApiResponse.ok(new Rescheduled(job.getId(), job.getCreateTime(), job.getDelay(), job.dueTime()));
     }
@@ -175,8 +230,15 @@ public class JobController {
     // GET /jobs/{id}  the job, its journal status and where Redis holds it
     @Operation(summary = "Look up a job by id")
     @GetMapping("/jobs/{id}")
-    public ApiResponse<JobDetails> lookup(@PathVariable("id") @Parameter(example = "order-42-close") String id) {
-        return ApiResponse.ok(JobDetails.of(queue.lookup(id)));
+    public ApiResponse<JobDetails> lookup(
+            @PathVariable("id") @Parameter(example = "order-42-close") String id, HttpServletRequest request) {
+        Caller caller = Caller.of(request);
+        caller.requireKnown();
+        JobView view = queue.lookup(id);
+        if (!caller.allows(view.job().getTopic())) {
+            throw new JobNotFoundException(id);
+        }
+        return ApiResponse.ok(JobDetails.of(view));
     }
 
     // GET /jobs?bizKey=&topic=&after=&limit=  one page of the jobs pushed with bizKey (in topic when given), by id
@@ -199,10 +261,36 @@ public class JobController {
                                             minimum = "1",
                                             maximum = "" + DelayQueueService.MAX_BIZ_KEY_PAGE,
                                             defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE))
-                    int limit) {
-        return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream()
-                .map(JobDetails::of)
-                .toList());
+                    int limit,
+            HttpServletRequest request) {
+        Caller caller = Caller.of(request);
+        if (topic != null) {
+            caller.requireTopic(topic);
+        }
+        if (topic != null || !caller.scoped()) {
+            return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream()
+                    .map(JobDetails::of)
+                    .toList());
+        }
+        return ApiResponse.ok(ownByBizKey(caller, bizKey, after, limit));
+    }
+
+    /** A page of the caller's own jobs of a bizKey: pages of every topic are read until it is full or none is left. */
+    private List<JobDetails> ownByBizKey(Caller caller, String bizKey, String after, int limit) {
+        List<JobDetails> own = new ArrayList<>();
+        String from = after;
+        while (true) {
+            List<JobView> page = queue.findByBizKey(bizKey, null, from, limit);
+            for (JobView view : page) {
+                if (caller.allows(view.job().getTopic()) && own.size() < limit) {
+                    own.add(JobDetails.of(view));
+                }
+            }
+            if (page.size() < limit || own.size() >= limit) {
+                return own;
+            }
+            from = page.get(page.size() - 1).job().getId();
+        }
     }
 
     // DELETE /jobs?bizKey=&topic=&after=&limit=  cancels a page of the pending jobs of bizKey in topic, by id
@@ -228,7 +316,9 @@ public class JobController {
                                             minimum = "1",
                                             maximum = "" + Cancellation.MAX_CANCEL_PAGE,
                                             defaultValue = "" + Cancellation.MAX_CANCEL_PAGE))
-                    int limit) {
+                    int limit,
+            HttpServletRequest request) {
+        Caller.of(request).requireTopic(topic);
         return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
     }
 }

@@ -22,15 +22,18 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** HTTP pull consumers: reserve a due job, then finish it. */
 @RestController
+@DataPlane
 @Tag(name = "pull", description = "HTTP pull consumers: reserve due jobs of a pull topic, then finish them")
 public class PullController {
     private static final long ASYNC_BACKSTOP_MS = 10_000;
 
     private final DelayQueueService queue;
+    private final TenantLimits limits;
     private final ObjectWriter responseWriter;
 
-    public PullController(DelayQueueService queue, ObjectMapper mapper) {
+    public PullController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
+        this.limits = limits;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
@@ -54,9 +57,7 @@ public class PullController {
             HttpServletRequest request,
             HttpServletResponse response)
             throws IOException {
-        DirectPollAnswer answer = DirectPollAnswer.single(request, response, responseWriter);
-        PendingPoll poll = queue.reserveAsync(topic, 1, ttr, timeout, answer);
-        answer.afterRegistered(poll, backstopMs(timeout));
+        poll(topic, 1, ttr, timeout, DirectPollAnswer.single(request, response, responseWriter), request);
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;
     }
@@ -77,11 +78,33 @@ public class PullController {
             HttpServletResponse response)
             throws IOException {
         // not a DeferredResult: its answer ran the whole filter chain and handler lookup again on another thread
-        DirectPollAnswer answer = DirectPollAnswer.batch(request, response, responseWriter);
-        PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
-        answer.afterRegistered(poll, backstopMs(timeout));
+        poll(topic, count, ttr, timeout, DirectPollAnswer.batch(request, response, responseWriter), request);
         // answered by DirectPollAnswer; the declared type is what the API document shows
         return null;
+    }
+
+    /** Registers a long-poll in one of the caller's slots, given back when the answer ends. */
+    private void poll(
+            String topic, int count, Long ttr, Long timeout, DirectPollAnswer answer, HttpServletRequest request)
+            throws IOException {
+        Caller caller = Caller.of(request);
+        caller.requireTopic(topic);
+        Runnable slot = limits.takePoll(caller);
+        boolean waiting = false;
+        try {
+            if (caller.scoped()) {
+                String tenant = caller.tenant().name();
+                answer.whenAnswered(jobs -> limits.events().pulled(tenant, jobs), slot);
+            } else {
+                answer.whenAnswered(jobs -> {}, slot);
+            }
+            PendingPoll poll = queue.reserveAsync(topic, count, ttr, timeout, answer);
+            waiting = answer.afterRegistered(poll, backstopMs(timeout));
+        } finally {
+            if (!waiting) {
+                slot.run();
+            }
+        }
     }
 
     private static long backstopMs(Long timeout) {
@@ -91,8 +114,8 @@ public class PullController {
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
     @Operation(summary = "Acknowledge many pulled jobs")
     @PostMapping("/finish/batch")
-    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds) {
-        return ApiResponse.ok(queue.finishAll(jobIds));
+    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds, HttpServletRequest request) {
+        return ApiResponse.ok(OwnJobs.finishOwn(Caller.of(request), queue, jobIds, queue::finishAll));
     }
 
     // POST /release?jobId=&delay=<ms>  gives a reserved job back, due again after delay (default 0); counts as a try,
@@ -100,7 +123,10 @@ public class PullController {
     @Operation(summary = "Give a reserved job back", description = "Due again after delay ms; counts as a try.")
     @PostMapping("/release")
     public ApiResponse<Released> release(
-            @RequestParam("jobId") String jobId, @RequestParam(value = "delay", required = false) Long delay) {
+            @RequestParam("jobId") String jobId,
+            @RequestParam(value = "delay", required = false) Long delay,
+            HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         boolean dead = queue.release(jobId, delay);
         return ApiResponse.ok(new Released(jobId, dead));
     }
@@ -109,7 +135,10 @@ public class PullController {
     @Operation(summary = "Extend a reservation to ttr ms from now")
     @PostMapping("/touch")
     public ApiResponse<String> touch(
-            @RequestParam("jobId") String jobId, @RequestParam(value = "ttr", required = false) Long ttr) {
+            @RequestParam("jobId") String jobId,
+            @RequestParam(value = "ttr", required = false) Long ttr,
+            HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         queue.touch(jobId, ttr);
         return ApiResponse.ok(jobId);
     }
@@ -117,7 +146,8 @@ public class PullController {
     // GET /finish?jobId=  acknowledges a reserved job
     @Operation(summary = "Acknowledge a pulled job (legacy form of POST /jobs/{id}/finish)", deprecated = true)
     @GetMapping("/finish")
-    public ApiResponse<String> finish(@RequestParam("jobId") String jobId) {
+    public ApiResponse<String> finish(@RequestParam("jobId") String jobId, HttpServletRequest request) {
+        OwnJobs.require(Caller.of(request), queue, jobId);
         queue.finish(jobId);
         return ApiResponse.ok(jobId);
     }

@@ -2,6 +2,7 @@ package io.mykit.delay.controller;
 
 import io.mykit.delay.queue.stats.StatsService;
 import io.swagger.v3.oas.annotations.Operation;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -11,6 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Counts, due times and lateness for operators and the console; reading is open, recounting is {@link AdminOnly}. */
 @RestController
+@DataPlane
 public class StatsController {
     private final StatsService stats;
 
@@ -27,15 +29,28 @@ public class StatsController {
                     + "GET /stats/{topic}. Read from "
                     + "counters, never a scan of the jobs.")
     @GetMapping("/stats")
-    public ApiResponse<Object> overview(@RequestParam(value = "topic", required = false) String topic) {
-        return topic == null ? ApiResponse.ok(stats.overview()) : ApiResponse.ok(stats.topic(topic));
+    public ApiResponse<Object> overview(
+            @RequestParam(value = "topic", required = false) String topic, HttpServletRequest request) {
+        if (topic != null) {
+            return ApiResponse.ok(topicOf(topic, request));
+        }
+        Caller caller = Caller.of(request);
+        caller.requireKnown();
+        return ApiResponse.ok(caller.scoped() ? stats.overview(caller::allows) : stats.overview());
+    }
+
+    /** A topic outside the caller's patterns answers as a topic nobody ever used. */
+    private StatsService.TopicStats topicOf(String topic, HttpServletRequest request) {
+        Caller caller = Caller.of(request);
+        caller.requireKnown();
+        return caller.allows(topic) ? stats.topic(topic) : stats.unusedTopic(topic);
     }
 
     // GET /stats/{topic}  one topic's counts, with its sampled next due and oldest overdue time
     @Operation(summary = "Counts of one topic", description = "With its sampled next due and oldest overdue time.")
     @GetMapping("/stats/{topic}")
-    public ApiResponse<StatsService.TopicStats> topic(@PathVariable("topic") String topic) {
-        return ApiResponse.ok(stats.topic(topic));
+    public ApiResponse<StatsService.TopicStats> topic(@PathVariable("topic") String topic, HttpServletRequest request) {
+        return ApiResponse.ok(topicOf(topic, request));
     }
 
     // GET /stats/due?minutes=60  waiting jobs due per minute from now on, and those overdue
@@ -43,7 +58,13 @@ public class StatsController {
             summary = "Waiting jobs due per minute",
             description = "From now on, for the console's chart; and " + "those overdue.")
     @GetMapping("/stats/due")
-    public ApiResponse<StatsService.DueTimes> due(@RequestParam(value = "minutes", defaultValue = "60") int minutes) {
+    public ApiResponse<StatsService.DueTimes> due(
+            @RequestParam(value = "minutes", defaultValue = "60") int minutes, HttpServletRequest request) {
+        Caller caller = Caller.of(request);
+        caller.requireKnown();
+        if (caller.scoped()) {
+            throw TenantAccessException.adminOnly("due times across all topics");
+        }
         return ApiResponse.ok(stats.dueTimes(minutes));
     }
 

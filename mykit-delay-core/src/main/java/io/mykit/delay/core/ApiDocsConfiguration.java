@@ -1,6 +1,7 @@
 package io.mykit.delay.core;
 
 import io.mykit.delay.controller.AdminGuard;
+import io.mykit.delay.controller.TenantGuard;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
@@ -30,6 +31,8 @@ public class ApiDocsConfiguration {
     public static final String ADMIN_BEARER = "adminToken";
     /** The token as {@code X-Admin-Token: <token>}. */
     public static final String ADMIN_HEADER = "adminTokenHeader";
+    /** A tenant's token (or the admin token) as {@code Authorization: Bearer <token>}, on the data plane. */
+    public static final String TENANT_BEARER = "tenantToken";
     /** The envelope of every refusal and failure: success false, data null. */
     public static final String ERROR_SCHEMA = "ApiError";
 
@@ -73,6 +76,15 @@ public class ApiDocsConfiguration {
                                         .scheme("bearer")
                                         .description("The admin token: " + token))
                         .addSecuritySchemes(
+                                TENANT_BEARER,
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .description("A tenant's token (mykit.delay.tenants.<name>.tokens) or the "
+                                                + "admin token; needed only while tenants are "
+                                                + "configured. A tenant uses only the topics of its "
+                                                + "patterns"))
+                        .addSecuritySchemes(
                                 ADMIN_HEADER,
                                 new SecurityScheme()
                                         .type(SecurityScheme.Type.APIKEY)
@@ -89,6 +101,20 @@ public class ApiDocsConfiguration {
                 operation
                         .addSecurityItem(new SecurityRequirement().addList(ADMIN_BEARER))
                         .addSecurityItem(new SecurityRequirement().addList(ADMIN_HEADER));
+            }
+            return operation;
+        };
+    }
+
+    /** The bearer scheme on each data-plane operation, the same ones {@link TenantGuard} checks. */
+    @Bean
+    public OperationCustomizer tenantTokenRequirement() {
+        return (operation, handler) -> {
+            if (TenantGuard.isDataPlane(handler)) {
+                operation.addSecurityItem(new SecurityRequirement().addList(TENANT_BEARER));
+                ApiResponses responses = operation.getResponses();
+                responses.addApiResponse("401", error("Tenants are configured and the token is missing or unknown"));
+                responses.addApiResponse("403", error("A topic outside the token's patterns"));
             }
             return operation;
         };

@@ -1,34 +1,34 @@
 package io.mykit.delay.common.util;
 
 import java.security.SecureRandom;
-import java.util.HexFormat;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Ids unique across nodes without coordination: 12 hex digits of milliseconds, a 48-bit random node tag drawn at
- * start-up, and a per-node counter. They sort by creation time on one node, which keeps journal inserts at the right
- * end of the primary key.
+ * Ids unique across nodes without coordination and that nobody can guess from another: 12 hex digits of milliseconds,
+ * then 72 random bits (18 hex digits) from a SecureRandom. They sort by creation time to the millisecond, which keeps
+ * journal inserts near the right end of the primary key.
  */
 public final class JobIdGenerator {
-    private final String nodeTag;
+    private static final int MILLIS_DIGITS = 12;
+    private static final int RANDOM_BYTES = 9;
+
     private final LongSupplier millis;
-    private final AtomicLong counter = new AtomicLong();
+    /** One per generator: seeding is the expensive part, a draw of 9 bytes is not. */
+    private final SecureRandom random = new SecureRandom();
 
     public JobIdGenerator(LongSupplier millis) {
-        byte[] tag = new byte[6];
-        new SecureRandom().nextBytes(tag);
-        this.nodeTag = HexFormat.of().formatHex(tag);
         this.millis = millis;
     }
 
     public String next() {
-        long seq = counter.getAndIncrement() & 0xFFFFFFL;
+        byte[] noise = new byte[RANDOM_BYTES];
+        random.nextBytes(noise);
         // hand-rolled hex: every push makes an id, and String.format parses its pattern each time
-        char[] id = new char[12 + 12 + 6];
-        putHex(id, 0, millis.getAsLong(), 12);
-        nodeTag.getChars(0, 12, id, 12);
-        putHex(id, 24, seq, 6);
+        char[] id = new char[MILLIS_DIGITS + 2 * RANDOM_BYTES];
+        putHex(id, 0, millis.getAsLong(), MILLIS_DIGITS);
+        for (int i = 0; i < RANDOM_BYTES; i++) {
+            putHex(id, MILLIS_DIGITS + 2 * i, noise[i] & 0xFF, 2);
+        }
         return new String(id);
     }
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobCodec;
+import java.math.BigInteger;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -25,13 +27,34 @@ class IdsAndBucketsTest {
     }
 
     @Test
-    void id_is_zero_padded_hex_millis_then_node_tag_then_counter() {
+    void id_is_zero_padded_hex_millis_then_random_hex() {
         JobIdGenerator gen = new JobIdGenerator(() -> 0x1_8c2f_3a4bL);
         String first = gen.next();
         String second = gen.next();
-        assertThat(first).startsWith("00018c2f3a4b").endsWith("000000");
-        assertThat(second).startsWith("00018c2f3a4b").endsWith("000001");
-        assertThat(first.substring(12, 24)).isEqualTo(second.substring(12, 24)).matches("[0-9a-f]{12}");
+        assertThat(first).startsWith("00018c2f3a4b").matches("[0-9a-f]{30}");
+        assertThat(second).startsWith("00018c2f3a4b");
+        assertThat(first.substring(12)).isNotEqualTo(second.substring(12));
+    }
+
+    @Test
+    void a_thousand_ids_share_no_guessable_neighbour() {
+        JobIdGenerator gen = new JobIdGenerator(() -> 42L);
+        List<BigInteger> randomParts = IntStream.range(0, 1_000)
+                .mapToObj(i -> new BigInteger(gen.next().substring(12), 16))
+                .toList();
+        assertThat(new HashSet<>(randomParts)).hasSize(1_000);
+        List<BigInteger> sorted = randomParts.stream().sorted().toList();
+        BigInteger close = BigInteger.ONE.shiftLeft(32);
+        for (int i = 1; i < sorted.size(); i++) {
+            // 72 random bits: 1,000 draws fall about 2^62 apart; a step of a few billion would be a counter
+            assertThat(sorted.get(i).subtract(sorted.get(i - 1))).isGreaterThan(close);
+        }
+        for (int i = 1; i < randomParts.size(); i++) {
+            // nor does one id tell the next: consecutive ids differ in more than a low-order count
+            BigInteger step =
+                    randomParts.get(i).subtract(randomParts.get(i - 1)).abs();
+            assertThat(step).isGreaterThan(close);
+        }
     }
 
     @Test

@@ -20,8 +20,11 @@ import io.mykit.delay.queue.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -225,6 +228,31 @@ public class DelayQueueService {
     /** See {@link Finishing#finishAll}. */
     public FinishReport finishAll(List<String> jobIds) {
         return finishing.finishAll(jobIds);
+    }
+
+    /**
+     * The topic of a job, from Redis while it holds the job, else from the journal; empty for an unknown id. Ids are
+     * never reused for another job, so a job's topic never changes.
+     */
+    public Optional<String> topicOf(String jobId) {
+        Optional<StoredJob> stored = store.peek(jobId);
+        if (stored.isPresent()) {
+            return Optional.of(stored.get().job().getTopic());
+        }
+        return journal.find(jobId).map(entry -> entry.job().getTopic());
+    }
+
+    /** Throws what {@link #finishAll} throws for a list of ids it refuses whole. */
+    public void requireJobIds(List<String> jobIds) {
+        validator.requireJobIds(jobIds);
+    }
+
+    /** The topics of the known jobs among {@code jobIds}, by id, in one journal query. */
+    public Map<String, String> topicsOf(Collection<String> jobIds) {
+        Map<String, String> topics = new HashMap<>();
+        journal.findAll(jobIds)
+                .forEach((id, entry) -> topics.put(id, entry.job().getTopic()));
+        return topics;
     }
 
     /** The job with its journal status and current place in Redis. */

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * What the operator sees: per-topic counts from the store's counters, dead letters from the journal's indexes, due
@@ -35,7 +36,8 @@ public class StatsService {
 
     /**
      * Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness;
-     * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet.
+     * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet. In a view of
+     * some topics only, {@code overdue} and {@code lateness} (kept for all topics together) are null.
      */
     public record Overview(
             long at,
@@ -44,7 +46,7 @@ public class StatsService {
             long inFlight,
             long dead,
             boolean deadExact,
-            long overdue,
+            Long overdue,
             Long nextDueTime,
             Long oldestOverdueTime,
             Long oldestOverdueMs,
@@ -106,6 +108,76 @@ public class StatsService {
                 lines,
                 lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT),
                 snapshot.complete());
+    }
+
+    /**
+     * The overview of the topics {@code visible} accepts only: their lines and totals, and the earliest of their
+     * sampled due times; nothing of other topics shows, not even in a total.
+     */
+    public Overview overview(Predicate<String> visible) {
+        Overview all = overview();
+        long now = all.at();
+        List<TopicLine> lines =
+                all.topics().stream().filter(line -> visible.test(line.topic())).toList();
+        long pending = 0;
+        long ready = 0;
+        long inFlight = 0;
+        long deadTotal = 0;
+        Long nextDue = null;
+        Long oldest = null;
+        for (TopicLine line : lines) {
+            pending += line.pending();
+            ready += line.ready();
+            inFlight += line.inFlight();
+            deadTotal += line.dead();
+            StoreCounters.TopicHead head = counters.topicHead(line.topic(), now);
+            nextDue = earliest(nextDue, head.nextDue());
+            oldest = earliest(oldest, head.oldestOverdue());
+        }
+        return new Overview(
+                now,
+                pending,
+                ready,
+                inFlight,
+                deadTotal,
+                all.deadExact(),
+                null,
+                nextDue,
+                oldest,
+                oldest == null ? null : now - oldest,
+                lines,
+                null,
+                all.countsComplete());
+    }
+
+    private static Long earliest(Long a, Long b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        return Math.min(a, b);
+    }
+
+    /**
+     * What {@link #topic} answers for a topic no job ever had, without reading anything of {@code topic}: the sample of
+     * a name no topic can have (':' is not allowed in one) says whether the sample window was full, as it would.
+     */
+    public TopicStats unusedTopic(String topic) {
+        JobValidator.requireTopic(topic);
+        long now = clock.millis();
+        StoreCounters.TopicHead head = counters.topicHead(":unused", now);
+        return new TopicStats(
+                now,
+                topic,
+                0,
+                0,
+                0,
+                0,
+                true,
+                head.nextDue(),
+                head.nextDueKnown(),
+                head.oldestOverdue(),
+                head.oldestOverdue() == null ? null : now - head.oldestOverdue(),
+                head.oldestOverdueKnown());
     }
 
     public TopicStats topic(String topic) {

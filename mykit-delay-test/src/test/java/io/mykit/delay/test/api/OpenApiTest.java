@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.controller.AdminGuard;
+import io.mykit.delay.controller.TenantGuard;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.RawHttp;
@@ -274,17 +275,23 @@ class OpenApiTest {
         assertThat(schemes.path("adminTokenHeader").path("name").asText()).isEqualTo("X-Admin-Token");
         Set<String> admin = new TreeSet<>();
         for (Route route : routes()) {
-            boolean guarded = AdminGuard.isAdmin(new HandlerMethod(gateway.bean(route.controller()), route.handler()));
+            HandlerMethod handler = new HandlerMethod(gateway.bean(route.controller()), route.handler());
+            boolean guarded = AdminGuard.isAdmin(handler);
+            // data-plane routes declare the tenants' bearer scheme instead (needed only while tenants are configured)
+            boolean dataPlane = TenantGuard.isDataPlane(handler);
             Set<String> asked = new TreeSet<>();
             operation(route)
                     .path("security")
                     .forEach(requirement -> requirement.fieldNames().forEachRemaining(asked::add));
             assertThat(asked)
                     .as(route.key() + " security")
-                    .isEqualTo(guarded ? Set.of("adminToken", "adminTokenHeader") : Set.of());
+                    .isEqualTo(
+                            guarded
+                                    ? Set.of("adminToken", "adminTokenHeader")
+                                    : dataPlane ? Set.of("tenantToken") : Set.of());
             assertThat(operation(route).path("responses").has("401"))
                     .as(route.key() + " 401")
-                    .isEqualTo(guarded);
+                    .isEqualTo(guarded || dataPlane);
             if (guarded) {
                 admin.add(route.key());
             }

@@ -55,10 +55,10 @@ import redis.clients.jedis.resps.ScanResult;
  * requests come from one seeded {@link Random}: the run prints its seed, and {@code -Dmykit.test.hostile-seed=<seed>}
  * replays it.
  */
-class HostileInputTest {
+public class HostileInputTest {
     private static final String SEED_PROPERTY = "mykit.test.hostile-seed";
-    private static final int MAX_BODY_BYTES = 2048;
-    private static final int MAX_REQUEST_BYTES = 1024 * 1024;
+    protected static final int MAX_BODY_BYTES = 2048;
+    protected static final int MAX_REQUEST_BYTES = 1024 * 1024;
     private static final int MAX_BATCH = 1000;
     private static final int MIN_SENT = 1000;
     private static final long MAX_DELAY_MS = Duration.ofDays(366).toMillis();
@@ -70,7 +70,7 @@ class HostileInputTest {
     private static final String TOPIC =
             "hostile-" + UUID.randomUUID().toString().substring(0, 8);
     private static final String JSON = "application/json";
-    private static final String ADMIN_TOKEN = "hostile-admin-5c1e7a02";
+    protected static final String ADMIN_TOKEN = "hostile-admin-5c1e7a02";
     private static final Map<String, String> WITH_ADMIN_TOKEN = Map.of("X-Admin-Token", ADMIN_TOKEN);
     private static final List<String> NUMBER_FIELDS =
             List.of("delay", "priority", "ttl", "tries", "createTime", "attempts");
@@ -100,6 +100,12 @@ class HostileInputTest {
 
     @BeforeAll
     static void start() {
+        startOn(gateway);
+    }
+
+    /** Runs the suite against {@code on}: a subclass hides {@link #start} to pass its own, with tenants say. */
+    protected static void startOn(TestGateway on) {
+        gateway = on;
         database = gateway.database();
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
         redis = new Jedis(TestServers.redis().host(), TestServers.redis().port());

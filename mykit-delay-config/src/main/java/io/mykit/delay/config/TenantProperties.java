@@ -1,0 +1,83 @@
+package io.mykit.delay.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code mykit.delay.tenants.<name>.*}: one service sharing the gateway, its tokens, topics and limits. */
+public class TenantProperties {
+    /** Tokens the tenant may present as {@code Authorization: Bearer <token>}; two while one is rotated. */
+    private List<String> tokens = new ArrayList<>();
+    /** One token, the same as a one-element {@code tokens}. */
+    private String token;
+    /** Comma-separated topic patterns the tenant may use; {@code *} matches any run of characters. */
+    private String topics;
+    /** Pushes per second (jobs of batches counted one by one); 0 = no limit. */
+    private double pushRate = 0;
+    /** Most jobs pending across the tenant's topics (waiting, ready or reserved); 0 = no limit. */
+    private long maxPending = 0;
+    /** Most long-polls the tenant may hold open at once; 0 = no limit. */
+    private int maxPolls = 0;
+
+    public List<String> getTokens() {
+        return tokens;
+    }
+
+    public void setTokens(List<String> tokens) {
+        this.tokens = tokens;
+    }
+
+    public String getToken() {
+        return token;
+    }
+
+    public void setToken(String token) {
+        this.token = token;
+    }
+
+    public String getTopics() {
+        return topics;
+    }
+
+    public void setTopics(String topics) {
+        this.topics = topics;
+    }
+
+    public double getPushRate() {
+        return pushRate;
+    }
+
+    public void setPushRate(double pushRate) {
+        this.pushRate = pushRate;
+    }
+
+    public long getMaxPending() {
+        return maxPending;
+    }
+
+    public void setMaxPending(long maxPending) {
+        this.maxPending = maxPending;
+    }
+
+    public int getMaxPolls() {
+        return maxPolls;
+    }
+
+    public void setMaxPolls(int maxPolls) {
+        this.maxPolls = maxPolls;
+    }
+
+    /** {@code tokens} and {@code token} together, blanks left out. */
+    public List<String> allTokens() {
+        List<String> all = new ArrayList<>();
+        if (tokens != null) {
+            tokens.stream()
+                    .filter(t -> t != null && !t.isBlank())
+                    .map(String::trim)
+                    .forEach(all::add);
+        }
+        if (token != null && !token.isBlank()) {
+            all.add(token.trim());
+        }
+        return all;
+    }
+}

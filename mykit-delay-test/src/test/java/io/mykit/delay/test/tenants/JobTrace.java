@@ -1,0 +1,66 @@
+package io.mykit.delay.test.tenants;
+
+import io.mykit.delay.common.model.JobCodec;
+import io.mykit.delay.queue.journal.JobLogRow;
+import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.test.gateway.TestGateway;
+import io.mykit.delay.test.support.PrefixedRedis;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Everything the gateway holds of one job: its journal row and log, and every Redis key under the gateway's prefix that
+ * names it (its record, its place in each ZSET, LIST or HASH) with the topic counters. Two traces equal = nothing of
+ * the job changed in between.
+ */
+final class JobTrace {
+    private JobTrace() {}
+
+    static Map<String, String> of(TestGateway gateway, UnifiedJedis redis, String jobId) throws Exception {
+        Map<String, String> trace = new TreeMap<>();
+        if (!gateway.bean(StateChangeWriter.class).flush(5_000)) {
+            throw new IllegalStateException("journal state changes not flushed within 5 s");
+        }
+        Journal journal = gateway.bean(Journal.class);
+        journal.find(jobId)
+                .ifPresent(entry -> trace.put(
+                        "journal", entry.status() + " " + entry.updateTime() + " " + JobCodec.encode(entry.job())));
+        List<JobLogRow> history = journal.history(jobId);
+        trace.put(
+                "journal log",
+                history.stream().map(JobLogRow::toString).toList().toString());
+        for (String key : PrefixedRedis.keysMatching(redis, "{" + gateway.keyPrefix() + "*")) {
+            switch (redis.type(key)) {
+                case "hash" -> {
+                    if (key.endsWith(":count")) {
+                        trace.put(key, new TreeMap<>(redis.hgetAll(key)).toString());
+                    } else if (redis.hexists(key, jobId)) {
+                        trace.put(key, redis.hget(key, jobId));
+                    }
+                }
+                case "zset" -> {
+                    Double score = redis.zscore(key, jobId);
+                    if (score != null) {
+                        trace.put(key, score.toString());
+                    }
+                }
+                case "list" -> {
+                    List<String> items = redis.lrange(key, 0, -1);
+                    if (items.contains(jobId)) {
+                        trace.put(key, items.toString());
+                    }
+                }
+                case "set" -> {
+                    if (redis.sismember(key, jobId)) {
+                        trace.put(key, "member");
+                    }
+                }
+                default -> {}
+            }
+        }
+        return trace;
+    }
+}
