@@ -14,6 +14,10 @@ public class AdminAccessDeniedException extends RuntimeException {
                 401, "admin token required: Authorization: Bearer <token> or X-Admin-Token: <token>");
     }
 
+    static AdminAccessDeniedException tenantToken() {
+        return new AdminAccessDeniedException(403, "a tenant's token gives no admin rights: call with the admin token");
+    }
+
     static AdminAccessDeniedException notLoopback() {
         return new AdminAccessDeniedException(
                 403,

@@ -134,7 +134,7 @@ public class AdminController {
     // POST /admin/restore/{id}  REST form of /reStoreJob
     @Operation(
             summary = "Restore one job from the journal",
-            description = "Adds it to Redis if it is pending in " + "the journal and Redis lacks it.")
+            description = "Adds it to Redis if it is pending in the journal and Redis lacks it.")
     @AdminOnly
     @PostMapping("/admin/restore/{id}")
     public ApiResponse<RestoredJob> adminRestoreJob(

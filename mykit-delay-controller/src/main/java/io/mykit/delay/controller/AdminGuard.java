@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Checks the caller of every {@link AdminOnly} handler. It looks at the handler Spring resolved, not at the URL, so no
@@ -51,10 +52,30 @@ public class AdminGuard implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (handler instanceof HandlerMethod method && isAdmin(method)) {
+        if (handler instanceof HandlerMethod method && isAdmin(method) && !ownTopicOfTenant(method, request)) {
+            Caller caller = Caller.of(request);
+            if (mode != Mode.TOKEN && caller.scoped() && !caller.tenant().tokenless()) {
+                // whatever the loopback or open rule would grant this address, the caller said who it is: a tenant
+                throw AdminAccessDeniedException.tenantToken();
+            }
             check(request);
         }
         return true;
+    }
+
+    /** A tenant with a token of its own, on a handler open to it, naming a topic of its patterns. */
+    private static boolean ownTopicOfTenant(HandlerMethod method, HttpServletRequest request) {
+        AdminOnly rule = method.getMethodAnnotation(AdminOnly.class);
+        Caller caller = Caller.of(request);
+        if (rule == null
+                || !rule.ownTopicTenant()
+                || !caller.scoped()
+                || caller.tenant().tokenless()) {
+            return false;
+        }
+        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+        Object topic = variables instanceof Map<?, ?> map ? map.get("topic") : null;
+        return topic instanceof String name && caller.allows(name);
     }
 
     /** Whether the guard checks callers of this handler (the API document marks the same ones). */

@@ -13,4 +13,10 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-public @interface AdminOnly {}
+public @interface AdminOnly {
+    /**
+     * With tenants configured, a tenant calling with its own token may run the handler on a topic its patterns allow
+     * (the handler's {@code {topic}} path variable), as the admin may on every topic.
+     */
+    boolean ownTopicTenant() default false;
+}

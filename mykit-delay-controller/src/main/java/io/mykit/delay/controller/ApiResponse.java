@@ -24,11 +24,11 @@ public record ApiResponse<T>(
         @JsonInclude(JsonInclude.Include.NON_NULL)
         String field,
 
-        @Schema(description = "on a push: true when the id was journaled already (the first job " + "is kept)")
+        @Schema(description = "on a push: true when the id was journaled already (the first job is kept)")
         @JsonInclude(JsonInclude.Include.NON_NULL)
         Boolean duplicate,
 
-        @Schema(description = "on a batch push: the ids journaled already (their first jobs are " + "kept)")
+        @Schema(description = "on a batch push: the ids journaled already (their first jobs are kept)")
         @JsonInclude(JsonInclude.Include.NON_NULL)
         List<String> duplicates) {
 

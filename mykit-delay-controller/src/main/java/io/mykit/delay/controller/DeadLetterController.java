@@ -15,7 +15,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Jobs that used up their tries or their ttl; anyone may list them, changing them is {@link AdminOnly}. */
+/**
+ * Jobs that used up their tries or their ttl; anyone may list them, changing them is {@link AdminOnly}, or with tenants
+ * configured the right of the tenant whose topic it is.
+ */
 @RestController
 @DataPlane
 @Tag(name = "dead letters", description = "Jobs that used up their tries or ttl")
@@ -39,7 +42,7 @@ public class DeadLetterController {
     // GET /dead/{topic}?after=<lastId>&limit=<n>  one page of dead jobs, by id
     @Operation(
             summary = "List dead jobs of a topic",
-            description = "Ordered by id; the next page starts after the " + "last id of this one.")
+            description = "Ordered by id; the next page starts after the last id of this one.")
     @GetMapping("/dead/{topic}")
     public ApiResponse<List<Job>> list(
             @PathVariable("topic") String topic,
@@ -51,10 +54,10 @@ public class DeadLetterController {
     }
 
     // POST /dead/{topic}/respawn  body {"ids":[...]} optional -> how many were put back, due now
-    @AdminOnly
+    @AdminOnly(ownTopicTenant = true)
     @Operation(
             summary = "Put dead jobs back, due now",
-            description = "Only the listed ids, or every dead job of " + "the topic when the body is absent.")
+            description = "Only the listed ids, or every dead job of the topic when the body is absent.")
     @PostMapping("/dead/{topic}/respawn")
     public ApiResponse<Respawned> respawn(
             @PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
@@ -62,10 +65,10 @@ public class DeadLetterController {
     }
 
     // DELETE /dead/{topic}  body {"ids":[...]} optional -> how many were dropped
-    @AdminOnly
+    @AdminOnly(ownTopicTenant = true)
     @Operation(
             summary = "Drop dead jobs",
-            description = "Only the listed ids, or every dead job of the topic when " + "the body is absent.")
+            description = "Only the listed ids, or every dead job of the topic when the body is absent.")
     @DeleteMapping("/dead/{topic}")
     public ApiResponse<Dropped> drop(@PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
         return ApiResponse.ok(new Dropped(dead.drop(topic, ids == null ? null : ids.ids())));

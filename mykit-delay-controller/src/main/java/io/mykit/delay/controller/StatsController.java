@@ -56,7 +56,7 @@ public class StatsController {
     // GET /stats/due?minutes=60  waiting jobs due per minute from now on, and those overdue
     @Operation(
             summary = "Waiting jobs due per minute",
-            description = "From now on, for the console's chart; and " + "those overdue.")
+            description = "From now on, for the console's chart; and those overdue.")
     @GetMapping("/stats/due")
     public ApiResponse<StatsService.DueTimes> due(
             @RequestParam(value = "minutes", defaultValue = "60") int minutes, HttpServletRequest request) {
@@ -71,7 +71,7 @@ public class StatsController {
     // POST /stats/recount  counts every bucket's jobs afresh (after an upgrade next to older nodes)
     @Operation(
             summary = "Count every bucket's jobs afresh",
-            description = "After an upgrade beside older nodes, " + "which do not keep the counters.")
+            description = "After an upgrade beside older nodes, which do not keep the counters.")
     @AdminOnly
     @PostMapping("/stats/recount")
     public ApiResponse<Map<String, Long>> recount() {

@@ -309,7 +309,7 @@ public final class Bench {
                     "",
                     "steady push",
                     String.format(
-                            "%s jobs/s achieved by %d pushers; latency p50 / p99 %s / %s" + " ms; send lag max %d ms",
+                            "%s jobs/s achieved by %d pushers; latency p50 / p99 %s / %s ms; send lag max %d ms",
                             ReportTable.count(l.pushRate()),
                             s.latePushers(),
                             ReportTable.micros(push.percentile(50)),

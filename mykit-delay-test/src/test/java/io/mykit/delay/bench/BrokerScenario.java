@@ -144,7 +144,7 @@ final class BrokerScenario {
         Sizes z = sizes;
         progress(String.format(
                 Locale.ROOT,
-                "%d broker lateness: starting the broker; %,d pending, then %d jobs/s" + " for %d s due %d-%d ms later",
+                "%d broker lateness: starting the broker; %,d pending, then %d jobs/s for %d s due %d-%d ms later",
                 number,
                 z.pending,
                 z.rate,
@@ -224,7 +224,7 @@ final class BrokerScenario {
                     "",
                     "steady push",
                     String.format(
-                            "%s jobs/s achieved by %d pushers; latency p50 / p99 %s / %s ms;" + " send lag max %d ms",
+                            "%s jobs/s achieved by %d pushers; latency p50 / p99 %s / %s ms; send lag max %d ms",
                             ReportTable.count(push.rate()),
                             z.pushers,
                             ReportTable.micros(latency.percentile(50)),
@@ -266,7 +266,7 @@ final class BrokerScenario {
         Sizes z = sizes;
         progress(String.format(
                 Locale.ROOT,
-                "%d broker drain: starting the broker; %,d jobs batch-pushed, all due" + " %d s after the push starts",
+                "%d broker drain: starting the broker; %,d jobs batch-pushed, all due %d s after the push starts",
                 number,
                 z.drainJobs,
                 z.drainLeadSeconds));
@@ -408,7 +408,7 @@ final class BrokerScenario {
                     "",
                     broker.name() + " alone (no gateway)",
                     String.format(
-                            "%d producers, %s messages each way" + " to a queue without consumer",
+                            "%d producers, %s messages each way to a queue without consumer",
                             senders, ReportTable.count(z.directMessages())),
                     "",
                     "");

@@ -158,7 +158,7 @@ final class ClusterScenario {
         notes.accept("cluster scenario: gateway JVMs started by the bench ("
                 + String.join(" ", BenchJvm.GATEWAY_OPTIONS)
                 + "), logs in " + logs + "; ZooKeeper in the bench JVM. Share = the"
-                + " journal's Ready rows by host: the node whose timer handed the job over. " + "Pullers, pushers and"
+                + " journal's Ready rows by host: the node whose timer handed the job over. Pullers, pushers and"
                 + " finishers are spread over the nodes round-robin, so most pulls wait on a "
                 + "node that does not own"
                 + " the job's bucket and are woken across nodes.");
@@ -282,7 +282,7 @@ final class ClusterScenario {
                     "",
                     "received / pushed",
                     String.format(
-                            "steady %s / %s, drain %s / %s; missing %d," + " duplicates %d, unexpected %d",
+                            "steady %s / %s, drain %s / %s; missing %d, duplicates %d, unexpected %d",
                             ReportTable.count(late.received()),
                             ReportTable.count(late.pushed()),
                             ReportTable.count(drain.received()),
@@ -375,7 +375,7 @@ final class ClusterScenario {
                     "node " + id,
                     String.format(
                             Locale.ROOT,
-                            "%d of %d buckets; hand-overs: drain %s (%s)," + " steady %s (%s); CPU %.2f / %.2f cores",
+                            "%d of %d buckets; hand-overs: drain %s (%s), steady %s (%s); CPU %.2f / %.2f cores",
                             pumping.getOrDefault(id, List.of()).size(),
                             buckets,
                             ReportTable.count(drained),

@@ -146,7 +146,7 @@ final class FloorScenario {
                 "",
                 String.format(
                         Locale.ROOT,
-                        "delivery from memory, %d/s, %s pending: lateness p50 / p99 / p99.9" + " / max",
+                        "delivery from memory, %d/s, %s pending: lateness p50 / p99 / p99.9 / max",
                         s.lateRate(),
                         ReportTable.count(s.latePending())),
                 IssueTargets.lateness(l.latenessMs()),
@@ -173,7 +173,7 @@ final class FloorScenario {
                 "  steady push",
                 String.format(
                         Locale.ROOT,
-                        "%s jobs/s by %d pushers; p50 / p99 %s / %s ms;" + " send lag max %d ms",
+                        "%s jobs/s by %d pushers; p50 / p99 %s / %s ms; send lag max %d ms",
                         ReportTable.count(l.pushRate()),
                         s.latePushers(),
                         ReportTable.micros(push.percentile(50)),

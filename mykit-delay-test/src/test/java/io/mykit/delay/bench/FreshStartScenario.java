@@ -64,7 +64,7 @@ final class FreshStartScenario {
         this.cpu = cpu;
         if (rate < 1 || seconds < 1 || pushers < 1 || pullers < 1 || pullBatch < 1) {
             throw new IllegalArgumentException(
-                    "bench.fresh.rate, .seconds, .pushers, .pullers, .pull-batch must be" + " >= 1");
+                    "bench.fresh.rate, .seconds, .pushers, .pullers, .pull-batch must be >= 1");
         }
     }
 
@@ -164,7 +164,7 @@ final class FreshStartScenario {
                     "",
                     "steady push",
                     String.format(
-                            "%s jobs/s achieved by %d pushers; latency p50 / p99 / max" + " %s / %s / %s ms",
+                            "%s jobs/s achieved by %d pushers; latency p50 / p99 / max %s / %s / %s ms",
                             ReportTable.count(l.pushRate()),
                             pushers,
                             ReportTable.micros(push.percentile(50)),
@@ -189,7 +189,7 @@ final class FreshStartScenario {
                         "the same load before, unmeasured",
                         String.format(
                                 Locale.ROOT,
-                                "%d s: send lag max %d ms," + " lateness p99 %d ms",
+                                "%d s: send lag max %d ms, lateness p99 %d ms",
                                 clientWarmup,
                                 firstSeconds.sendLagMs().max(),
                                 firstSeconds.latenessMs().percentile(99)),

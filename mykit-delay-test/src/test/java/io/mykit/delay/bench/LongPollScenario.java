@@ -120,7 +120,7 @@ final class LongPollScenario {
                 measure,
                 String.format(
                         Locale.ROOT,
-                        "latency p50 / p99 / max %s / %s / %s ms;" + " %s pushes/s; errors %d",
+                        "latency p50 / p99 / max %s / %s / %s ms; %s pushes/s; errors %d",
                         ReportTable.micros(latency.percentile(50)),
                         ReportTable.micros(latency.percentile(99)),
                         ReportTable.micros(latency.max()),

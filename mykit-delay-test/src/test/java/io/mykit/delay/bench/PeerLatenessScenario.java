@@ -99,7 +99,7 @@ final class PeerLatenessScenario {
             long usedAfter = gateway.redisUsedMemory();
             String detail = String.format(
                     Locale.ROOT,
-                    "used_memory %s B per job; prefill %s jobs/s by batch push," + " journal stored them %s",
+                    "used_memory %s B per job; prefill %s jobs/s by batch push, journal stored them %s",
                     pending == 0 ? "-" : ReportTable.count((usedAfter - usedBefore) / (double) pending),
                     ReportTable.count(prefillRate),
                     storedMs < 0 ? "NOT within " + JOURNAL_MAX_MS / 1000 + " s" : "in " + storedMs / 1000 + " s");

@@ -32,7 +32,7 @@ final class PeerPushScenario {
         BenchSettings s = settings;
         progress(String.format(
                 Locale.ROOT,
-                "17 durable single push beside beanstalkd: %d clients, %d s warm-up," + " %d x %d s each",
+                "17 durable single push beside beanstalkd: %d clients, %d s warm-up, %d x %d s each",
                 s.pushClients(),
                 s.pushWarmupSeconds(),
                 s.pushWindows(),

@@ -78,7 +78,7 @@ final class SoakScenario {
         int rounds = Math.max(1, minutes * 60 / sampleSeconds);
         progress(String.format(
                 Locale.ROOT,
-                "13 soak: %,d pending, then %d jobs/s for %d min in %d rounds of %d s;" + " samples after each round",
+                "13 soak: %,d pending, then %d jobs/s for %d min in %d rounds of %d s; samples after each round",
                 pending,
                 rate,
                 minutes,

@@ -42,7 +42,7 @@ final class Warmup {
                     settings.number("bench.warmup.jit-centicores", 10) / 100.0);
             if (limits.minSeconds < 0 || limits.maxSeconds < limits.minSeconds || limits.jitCores <= 0) {
                 throw new IllegalArgumentException(
-                        "need 0 <= bench.warmup.min <= bench.warmup.max and" + " bench.warmup.jit-centicores >= 1");
+                        "need 0 <= bench.warmup.min <= bench.warmup.max and bench.warmup.jit-centicores >= 1");
             }
             return limits;
         }

@@ -65,7 +65,7 @@ final class StoringRows {
     List<UnconfirmedGroup> before(LocalDateTime before, int limit) {
         // no ORDER BY: the table has no index on the time, and the caller deletes each page it took
         return jdbc.query(
-                "SELECT group_id, ids, create_time FROM mykit_delay_queue_storing" + " WHERE create_time < ? LIMIT ?",
+                "SELECT group_id, ids, create_time FROM mykit_delay_queue_storing WHERE create_time < ? LIMIT ?",
                 (rs, n) -> new UnconfirmedGroup(
                         rs.getString(1),
                         splitIds(rs.getString(2)),

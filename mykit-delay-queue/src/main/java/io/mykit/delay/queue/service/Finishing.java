@@ -25,7 +25,7 @@ public class Finishing {
             + " delivers it, a finish cannot end it";
     /** Why a finish of a due job not yet handed over (its target may be a broker) is refused. */
     private static final String NOT_YET_HANDED_OVER =
-            "due but not yet handed over, not reserved by a puller; delete it" + " instead";
+            "due but not yet handed over, not reserved by a puller; delete it instead";
 
     private final JobValidator validator;
     private final DelayStore store;

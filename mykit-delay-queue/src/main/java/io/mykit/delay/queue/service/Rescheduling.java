@@ -61,7 +61,7 @@ public class Rescheduling {
         switch (store.reschedule(job)) {
             case NOT_WAITING ->
                 throw new JobStateConflictException(
-                        jobId, "job " + jobId + " is already due or handed" + " over: it can no longer be rescheduled");
+                        jobId, "job " + jobId + " is already due or handed over: it can no longer be rescheduled");
             case NOT_IN_REDIS ->
                 throw new JobStateConflictException(
                         jobId,

@@ -222,7 +222,7 @@ final class BucketMover {
         long left = client.hlen(keys.pool(bucket));
         if (left > 0) {
             throw new IllegalStateException("bucket " + bucket + " still holds " + left
-                    + " jobs after moving them out: " + "is a gateway of this key prefix running?");
+                    + " jobs after moving them out: is a gateway of this key prefix running?");
         }
         List<String> doomed = new ArrayList<>(List.of(
                 keys.due(bucket),

@@ -34,7 +34,7 @@ class GatewayKillTest {
     /** Replays the kill timing of an earlier run (its report prints the seed). */
     private static final String SEED_PROPERTY = "mykit.chaos.seed";
 
-    private static final int KILLS = 5;
+    private static final int KILLS = 4;
     private static final int PUSHERS = 3;
     private static final int PULLERS = 4;
     private static final long MIN_LOAD_BEFORE_KILL_MS = 1_000;

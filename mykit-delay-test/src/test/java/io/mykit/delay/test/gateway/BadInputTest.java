@@ -117,8 +117,8 @@ class BadInputTest {
     @Test
     void the_original_mykit_delay_fields_status_and_buckedName_are_accepted_and_ignored() {
         String topic = TOPIC + "-original";
-        Reply reply = gateway.client()
-                .push("{\"topic\":\"" + topic + "\",\"status\":1,\"buckedName\":\"x\"," + "\"delay\":1000}");
+        Reply reply =
+                gateway.client().push("{\"topic\":\"" + topic + "\",\"status\":1,\"buckedName\":\"x\",\"delay\":1000}");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         Reply lookup = gateway.client().lookup(reply.data().asText());
         assertThat(lookup.status()).as(lookup.toString()).isEqualTo(200);

@@ -96,7 +96,7 @@ class StartupWarmupTest {
         assertThat(single.status()).isEqualTo(400);
         assertThat(single.json().path("message").asText()).contains("topic").contains(TOPIC);
         GatewayClient.Reply batch = gateway.client()
-                .pushBatch("[{\"topic\":\"ok-topic\",\"delay\":60000}," + "{\"topic\":\"" + TOPIC + "\",\"delay\":0}]");
+                .pushBatch("[{\"topic\":\"ok-topic\",\"delay\":60000},{\"topic\":\"" + TOPIC + "\",\"delay\":0}]");
         assertThat(batch.status()).isEqualTo(400);
         assertThat(batch.json().path("message").asText()).contains("[1].topic");
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));

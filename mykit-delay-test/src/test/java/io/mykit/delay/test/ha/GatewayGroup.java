@@ -264,7 +264,7 @@ final class GatewayGroup implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("the buckets did not settle, each pumped by exactly one of " + ids
-                + " and every one of" + " them pumping, within " + within + "; last views: " + describe(seen));
+                + " and every one of them pumping, within " + within + "; last views: " + describe(seen));
     }
 
     /** Waits until {@code node} is connected to ZooKeeper again and lists itself among the members. */

@@ -79,7 +79,7 @@ class RestoreUnderLoadTest {
 
     @Test
     void restores_under_load_bring_back_no_ended_job_and_lose_no_pending_one() throws Exception {
-        restoresUnderLoad(Long.getLong(SECONDS_PROPERTY, 60));
+        restoresUnderLoad(Long.getLong(SECONDS_PROPERTY, 45));
     }
 
     /**
@@ -89,7 +89,7 @@ class RestoreUnderLoadTest {
     @Test
     void restores_under_load_with_the_delivery_ledger_bring_back_no_ended_job() throws Exception {
         restoresUnderLoad(
-                Long.getLong(SECONDS_PROPERTY, 30),
+                Long.getLong(SECONDS_PROPERTY, 20),
                 "mykit.delay.journal.ledger=true",
                 "mykit.delay.journal.ledger-fold-after=0s");
     }

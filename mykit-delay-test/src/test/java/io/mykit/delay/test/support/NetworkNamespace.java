@@ -159,7 +159,7 @@ public final class NetworkNamespace implements AutoCloseable {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException(
-                        String.join(" ", command) + " failed (root and iproute2 are " + "needed): " + output);
+                        String.join(" ", command) + " failed (root and iproute2 are needed): " + output);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);

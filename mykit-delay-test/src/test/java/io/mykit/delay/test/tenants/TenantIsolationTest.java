@@ -95,8 +95,8 @@ class TenantIsolationTest {
             new String[] {
                 "POST",
                 "/push/batch",
-                "[{\"topic\":\"mail-" + RUN + "\",\"delay\":0,\"bizKey\":\"x-" + RUN + "\"}," + "{\"topic\":\""
-                        + ORDER_TOPIC + "\",\"delay\":0,\"bizKey\":\"x-" + RUN + "\"}]"
+                "[{\"topic\":\"mail-" + RUN + "\",\"delay\":0,\"bizKey\":\"x-" + RUN + "\"},{\"topic\":\"" + ORDER_TOPIC
+                        + "\",\"delay\":0,\"bizKey\":\"x-" + RUN + "\"}]"
             });
 
     private static Answer call(String token, String[] route, String id) {
