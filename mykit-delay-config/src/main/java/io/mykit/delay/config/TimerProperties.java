@@ -18,6 +18,8 @@ public class TimerProperties {
     private Duration dispatchTimeout = Duration.ofSeconds(30);
     /** How often in-flight entries past their deadline are looked for. */
     private Duration sweepInterval = Duration.ofMillis(500);
+    /** A background loop whose pass runs longer, or whose next pass is this late, turns health and readiness DOWN. */
+    private Duration stallAfter = Duration.ofSeconds(60);
 
     public boolean isEnabled() {
         return enabled;
@@ -59,10 +61,19 @@ public class TimerProperties {
         this.sweepInterval = sweepInterval;
     }
 
+    public Duration getStallAfter() {
+        return stallAfter;
+    }
+
+    public void setStallAfter(Duration stallAfter) {
+        this.stallAfter = stallAfter;
+    }
+
     void validate(List<String> errors) {
         check(errors, batchSize >= 1 && batchSize <= 10_000, "mykit.delay.timer.batch-size must be 1..10000");
         check(errors, positive(maxIdle), "mykit.delay.timer.max-idle must be > 0");
         check(errors, positive(dispatchTimeout), "mykit.delay.timer.dispatch-timeout must be > 0");
         check(errors, positive(sweepInterval), "mykit.delay.timer.sweep-interval must be > 0");
+        check(errors, positive(stallAfter), "mykit.delay.timer.stall-after must be > 0");
     }
 }

@@ -19,8 +19,16 @@ import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.StoreCounts;
+import io.mykit.delay.queue.timer.TimerGroup;
+import io.mykit.delay.queue.timer.WakeableLoop;
 import java.time.Clock;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -65,6 +73,23 @@ public class ObservabilityConfiguration {
     @Bean
     public HealthIndicator restoreHealthIndicator(RecoveryService recovery) {
         return new RestoreHealthIndicator(recovery);
+    }
+
+    /** The engine's loops (timers, sweeper, repairer, journal chores, Redis loss watch): "loops" in health. */
+    @Bean
+    public HealthIndicator loopsHealthIndicator(
+            ObjectProvider<TimerGroup> timers,
+            ObjectProvider<WakeableLoop> loops,
+            Clock clock,
+            DelayProperties properties) {
+        Supplier<List<WakeableLoop>> all = () -> {
+            Set<WakeableLoop> found = Collections.newSetFromMap(new IdentityHashMap<>());
+            timers.ifAvailable(group -> found.addAll(group.loops()));
+            loops.forEach(found::add);
+            return List.copyOf(found);
+        };
+        return new LoopsHealthIndicator(
+                all, clock, properties.getTimer().getStallAfter().toMillis());
     }
 
     @Bean

@@ -103,6 +103,7 @@ public final class JournalPurger extends WakeableLoop {
     }
 
     private void pause() throws InterruptedException {
+        progressed();
         if (pauseMs > 0) {
             Thread.sleep(pauseMs);
         }

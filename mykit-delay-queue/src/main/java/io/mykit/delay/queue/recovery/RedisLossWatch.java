@@ -56,6 +56,11 @@ public final class RedisLossWatch extends WakeableLoop {
     }
 
     @Override
+    protected boolean progressing() {
+        return recovery.isRunning();
+    }
+
+    @Override
     protected long runOnce() {
         if (mine.getAsBoolean() && !store.hasEpoch() && !newEpochIfNothingPending()) {
             log.warn(

@@ -63,4 +63,11 @@ public final class TimerGroup {
     public List<BucketTimer> timers() {
         return timers;
     }
+
+    /** Every timer and helper, for health. */
+    public List<WakeableLoop> loops() {
+        List<WakeableLoop> loops = new ArrayList<>(timers);
+        loops.addAll(helpers);
+        return loops;
+    }
 }

@@ -9,7 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A named background thread that runs one pass, sleeps until the time the pass asked for, and can be woken earlier. Any
- * error in a pass is logged and retried with backoff: the loop never dies silently.
+ * error in a pass is logged and retried with backoff; anything that escapes even that (an error thrown while the first
+ * is logged, with the heap full) starts the passes again: the loop never dies while it should run. Its
+ * {@link #heartbeat} tells health when a pass began and ended and when the next is due.
  */
 public abstract class WakeableLoop {
     private static final long MIN_BACKOFF_MS = 50;
@@ -23,7 +25,12 @@ public abstract class WakeableLoop {
     private long wakeAt = Long.MAX_VALUE;
     private volatile boolean running;
     private volatile long failures;
-    private Thread thread;
+    private volatile long restarts;
+    private volatile long passStartedAt = -1;
+    private volatile long lastPassEndedAt = -1;
+    private volatile long nextPassAt = -1;
+    private volatile Runnable beforeNextPass;
+    private volatile Thread thread;
 
     protected WakeableLoop(String name, Clock clock) {
         this.name = name;
@@ -38,7 +45,8 @@ public abstract class WakeableLoop {
             return;
         }
         running = true;
-        thread = new Thread(this::loop, name);
+        nextPassAt = -1;
+        thread = new Thread(this::supervise, name);
         thread.setDaemon(true);
         thread.start();
     }
@@ -70,6 +78,44 @@ public abstract class WakeableLoop {
         return failures;
     }
 
+    /** The loop's name, also its thread's. */
+    public String name() {
+        return name;
+    }
+
+    /** When its passes ran and are due, whether its thread lives, read at once by health. */
+    public LoopHeartbeat heartbeat() {
+        Thread current = thread;
+        long passAt = passStartedAt;
+        return new LoopHeartbeat(
+                name,
+                running,
+                current != null && current.isAlive(),
+                passAt >= 0 && progressing() ? clock.millis() : passAt,
+                lastPassEndedAt,
+                nextPassAt,
+                failures,
+                restarts);
+    }
+
+    /** A long pass says it moves on: health measures a pass from its start or its last progress. */
+    protected void progressed() {
+        if (passStartedAt >= 0) {
+            passStartedAt = clock.millis();
+        }
+    }
+
+    /** True while the pass waits on work that reports its progress elsewhere (a restore has its own health). */
+    protected boolean progressing() {
+        return false;
+    }
+
+    /** Runs {@code hook} on the loop's thread at the start of its next pass, before the pass itself: tests. */
+    void beforeNextPass(Runnable hook) {
+        beforeNextPass = hook;
+        wakeBy(0);
+    }
+
     /** Makes the loop run again no later than {@code time}. */
     public void wakeBy(long time) {
         lock.lock();
@@ -83,11 +129,43 @@ public abstract class WakeableLoop {
         }
     }
 
+    /** Runs the passes again whenever something escapes them, for as long as the loop should run. */
+    private void supervise() {
+        while (running) {
+            try {
+                loop();
+            } catch (Throwable escaped) {
+                // nothing allocated before the counter: the heap may be full
+                restarts++;
+                passStartedAt = -1;
+                pauseAfterEscape(escaped);
+            }
+        }
+    }
+
+    private void pauseAfterEscape(Throwable escaped) {
+        try {
+            log.error(
+                    "{} restarted its passes after {} escaped them",
+                    name,
+                    escaped.getClass().getName());
+            sleepUntil(clock.millis() + MAX_BACKOFF_MS);
+        } catch (Throwable again) {
+            // the log or the wait failed as well: the next pass is the next try
+        }
+    }
+
     private void loop() {
         long backoff = MIN_BACKOFF_MS;
         while (running) {
             long next;
+            passStartedAt = clock.millis();
             try {
+                Runnable hook = beforeNextPass;
+                if (hook != null) {
+                    beforeNextPass = null;
+                    hook.run();
+                }
                 next = runOnce();
                 backoff = MIN_BACKOFF_MS;
             } catch (Throwable e) {
@@ -96,6 +174,10 @@ public abstract class WakeableLoop {
                 next = clock.millis() + backoff;
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
             }
+            // the next pass's time before "between passes", so health never pairs the latter with a stale time
+            nextPassAt = next;
+            lastPassEndedAt = clock.millis();
+            passStartedAt = -1;
             sleepUntil(next);
         }
     }
