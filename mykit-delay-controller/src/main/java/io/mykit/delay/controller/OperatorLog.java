@@ -1,6 +1,7 @@
 package io.mykit.delay.controller;
 
 import io.mykit.delay.common.util.Buckets;
+import io.mykit.delay.common.util.LogSafe;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Map;
@@ -120,13 +121,15 @@ public class OperatorLog implements AsyncHandlerInterceptor {
         return variables instanceof Map<?, ?> map && map.get(name) instanceof String value ? clean(value) : null;
     }
 
-    /** Caller-chosen text as it may enter a log line: no line breaks or other control characters, at most 128 chars. */
-    private static String clean(String text) {
+    /**
+     * Caller-chosen text as it may enter a log line: no line breaks, control characters or Unicode separators
+     * ({@link LogSafe#unsafe}), at most 128 chars.
+     */
+    static String clean(String text) {
         String shown = text.length() > 128 ? text.substring(0, 128) + "..." : text;
-        // control characters (\p{Cntrl}: U+0000-U+001F, U+007F) as '?', without a regex per request
         char[] chars = shown.toCharArray();
         for (int i = 0; i < chars.length; i++) {
-            if (chars[i] < 0x20 || chars[i] == 0x7f) {
+            if (LogSafe.unsafe(chars[i])) {
                 chars[i] = '?';
             }
         }

@@ -2,6 +2,7 @@ package io.mykit.delay.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,5 +26,10 @@ class OperatorLogTest {
             })
     void only_the_admin_routes_own_parameters_keep_their_values(String query, String shown) {
         assertThat(OperatorLog.query(query)).isEqualTo(shown).doesNotContain("s3cret");
+    }
+
+    @Test
+    void a_job_id_cannot_break_the_line_with_c1_controls_or_unicode_separators() {
+        assertThat(OperatorLog.clean("a\nb\u0085c\u2028d\u2029e\u202ef")).isEqualTo("a?b?c?d?e?f");
     }
 }

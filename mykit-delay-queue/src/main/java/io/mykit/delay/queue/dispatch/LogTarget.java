@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.util.LogSafe;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,17 +24,19 @@ public class LogTarget implements DeliveryTarget {
 
     @Override
     public void deliver(int bucket, List<Job> jobs) {
-        // bodies may hold personal data: at INFO only their size, the body itself at DEBUG
+        // bodies may hold personal data: at INFO only their size, the body itself at DEBUG; caller text escaped
         jobs.forEach(job -> {
             log.info(
                     "due: id={} topic={} subtopic={} bizKey={} bucket={} bodyChars={}",
                     job.getId(),
                     job.getTopic(),
-                    job.getSubtopic(),
-                    job.getBizKey(),
+                    LogSafe.escape(job.getSubtopic()),
+                    LogSafe.escape(job.getBizKey()),
                     bucket,
                     job.getBody() == null ? 0 : job.getBody().length());
-            log.debug("due: id={} body={}", job.getId(), job.getBody());
+            if (log.isDebugEnabled()) {
+                log.debug("due: id={} body={}", job.getId(), LogSafe.escape(job.getBody()));
+            }
         });
         outcomes.settle(NAME, bucket, jobs, List.of());
     }
