@@ -101,7 +101,7 @@ class EmbeddedDefaultJarTest {
         first.process.destroyForcibly();
         assertThat(first.process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
                 .isTrue();
-        assertThat(RedisProcess.answersPing(RedisProcess.HOST, first.redisPort))
+        assertThat(RedisProcess.answers(RedisProcess.HOST, first.redisPort))
                 .as("a kill -9 leaves the Redis child running")
                 .isTrue();
 
@@ -163,7 +163,7 @@ class EmbeddedDefaultJarTest {
 
     private static void assertRedisGone(Gateway gateway) {
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-            assertThat(RedisProcess.answersPing(RedisProcess.HOST, gateway.redisPort))
+            assertThat(RedisProcess.answers(RedisProcess.HOST, gateway.redisPort))
                     .as("embedded Redis on port %d still answers", gateway.redisPort)
                     .isFalse();
             assertThat(gateway.redisChildren).as("embedded Redis process").noneMatch(ProcessHandle::isAlive);

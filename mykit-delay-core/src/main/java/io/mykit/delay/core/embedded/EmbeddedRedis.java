@@ -28,7 +28,7 @@ import org.apache.commons.logging.Log;
  * &lt;data-dir&gt;/redis/
  *   redis.lock   locked by the JVM that owns the Redis; the OS drops the lock when that JVM dies, even on kill -9
  *   redis.pid    pid of its redis-server; still alive while the lock is free = an orphan
- *   redis.conf   written at each start (fresh free port each time)
+ *   redis.conf   written at each start (fresh free port and random password each time), owner-only
  *   redis.log    redis-server's output, appended
  *   appendonly*  the AOF (a file on Redis 6, a directory on Redis 7): the queue survives restarts
  * </pre>
@@ -104,7 +104,9 @@ final class EmbeddedRedis {
         IOException failure = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             try {
-                return RedisProcess.start(executable, dir, freePort(), PERSISTENT_SETTINGS);
+                // a new password each start: no client of an earlier run, nor any other user of the host, gets in
+                return RedisProcess.start(
+                        executable, dir, freePort(), PERSISTENT_SETTINGS, RedisProcess.randomPassword());
             } catch (IOException e) {
                 if (failure == null) {
                     failure = e;
@@ -202,6 +204,10 @@ final class EmbeddedRedis {
 
         int port() {
             return process.port();
+        }
+
+        String password() {
+            return process.password();
         }
 
         Path executable() {

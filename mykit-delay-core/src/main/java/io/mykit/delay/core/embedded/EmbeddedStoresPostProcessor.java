@@ -36,6 +36,7 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
     static final String DEFAULT_DATA_DIR = "./data";
     static final String REDIS_HOST = "mykit.delay.redis.host";
     static final String REDIS_PORT = "mykit.delay.redis.port";
+    static final String REDIS_PASSWORD = "mykit.delay.redis.password";
     static final String REDIS_CLUSTER_NODES = "mykit.delay.redis.cluster-nodes";
     static final String DATASOURCE_URL = "spring.datasource.url";
     static final String PROPERTY_SOURCE_NAME = "mykitDelayEmbeddedStores";
@@ -96,6 +97,7 @@ public class EmbeddedStoresPostProcessor implements EnvironmentPostProcessor, Or
             releaseWithApplication(application, redis);
             properties.put(REDIS_HOST, RedisProcess.HOST);
             properties.put(REDIS_PORT, redis.port());
+            properties.put(REDIS_PASSWORD, redis.password());
             started.add("Redis " + RedisProcess.HOST + ":" + redis.port() + " (" + redis.executable() + ", AOF in "
                     + redis.dir() + ")");
         }

@@ -9,8 +9,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +27,7 @@ import redis.embedded.core.ExecutableProvider;
  */
 public final class RedisProcess {
 
-    /** Loopback only: the embedded Redis has no password. */
+    /** Loopback only, and with a password when started with one: other users of the host must not read the queue. */
     public static final String HOST = "127.0.0.1";
 
     private static final String EXECUTABLE_NAME = "redis-server";
@@ -39,13 +42,15 @@ public final class RedisProcess {
     private final Path dir;
     private final int port;
     private final List<String> settings;
+    private final String password;
     private Process process;
 
-    private RedisProcess(Path executable, Path dir, int port, List<String> settings) {
+    private RedisProcess(Path executable, Path dir, int port, List<String> settings, String password) {
         this.executable = executable;
         this.dir = dir;
         this.port = port;
         this.settings = List.copyOf(settings);
+        this.password = password;
     }
 
     /**
@@ -53,9 +58,22 @@ public final class RedisProcess {
      * PING. Each setting is one redis.conf line, e.g. {@code "appendonly yes"}.
      */
     public static RedisProcess start(Path executable, Path dir, int port, List<String> settings) throws IOException {
-        RedisProcess redis = new RedisProcess(executable, dir.toAbsolutePath().normalize(), port, settings);
+        return start(executable, dir, port, settings, null);
+    }
+
+    /** As above, and every client must AUTH with {@code password} (null: none). */
+    public static RedisProcess start(Path executable, Path dir, int port, List<String> settings, String password)
+            throws IOException {
+        RedisProcess redis = new RedisProcess(executable, dir.toAbsolutePath().normalize(), port, settings, password);
         redis.launch();
         return redis;
+    }
+
+    /** A password for a Redis of this host's own: 32 random bytes, hex. */
+    public static String randomPassword() {
+        byte[] bytes = new byte[32];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     /** The system's redis-server if it is on the PATH, else the binary shipped in embedded-redis. */
@@ -93,23 +111,61 @@ public final class RedisProcess {
 
     /** True when host:port answers PING with PONG within half a second (a Redis still loading its AOF does not). */
     public static boolean answersPing(String host, int port) {
+        return "+PONG".equals(pingReply(host, port, null));
+    }
+
+    /** As {@link #answersPing(String, int)}, after an AUTH with {@code password} (null: none). */
+    public static boolean answersPing(String host, int port, String password) {
+        return "+PONG".equals(pingReply(host, port, password));
+    }
+
+    /** True when a Redis answers PING at host:port, with PONG or with a demand to authenticate first. */
+    public static boolean answers(String host, int port) {
+        String reply = pingReply(host, port, null);
+        return reply != null && (reply.equals("+PONG") || reply.startsWith("-NOAUTH"));
+    }
+
+    /** The first line of the answer to PING (after AUTH's, when a password is given); null when none came. */
+    private static String pingReply(String host, int port, String password) {
         try (Socket socket = new Socket()) {
             int timeout = (int) PING_TIMEOUT.toMillis();
             socket.connect(new InetSocketAddress(host, port), timeout);
             socket.setSoTimeout(timeout);
             OutputStream out = socket.getOutputStream();
-            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
             BufferedReader in =
                     new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-            return "+PONG".equals(in.readLine());
+            if (password != null) {
+                out.write(command("AUTH", password));
+                out.flush();
+                if (!"+OK".equals(in.readLine())) {
+                    return null;
+                }
+            }
+            out.write(command("PING"));
+            out.flush();
+            return in.readLine();
         } catch (IOException e) {
-            return false;
+            return null;
         }
+    }
+
+    /** A RESP array of bulk strings: any byte of an argument is safe in it. */
+    private static byte[] command(String... parts) {
+        StringBuilder out = new StringBuilder("*").append(parts.length).append("\r\n");
+        for (String part : parts) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            out.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     public int port() {
         return port;
+    }
+
+    /** The password clients must AUTH with; null when none. */
+    public String password() {
+        return password;
     }
 
     public Path executable() {
@@ -167,6 +223,7 @@ public final class RedisProcess {
         Path conf = dir.resolve("redis.conf");
         Path log = dir.resolve("redis.log");
         Files.write(conf, configLines(), StandardCharsets.UTF_8);
+        ownerOnly(conf);
         process = new ProcessBuilder(executable.toString(), conf.toString())
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
@@ -178,7 +235,7 @@ public final class RedisProcess {
                 throw new IOException(this + " exited with code " + process.exitValue() + " at start; " + log
                         + " ends with:\n" + tail(log));
             }
-            if (answersPing(HOST, port)) {
+            if (answersPing(HOST, port, password)) {
                 return;
             }
             sleep(Duration.ofMillis(20));
@@ -195,8 +252,18 @@ public final class RedisProcess {
         lines.add("bind " + HOST);
         lines.add("daemonize no");
         lines.add("dir " + quote(dir.toString()));
+        if (password != null) {
+            lines.add("requirepass " + quote(password));
+        }
         lines.addAll(settings);
         return lines;
+    }
+
+    /** The config holds the password: readable by the gateway's user alone, where the file system knows owners. */
+    private static void ownerOnly(Path file) throws IOException {
+        if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
     }
 
     private static String quote(String value) {

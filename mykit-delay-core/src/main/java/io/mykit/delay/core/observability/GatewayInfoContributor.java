@@ -18,13 +18,19 @@ import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.core.env.Environment;
 
 /**
- * /actuator/info: version, mode, node, buckets, where the stores are (and whether they are the embedded ones) and the
- * delivery targets. Addresses only ({@link AddressesOnly}): no user, no password, no URL parameters.
+ * /actuator/info: version, mode, buckets, whether the stores are the embedded ones and the delivery targets' names for
+ * everyone; the node, where the stores, brokers and ZooKeeper are and the key prefix for the admin alone. Addresses
+ * only ({@link AddressesOnly}): no user, no password, no URL parameters.
  */
 final class GatewayInfoContributor implements InfoContributor {
     private static final String POM_PROPERTIES = "/META-INF/maven/io.mykit.delay/mykit-delay-core/pom.properties";
 
+    /** Keys of the admin's view that others do not get, at any depth of the map. */
+    private static final Set<String> ADMIN_ONLY =
+            Set.of("node", "address", "keyPrefix", "url", "broker", "nameServer", "zookeeper");
+
     private final Map<String, Object> gateway;
+    private final Map<String, Object> publicView;
 
     GatewayInfoContributor(DelayProperties properties, Environment environment, NodeIdentity node) {
         Map<String, Object> info = new LinkedHashMap<>();
@@ -55,11 +61,39 @@ final class GatewayInfoContributor implements InfoContributor {
             info.put("zookeeper", AddressesOnly.of(properties.getRegistry().getServerList()));
         }
         this.gateway = Map.copyOf(info);
+        this.publicView = withoutAdminOnly(gateway);
     }
 
     @Override
     public void contribute(Info.Builder builder) {
-        builder.withDetail("gateway", gateway);
+        contribute(builder, AdminCaller.asking());
+    }
+
+    void contribute(Info.Builder builder, boolean admin) {
+        builder.withDetail("gateway", admin ? gateway : publicView);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutAdminOnly(Map<String, ?> view) {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        view.forEach((key, value) -> {
+            if (ADMIN_ONLY.contains(key)) {
+                return;
+            }
+            if (value instanceof Map<?, ?> map) {
+                kept.put(key, withoutAdminOnly((Map<String, ?>) map));
+            } else if (value instanceof List<?> list) {
+                kept.put(
+                        key,
+                        list.stream()
+                                .map(item ->
+                                        item instanceof Map<?, ?> map ? withoutAdminOnly((Map<String, ?>) map) : item)
+                                .toList());
+            } else {
+                kept.put(key, value);
+            }
+        });
+        return kept;
     }
 
     /** The targets routes use, each with the broker it sends to. */

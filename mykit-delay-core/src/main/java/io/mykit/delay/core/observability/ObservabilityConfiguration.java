@@ -2,6 +2,7 @@ package io.mykit.delay.core.observability;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.core.DeliveryTargets;
 import io.mykit.delay.core.NodeIdentity;
@@ -21,6 +22,7 @@ import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.StoreCounts;
 import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.queue.timer.WakeableLoop;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -32,6 +34,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.metrics.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -90,6 +93,12 @@ public class ObservabilityConfiguration {
         };
         return new LoopsHealthIndicator(
                 all, clock, properties.getTimer().getStallAfter().toMillis());
+    }
+
+    /** In place of Spring Boot's: the per-tenant series in the admin's scrape only. */
+    @Bean
+    public PrometheusScrapeEndpoint adminScrapeEndpoint(PrometheusRegistry registry, PrometheusConfig config) {
+        return new AdminScrapeEndpoint(registry, config.prometheusProperties());
     }
 
     @Bean

@@ -56,7 +56,7 @@ class GatewayInfoCredentialsTest {
                 .withProperty("spring.datasource.url", "jdbc:mysql://u:s3cret@db.example:3306/mykit");
         Info.Builder builder = new Info.Builder();
         new GatewayInfoContributor(properties, environment, new NodeIdentity("n1", "http://127.0.0.1:8080"))
-                .contribute(builder);
+                .contribute(builder, true);
         Map<String, Object> details = builder.build().getDetails();
         assertThat(details.toString())
                 .doesNotContain("s3cret")
