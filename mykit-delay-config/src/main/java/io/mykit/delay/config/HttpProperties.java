@@ -1,6 +1,7 @@
 package io.mykit.delay.config;
 
 import static io.mykit.delay.config.Checks.check;
+import static io.mykit.delay.config.Checks.positive;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,39 @@ public class HttpProperties {
      * through the production Redis and journal.
      */
     private Duration warmup;
+    /**
+     * Longest a request body may take to arrive, from its first read; beyond it the request is answered 408 and its
+     * connection closed. Each read waits at most server.tomcat.connection-timeout on top.
+     */
+    private Duration bodyReadTimeout = Duration.ofSeconds(10);
+    /** Most bytes of request bodies held at once over all requests; 0 takes a sixteenth of the heap. */
+    private long maxBodyBytesInFlight = 0;
+    /** Most request threads reading a body at once; 0 takes half of server.tomcat.threads.max. */
+    private int maxBodyReaders = 0;
+
+    public Duration getBodyReadTimeout() {
+        return bodyReadTimeout;
+    }
+
+    public void setBodyReadTimeout(Duration bodyReadTimeout) {
+        this.bodyReadTimeout = bodyReadTimeout;
+    }
+
+    public long getMaxBodyBytesInFlight() {
+        return maxBodyBytesInFlight;
+    }
+
+    public void setMaxBodyBytesInFlight(long maxBodyBytesInFlight) {
+        this.maxBodyBytesInFlight = maxBodyBytesInFlight;
+    }
+
+    public int getMaxBodyReaders() {
+        return maxBodyReaders;
+    }
+
+    public void setMaxBodyReaders(int maxBodyReaders) {
+        this.maxBodyReaders = maxBodyReaders;
+    }
 
     public Duration getWarmup() {
         return warmup;
@@ -54,5 +88,8 @@ public class HttpProperties {
                 errors,
                 warmup == null || !warmup.isNegative() && warmup.compareTo(Duration.ofMinutes(5)) <= 0,
                 "mykit.delay.http.warmup must be 0..5m");
+        check(errors, positive(bodyReadTimeout), "mykit.delay.http.body-read-timeout must be > 0");
+        check(errors, maxBodyBytesInFlight >= 0, "mykit.delay.http.max-body-bytes-in-flight must be >= 0");
+        check(errors, maxBodyReaders >= 0, "mykit.delay.http.max-body-readers must be >= 0");
     }
 }

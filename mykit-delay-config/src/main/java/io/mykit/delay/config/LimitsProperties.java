@@ -16,7 +16,10 @@ public class LimitsProperties {
     private Duration maxDelay = Duration.ofDays(366);
     /** Tries of a job that names none. */
     private int defaultTries = 16;
-    /** Largest HTTP request body, in bytes. */
+    /**
+     * Largest HTTP request body, in bytes, of the routes that take many jobs or ids (/push/batch, dead-letter calls); a
+     * single push takes what one job of max-body-bytes can need, /finish/batch what max-batch-size ids can.
+     */
     private long maxRequestBytes = 32L * 1024 * 1024;
 
     public int getMaxBodyBytes() {
@@ -64,5 +67,6 @@ public class LimitsProperties {
         check(errors, maxBatchSize >= 1, "mykit.delay.limits.max-batch-size must be >= 1");
         check(errors, positive(maxDelay), "mykit.delay.limits.max-delay must be > 0");
         check(errors, defaultTries >= 1, "mykit.delay.limits.default-tries must be >= 1");
+        check(errors, maxRequestBytes >= 1, "mykit.delay.limits.max-request-bytes must be >= 1");
     }
 }

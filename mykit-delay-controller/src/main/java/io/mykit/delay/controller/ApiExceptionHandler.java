@@ -47,6 +47,12 @@ public class ApiExceptionHandler {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     public ResponseEntity<ApiResponse<Void>> unreadable(HttpMessageNotReadableException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestBodyException body) {
+                // the body's guard stopped the read inside the parser, which wraps what it meets
+                return body(body);
+            }
+        }
         if (e.getCause() instanceof UnrecognizedPropertyException unknown) {
             // a misspelt "dealy" ignored would deliver the job at once
             String known = unknown.getKnownPropertyIds() == null
@@ -105,6 +111,15 @@ public class ApiExceptionHandler {
                 .body(ApiResponse.error(429, e.getMessage(), null));
     }
 
+    @ExceptionHandler(RequestBodyException.class)
+    public ResponseEntity<ApiResponse<Void>> body(RequestBodyException e) {
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(e.status());
+        if (e.status() == 503) {
+            answer.header(HttpHeaders.RETRY_AFTER, "1");
+        }
+        return answer.body(ApiResponse.error(e.status(), e.getMessage(), "request"));
+    }
+
     @ExceptionHandler(MissingServletRequestParameterException.class)
     public ResponseEntity<ApiResponse<Void>> missingParameter(MissingServletRequestParameterException e) {
         return respond(400, e.getParameterName() + ": is required", e.getParameterName());
@@ -155,6 +170,9 @@ public class ApiExceptionHandler {
         }
         if (e instanceof TenantLimitException limit) {
             return handler.tenantLimit(limit);
+        }
+        if (e instanceof RequestBodyException body) {
+            return handler.body(body);
         }
         return e instanceof DelayException delay ? handler.delay(delay) : handler.unexpected(e);
     }

@@ -1,8 +1,6 @@
 package io.mykit.delay.controller;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.util.PlainNames;
 import jakarta.servlet.FilterChain;
@@ -35,7 +33,6 @@ public class DirectRouteFilter extends OncePerRequestFilter {
     private final JobController jobs;
     private final PullController pulls;
     private final ObjectWriter responseWriter;
-    private final ObjectReader idsReader;
     private final ApiExceptionHandler errors = new ApiExceptionHandler();
 
     /** The controllers answer; this filter only routes to them and renders their errors as their advice would. */
@@ -43,7 +40,6 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         this.jobs = jobs;
         this.pulls = pulls;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
-        this.idsReader = mapper.readerFor(new TypeReference<List<String>>() {});
     }
 
     @Override
@@ -182,7 +178,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/finish/batch");
         try {
             Caller.of(request).requireKnown();
-            write(response, pulls.finishBatch(JsonBody.read(request, idsReader), request));
+            write(response, pulls.finishBatch(pulls.readIds(request), request));
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.mykit.delay.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.error.JobNotFoundException;
 import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.model.Job;
@@ -48,12 +49,14 @@ public class JobController {
     private final DelayQueueService queue;
     private final TenantLimits limits;
     private final ObjectReader jobReader;
+    private final JsonArray<Job> jobArray;
     private final ObjectWriter responseWriter;
 
     public JobController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
         this.limits = limits;
         this.jobReader = mapper.readerFor(Job.class);
+        this.jobArray = new JsonArray<>(mapper, Job.class);
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
@@ -96,6 +99,7 @@ public class JobController {
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
+    // Read element by element: a longer array is refused once its limit is passed, before the rest is read.
     @Operation(
             summary = "Push many jobs in one transaction",
             description = "All are validated first: one bad job refuses the whole batch, naming it ([i].field).")
@@ -110,9 +114,13 @@ public class JobController {
                                             name = "two jobs",
                                             value = "[" + PUSH_EXAMPLE + ",{\"topic\":\"order-remind\","
                                                     + "\"bizKey\":\"order-42\",\"delay\":600000}]")))
-    @PostMapping("/push/batch")
-    public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs, HttpServletRequest request) {
+    @PostMapping(value = "/push/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ApiResponse<List<String>> pushBatch(HttpServletRequest request) {
         Caller caller = Caller.of(request);
+        caller.requireKnown();
+        int max = queue.limits().maxBatchSize();
+        List<Job> jobs = jobArray.read(
+                request, max, () -> new InvalidJobException("jobs", "at most " + max + " jobs per batch, got more"));
         requireTopics(caller, jobs);
         limits.takePush(caller, jobs == null ? 0 : jobs.size());
         DelayQueueService.PushResult pushed = queue.pushReporting(jobs);

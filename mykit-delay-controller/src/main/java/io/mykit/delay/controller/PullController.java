@@ -2,21 +2,24 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.FinishReport;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -30,11 +33,13 @@ public class PullController {
     private final DelayQueueService queue;
     private final TenantLimits limits;
     private final ObjectWriter responseWriter;
+    private final JsonArray<String> idArray;
 
     public PullController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
         this.queue = queue;
         this.limits = limits;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
+        this.idArray = new JsonArray<>(mapper, String.class);
     }
 
     /** What a release did. */
@@ -113,8 +118,26 @@ public class PullController {
 
     // POST /finish/batch  body: ["jobId", ...] -> {"finished":[ids], "refused":{id: reason}}
     @Operation(summary = "Acknowledge many pulled jobs")
-    @PostMapping("/finish/batch")
-    public ApiResponse<FinishReport> finishBatch(@RequestBody List<String> jobIds, HttpServletRequest request) {
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+            required = true,
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            array = @ArraySchema(schema = @Schema(type = "string"), maxItems = 1000)))
+    @PostMapping(value = "/finish/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ApiResponse<FinishReport> finishBatch(HttpServletRequest request) {
+        Caller.of(request).requireKnown();
+        return finishBatch(readIds(request), request);
+    }
+
+    /** The body of /finish/batch, read element by element: past max-batch-size ids it stops (400). */
+    List<String> readIds(HttpServletRequest request) {
+        int max = queue.limits().maxBatchSize();
+        return idArray.read(request, max, () -> new InvalidJobException("jobIds", "must hold 1.." + max + " job ids"));
+    }
+
+    /** Finishes the caller's own jobs of these ids. */
+    ApiResponse<FinishReport> finishBatch(List<String> jobIds, HttpServletRequest request) {
         return ApiResponse.ok(OwnJobs.finishOwn(Caller.of(request), queue, jobIds, queue::finishAll));
     }
 

@@ -2,156 +2,110 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayInputStream;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Checks a request body before anything parses it: at most {@code maxBytes} (413, chunked uploads included), strictly
- * valid UTF-8 (400; a lenient decoder would turn overlong forms into other characters), and no wildcard Content-Type
- * (415). The checked bytes are handed on, so the body is read once from the network.
+ * Guards request bodies before anything reads one, from the headers alone: TRACE is refused (405, so no header is ever
+ * echoed), a wildcard Content-Type too (415), a declared length over the route's limit (413, see {@link BodyLimits}) or
+ * over what the in-flight budget has free (503 with Retry-After). The body itself is handed on unread, as a
+ * {@link GuardedBody} that checks it while the handler reads it; a handler that refuses the caller first never reads
+ * it.
  */
 public class RequestGuardFilter extends OncePerRequestFilter {
-    private final long maxBytes;
+    private final BodyLimits limits;
+    private final InFlightBodies bodies;
     private final ObjectMapper mapper;
 
-    public RequestGuardFilter(long maxBytes, ObjectMapper mapper) {
-        this.maxBytes = maxBytes;
+    public RequestGuardFilter(BodyLimits limits, InFlightBodies bodies, ObjectMapper mapper) {
+        this.limits = limits;
+        this.bodies = bodies;
         this.mapper = mapper;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if ("TRACE".equals(request.getMethod())) {
+            response.setHeader(HttpHeaders.ALLOW, "GET, HEAD, POST, PUT, DELETE, OPTIONS");
+            reject(response, 405, "method TRACE not allowed here", null);
+            return;
+        }
         String contentType = request.getContentType();
         if (contentType != null && contentType.contains("*")) {
-            reject(response, 415, "request: Content-Type must be application/json");
+            reject(response, 415, "request: Content-Type must be application/json", "request");
             return;
         }
-        if (request.getContentLengthLong() > maxBytes) {
-            reject(response, 413, "request: larger than " + maxBytes + " bytes");
+        long limit = limits.of(request.getMethod(), path(request));
+        long declared = request.getContentLengthLong();
+        if (declared > limit) {
+            reject(response, 413, RequestBodyException.tooLarge(limit).getMessage(), "request");
             return;
         }
-        if (request.getContentLengthLong() == 0 || "GET".equals(request.getMethod())) {
+        if (declared == 0 || declared < 0 && request.getHeader(HttpHeaders.TRANSFER_ENCODING) == null) {
             chain.doFilter(request, response);
             return;
         }
-        byte[] body = readAtMost(request.getInputStream(), request.getContentLengthLong(), maxBytes + 1);
-        if (body.length > maxBytes) {
-            reject(response, 413, "request: larger than " + maxBytes + " bytes");
+        if (declared > bodies.capacity()) {
+            reject(
+                    response,
+                    413,
+                    RequestBodyException.tooLarge(bodies.capacity()).getMessage(),
+                    "request");
             return;
         }
-        if (!isUtf8(body)) {
-            reject(response, 400, "request: body is not valid UTF-8");
+        if (!bodies.reserve(Math.max(0, declared))) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, "1");
+            reject(response, 503, RequestBodyException.noRoom().getMessage(), "request");
             return;
         }
-        chain.doFilter(new CachedBodyRequest(request, body), response);
-    }
-
-    /**
-     * A declared length (checked against the limit already) sizes the one array read into; without one (chunked), at
-     * most {@code limit} bytes: reading up to the limit for every request would cost a buffer and a copy per push.
-     */
-    private static byte[] readAtMost(InputStream in, long declared, long limit) throws IOException {
-        return in.readNBytes((int) Math.min(declared >= 0 ? declared : limit, Integer.MAX_VALUE - 8));
-    }
-
-    /** Strict UTF-8: ASCII bodies, the common case, are checked without a decoder and its output buffer. */
-    private static boolean isUtf8(byte[] body) {
-        boolean ascii = true;
-        for (byte b : body) {
-            if (b < 0) {
-                ascii = false;
-                break;
-            }
-        }
-        if (ascii) {
-            return true;
-        }
+        GuardedBody body = new GuardedBody(request.getInputStream(), bodies, limit, declared);
         try {
-            StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(body));
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
+            chain.doFilter(new GuardedRequest(request, body), response);
+        } finally {
+            body.release();
         }
     }
 
-    private void reject(HttpServletResponse response, int status, String message) throws IOException {
+    /** The decoded, normalised path Tomcat mapped, without path parameters. */
+    private static String path(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return info == null ? request.getServletPath() : request.getServletPath() + info;
+    }
+
+    private void reject(HttpServletResponse response, int status, String message, String field) throws IOException {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        mapper.writeValue(response.getOutputStream(), ApiResponse.error(status, message, "request"));
+        mapper.writeValue(response.getOutputStream(), ApiResponse.error(status, message, field));
     }
 
-    /** The request with its already-read body. */
-    private static final class CachedBodyRequest extends HttpServletRequestWrapper {
-        private final byte[] body;
+    /** The request with its body behind the guard. */
+    private static final class GuardedRequest extends HttpServletRequestWrapper {
+        private final GuardedBody body;
 
-        CachedBodyRequest(HttpServletRequest request, byte[] body) {
+        GuardedRequest(HttpServletRequest request, GuardedBody body) {
             super(request);
             this.body = body;
         }
 
         @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
-
-        @Override
         public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public int read() {
-                    return in.read();
-                }
+            return body;
+        }
 
-                @Override
-                public int read(byte[] b, int off, int len) {
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public byte[] readAllBytes() {
-                    // what is left, in one copy: InputStream's default reads through an 8 KB buffer first
-                    return in.readAllBytes();
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("the body is already read");
-                }
-            };
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
         }
     }
 }

@@ -1,12 +1,14 @@
 package io.mykit.delay.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.ThreadMXBean;
 import jakarta.servlet.ServletRequest;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
@@ -21,7 +23,9 @@ class RequestGuardFilterTest {
     private static final long MAX_BYTES = 1_048_576;
     private static final String PUSH = "{\"topic\":\"orders\",\"delay\":30000,\"body\":\"" + "x".repeat(100) + "\"}";
 
-    private final RequestGuardFilter filter = new RequestGuardFilter(MAX_BYTES, new ObjectMapper());
+    private final InFlightBodies bodies = new InFlightBodies(MAX_BYTES, 4, Duration.ofSeconds(10));
+    private final RequestGuardFilter filter =
+            new RequestGuardFilter(new BodyLimits(MAX_BYTES, 64 * 1024, 1000), bodies, new ObjectMapper());
 
     @Test
     void a_valid_body_reaches_the_handler_whole_and_readable_in_one_call() throws Exception {
@@ -29,44 +33,96 @@ class RequestGuardFilterTest {
         AtomicReference<byte[]> seen = new AtomicReference<>();
         MockHttpServletResponse response = new MockHttpServletResponse();
 
-        filter.doFilter(post(body.getBytes(StandardCharsets.UTF_8)), response, new MockFilterChain() {
-            @Override
-            public void doFilter(ServletRequest request, jakarta.servlet.ServletResponse ignored)
-                    throws java.io.IOException {
-                seen.set(request.getInputStream().readAllBytes());
-            }
-        });
+        filter.doFilter(post(body.getBytes(StandardCharsets.UTF_8)), response, reading(seen));
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(new String(seen.get(), StandardCharsets.UTF_8)).isEqualTo(body);
+        assertThat(bodies.reserved()).as("the budget given back").isZero();
     }
 
     @Test
-    void invalid_utf8_is_refused_with_400() throws Exception {
+    void invalid_utf8_is_refused_with_400_when_the_handler_reads_it() throws Exception {
         // an overlong '/' and a lone continuation byte: a lenient decoder would turn them into characters
         for (byte[] bad : new byte[][] {{'{', (byte) 0xC0, (byte) 0xAF, '}'}, {'{', (byte) 0x80, '}'}}) {
-            MockHttpServletResponse response = new MockHttpServletResponse();
-            MockFilterChain chain = new MockFilterChain();
-
-            filter.doFilter(post(bad), response, chain);
-
-            assertThat(response.getStatus()).isEqualTo(400);
-            assertThat(response.getContentAsString()).contains("not valid UTF-8");
-            assertThat(chain.getRequest()).as("the handler is not reached").isNull();
+            assertThatThrownBy(() -> filter.doFilter(post(bad), new MockHttpServletResponse(), reading(null)))
+                    .isInstanceOfSatisfying(
+                            RequestBodyException.class,
+                            e -> assertThat(e.status()).isEqualTo(400))
+                    .hasMessageContaining("not valid UTF-8");
         }
     }
 
     @Test
-    void a_body_over_the_limit_without_a_declared_length_is_refused_with_413() throws Exception {
-        RequestGuardFilter small = new RequestGuardFilter(16, new ObjectMapper());
-        MockHttpServletRequest chunked = post(PUSH.getBytes(StandardCharsets.UTF_8));
+    void a_body_over_the_limit_without_a_declared_length_is_refused_with_413_as_it_is_read() throws Exception {
+        byte[] body = ("[" + PUSH + "," + " ".repeat(20_000) + "]").getBytes(StandardCharsets.UTF_8);
+        MockHttpServletRequest chunked = post(body);
+        chunked.setRequestURI("/jobs");
+        chunked.setServletPath("/jobs");
+        chunked.addHeader("Transfer-Encoding", "chunked");
+
+        assertThatThrownBy(() ->
+                        filter.doFilter(new UndeclaredLength(chunked), new MockHttpServletResponse(), reading(null)))
+                .isInstanceOfSatisfying(
+                        RequestBodyException.class, e -> assertThat(e.status()).isEqualTo(413));
+        assertThat(bodies.reserved()).isZero();
+    }
+
+    @Test
+    void a_declared_length_over_the_route_limit_is_refused_before_the_handler() throws Exception {
+        MockHttpServletRequest request = post(new byte[(int) BodyLimits.NO_BODY + 1]);
+        request.setMethod("GET");
+        request.setRequestURI("/stats");
+        request.setServletPath("/stats");
         MockHttpServletResponse response = new MockHttpServletResponse();
         MockFilterChain chain = new MockFilterChain();
 
-        small.doFilter(new UndeclaredLength(chunked), response, chain);
+        filter.doFilter(request, response, chain);
 
         assertThat(response.getStatus()).isEqualTo(413);
         assertThat(chain.getRequest()).isNull();
+    }
+
+    @Test
+    void a_body_beyond_the_free_budget_is_refused_with_503_and_retry_after() throws Exception {
+        assertThat(bodies.reserve(MAX_BYTES - 100)).isTrue();
+        try {
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            MockFilterChain chain = new MockFilterChain();
+
+            filter.doFilter(post(PUSH.getBytes(StandardCharsets.UTF_8)), response, chain);
+
+            assertThat(response.getStatus()).isEqualTo(503);
+            assertThat(response.getHeader("Retry-After")).isEqualTo("1");
+            assertThat(chain.getRequest()).isNull();
+        } finally {
+            bodies.release(MAX_BYTES - 100);
+        }
+    }
+
+    @Test
+    void trace_is_refused_without_echoing_anything() throws Exception {
+        MockHttpServletRequest trace = new MockHttpServletRequest("TRACE", "/push");
+        trace.addHeader("X-Admin-Token", "secret-token");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+
+        filter.doFilter(trace, response, new MockFilterChain());
+
+        assertThat(response.getStatus()).isEqualTo(405);
+        assertThat(response.getContentAsString()).doesNotContain("secret-token");
+    }
+
+    /** A chain whose handler reads the whole body, keeping it in {@code seen} when given. */
+    private static MockFilterChain reading(AtomicReference<byte[]> seen) {
+        return new MockFilterChain() {
+            @Override
+            public void doFilter(ServletRequest request, jakarta.servlet.ServletResponse ignored)
+                    throws java.io.IOException {
+                byte[] body = request.getInputStream().readAllBytes();
+                if (seen != null) {
+                    seen.set(body);
+                }
+            }
+        };
     }
 
     @Test
@@ -115,6 +171,7 @@ class RequestGuardFilterTest {
 
     private static MockHttpServletRequest post(byte[] body) {
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/push");
+        request.setServletPath("/push");
         request.setContentType("application/json");
         request.setContent(body);
         return request;

@@ -5,16 +5,22 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.mykit.delay.config.DelayProperties;
+import io.mykit.delay.config.HttpProperties;
+import io.mykit.delay.config.LimitsProperties;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.AdminPrincipalFilter;
+import io.mykit.delay.controller.BodyLimits;
 import io.mykit.delay.controller.DirectRouteFilter;
+import io.mykit.delay.controller.InFlightBodies;
 import io.mykit.delay.controller.JobController;
 import io.mykit.delay.controller.JsonErrorReportValve;
 import io.mykit.delay.controller.LegacyStatusFilter;
 import io.mykit.delay.controller.OperatorLog;
 import io.mykit.delay.controller.PullController;
 import io.mykit.delay.controller.RequestGuardFilter;
+import io.mykit.delay.controller.SecurityHeadersFilter;
 import io.mykit.delay.controller.SocketPeerValve;
+import io.mykit.delay.controller.UnreadBodyValve;
 import jakarta.servlet.DispatcherType;
 import java.util.List;
 import org.apache.catalina.core.StandardHost;
@@ -24,6 +30,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointPr
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
+import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -49,12 +56,44 @@ public class HttpBoundaryConfiguration {
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }
 
+    /** What request bodies may hold at once: bytes (default a sixteenth of the heap) and reading threads. */
+    @Bean
+    public InFlightBodies inFlightBodies(DelayProperties properties, ServerProperties server) {
+        HttpProperties http = properties.getHttp();
+        long bytes = http.getMaxBodyBytesInFlight() > 0
+                ? http.getMaxBodyBytesInFlight()
+                : Runtime.getRuntime().maxMemory() / 16;
+        int readers = http.getMaxBodyReaders() > 0
+                ? http.getMaxBodyReaders()
+                : Math.max(1, server.getTomcat().getThreads().getMax() / 2);
+        LoggerFactory.getLogger(HttpBoundaryConfiguration.class)
+                .info(
+                        "request bodies: at most {} bytes in flight, {} threads reading them, each body within {}",
+                        bytes,
+                        readers,
+                        http.getBodyReadTimeout());
+        return new InFlightBodies(bytes, readers, http.getBodyReadTimeout());
+    }
+
+    /** After the caller filter (+5), so the caller is known before anything of a body is read. */
     @Bean
     public FilterRegistrationBean<RequestGuardFilter> requestGuardFilter(
-            DelayProperties properties, ObjectMapper mapper) {
-        FilterRegistrationBean<RequestGuardFilter> registration = new FilterRegistrationBean<>(
-                new RequestGuardFilter(properties.getLimits().getMaxRequestBytes(), mapper));
+            DelayProperties properties, InFlightBodies bodies, ObjectMapper mapper) {
+        LimitsProperties limits = properties.getLimits();
+        BodyLimits routes =
+                new BodyLimits(limits.getMaxRequestBytes(), limits.getMaxBodyBytes(), limits.getMaxBatchSize());
+        FilterRegistrationBean<RequestGuardFilter> registration =
+                new FilterRegistrationBean<>(new RequestGuardFilter(routes, bodies, mapper));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** Framing and content rules for every answer, refusals included. */
+    @Bean
+    public FilterRegistrationBean<SecurityHeadersFilter> securityHeadersFilter() {
+        FilterRegistrationBean<SecurityHeadersFilter> registration =
+                new FilterRegistrationBean<>(new SecurityHeadersFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }
 
@@ -162,9 +201,16 @@ public class HttpBoundaryConfiguration {
         return factory -> factory.addEngineValves(new SocketPeerValve());
     }
 
+    /** A body left unread closes its connection rather than holding a thread while Tomcat drains it. */
+    @Bean
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> unreadBodyValve() {
+        return factory -> factory.addEngineValves(new UnreadBodyValve());
+    }
+
     @Bean
     public WebServerFactoryCustomizer<TomcatServletWebServerFactory> jsonTomcatErrors() {
         return factory -> {
+            // TRACE reaches the request guard, which answers it with the JSON 405 and never echoes a header
             factory.addConnectorCustomizers(connector -> connector.setAllowTrace(true));
             factory.addContextCustomizers(context -> {
                 if (context.getParent() instanceof StandardHost host) {

@@ -91,12 +91,15 @@ public class TenantsConfiguration {
         return new TenantLimits(stats, events, System::nanoTime);
     }
 
-    /** After the request guard (+10), before the direct routes (+20): they check the caller it resolves. */
+    /**
+     * Before the request guard (+10), so a caller to refuse is known before anything of its body is read, and before
+     * the direct routes (+20): they check the caller it resolves.
+     */
     @Bean
     public FilterRegistrationBean<CallerFilter> callerFilter(LiveTenants live, TenantEvents events) {
         FilterRegistrationBean<CallerFilter> registration =
                 new FilterRegistrationBean<>(new CallerFilter(live, events));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
     }
 

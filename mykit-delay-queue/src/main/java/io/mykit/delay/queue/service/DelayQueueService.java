@@ -93,6 +93,11 @@ public class DelayQueueService {
     }
 
     /** Journals and stores one job; returns its id once both are done. */
+    /** The limits jobs and batches are checked against. */
+    public JobLimits limits() {
+        return validator.limits();
+    }
+
     public String push(Job job) {
         return pushBatch(List.of(job)).get(0);
     }
