@@ -104,9 +104,7 @@ class ForeignPageBrowserTest {
         } finally {
             foreign.stop(0);
         }
-        assertThat(client.lookup(waiting).data().path("status").asText())
-                .as("the job the page tried to cancel")
-                .isEqualTo("Delay");
+        assertThat(stage(waiting)).as("the job the page tried to cancel").isEqualTo("DELAYED");
         assertThat(stage(ready)).as("the job the page tried to reserve").isEqualTo("READY");
     }
 
@@ -136,7 +134,12 @@ class ForeignPageBrowserTest {
                 null);
         assertThat(local.body()).as("a browser on localhost").contains(id);
         RawHttp.Answer service = RawHttp.send(
-                "127.0.0.1", port, "GET", target, Map.of("Host", "delay-gateway:" + port, "User-Agent", "curl/8"), null);
+                "127.0.0.1",
+                port,
+                "GET",
+                target,
+                Map.of("Host", "delay-gateway:" + port, "User-Agent", "curl/8"),
+                null);
         assertThat(service.body()).as("a program calling by a service name").contains(id);
     }
 
@@ -154,9 +157,7 @@ class ForeignPageBrowserTest {
             assertThat(head.header("Allow")).as("HEAD " + target).contains("GET");
         }
         assertThat(stage(ready)).as("after HEAD /get").isEqualTo("READY");
-        assertThat(client.lookup(waiting).data().path("status").asText())
-                .as("after HEAD /delete")
-                .isEqualTo("Delay");
+        assertThat(stage(waiting)).as("after HEAD /delete").isEqualTo("DELAYED");
 
         // the original clients' GETs still work from programs
         assertThat(client.get(topic, 60_000, 0).data().path("id").asText()).isEqualTo(ready);
@@ -180,7 +181,7 @@ class ForeignPageBrowserTest {
         assertThat(browser().getPageSource()).contains("403");
 
         assertThat(canaries.changes()).as("what the links changed").isEmpty();
-        assertThat(own.client().lookup(pending).data().path("status").asText()).isEqualTo("Delay");
+        assertThat(own.client().lookup(pending).data().path("stage").asText()).isEqualTo("DELAYED");
 
         browser().get(own.baseUrl() + "/cluster");
         assertThat(browser().getPageSource()).as("a read-only admin page").contains("standalone");
