@@ -73,6 +73,7 @@ public class AdminGuard implements HandlerInterceptor {
                             request, StateChange.of(method, request), StateChange.markedGet(method))) {
                 throw AdminAccessDeniedException.browserChange();
             }
+            return !BrowserGuard.answeredHead(request, response, method);
         }
         return true;
     }

@@ -29,18 +29,29 @@ public class BrowserGuard implements HandlerInterceptor {
         if (!(handler instanceof HandlerMethod method)) {
             return true;
         }
-        boolean markedGet = StateChange.markedGet(method);
-        if (markedGet && "HEAD".equals(request.getMethod())) {
-            // a HEAD answer is headers only: nothing to run the handler for
-            response.setStatus(HttpStatus.METHOD_NOT_ALLOWED.value());
-            response.setHeader("Allow", "GET");
+        if (AdminGuard.isAdmin(method)) {
+            // the admin guard answers first, HEAD included: a caller it refuses learns nothing of the route
+            return true;
+        }
+        if (answeredHead(request, response, method)) {
             return false;
         }
+        boolean markedGet = StateChange.markedGet(method);
         if (TenantGuard.isDataPlane(method)) {
             // an unknown caller's 401 comes first, as from the tenant guard
             Caller.of(request).requireKnown();
             check(request, StateChange.of(method, request), markedGet);
         }
+        return true;
+    }
+
+    /** Answers HEAD on a GET that changes state with 405: a HEAD answer is headers only, nothing to run it for. */
+    static boolean answeredHead(HttpServletRequest request, HttpServletResponse response, HandlerMethod method) {
+        if (!"HEAD".equals(request.getMethod()) || !StateChange.markedGet(method)) {
+            return false;
+        }
+        response.setStatus(HttpStatus.METHOD_NOT_ALLOWED.value());
+        response.setHeader("Allow", "GET");
         return true;
     }
 

@@ -319,4 +319,18 @@ class AdminGuardTest {
         assertThat(verdict(listing, listed)).as("a listed name").isZero();
         assertThat(verdict(open, listed)).as("the same name, not listed").isEqualTo(403);
     }
+
+    @Test
+    void head_runs_no_admin_get_that_changes_state_for_a_caller_the_guard_lets_through() throws Exception {
+        MockHttpServletRequest head = local();
+        head.setMethod("HEAD");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        HandlerMethod clearAll = new HandlerMethod(new Handlers(), Handlers.class.getMethod("clearAll"));
+        assertThat(loopback.preHandle(head, response, clearAll)).isFalse();
+        assertThat(response.getStatus()).isEqualTo(405);
+        assertThat(response.getHeader("Allow")).isEqualTo("GET");
+        HandlerMethod readOnly = new HandlerMethod(new Handlers(), Handlers.class.getMethod("wipe"));
+        assertThat(loopback.preHandle(head, new MockHttpServletResponse(), readOnly))
+                .isTrue();
+    }
 }
