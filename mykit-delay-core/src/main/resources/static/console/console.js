@@ -272,7 +272,7 @@
         // the restore answers when it is done; meanwhile its status shows how far it got
         restorePoll = setInterval(restoreStatus, 500);
         try {
-            showRestore(await api('GET', '/reStore?expire=' + expire, undefined, true));
+            showRestore(await api('POST', '/admin/restore?expire=' + expire, undefined, true));
             say('restore finished', 'ok');
             refresh();
         } catch (e) {

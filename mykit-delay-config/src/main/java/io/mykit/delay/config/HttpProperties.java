@@ -4,10 +4,14 @@ import static io.mykit.delay.config.Checks.check;
 import static io.mykit.delay.config.Checks.positive;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** {@code mykit.delay.http.*}: how the HTTP boundary answers. */
 public class HttpProperties {
+    private static final Pattern HOST_NAME = Pattern.compile("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?\\.?");
+
     /**
      * For clients written against the original mykit-delay: every answer is HTTP 200 and the real status is in the
      * envelope's {@code code} ({@code success:false} for errors).
@@ -57,6 +61,28 @@ public class HttpProperties {
 
     public void setMaxBodyReaders(int maxBodyReaders) {
         this.maxBodyReaders = maxBodyReaders;
+     * Names clients use for the gateway in the Host header besides localhost, IP addresses and this machine's own
+     * names; {@code *.example.internal} allows every name under it. A browser's call without a token that names the
+     * gateway otherwise is refused: the name may be a web page's, resolved to the gateway (DNS rebinding).
+     */
+    private List<String> allowedHosts = new ArrayList<>();
+    /** Refuse every call without a token naming an unlisted host, not only a browser's: closes rebinding for good. */
+    private boolean allowedHostsOnly = false;
+
+    public List<String> getAllowedHosts() {
+        return allowedHosts;
+    }
+
+    public void setAllowedHosts(List<String> allowedHosts) {
+        this.allowedHosts = allowedHosts;
+    }
+
+    public boolean isAllowedHostsOnly() {
+        return allowedHostsOnly;
+    }
+
+    public void setAllowedHostsOnly(boolean allowedHostsOnly) {
+        this.allowedHostsOnly = allowedHostsOnly;
     }
 
     public Duration getWarmup() {
@@ -91,5 +117,12 @@ public class HttpProperties {
         check(errors, positive(bodyReadTimeout), "mykit.delay.http.body-read-timeout must be > 0");
         check(errors, maxBodyBytesInFlight >= 0, "mykit.delay.http.max-body-bytes-in-flight must be >= 0");
         check(errors, maxBodyReaders >= 0, "mykit.delay.http.max-body-readers must be >= 0");
+        for (String host : allowedHosts) {
+            check(
+                    errors,
+                    host != null && HOST_NAME.matcher(host.trim()).matches(),
+                    "mykit.delay.http.allowed-hosts: '" + host + "' is no host name (no port, no scheme; "
+                            + "*.suffix for the names under one)");
+        }
     }
 }

@@ -65,4 +65,19 @@ class DelayPropertiesTest {
                 .hasMessageContaining("mykit.delay.redis.database must be 0 with cluster-nodes")
                 .hasMessageNotContaining("mykit.delay.redis.host must be set");
     }
+
+    @Test
+    void allowed_hosts_are_names_or_suffix_patterns_without_port_or_scheme() {
+        DelayProperties properties = valid();
+        properties.getHttp().setAllowedHosts(List.of("delay-gateway", "Gateway.Internal", "*.svc.cluster.local"));
+        assertThatCode(properties::validate).doesNotThrowAnyException();
+
+        properties.getHttp().setAllowedHosts(List.of("gateway:8080", "http://gateway", "*", "a b", "ok.example"));
+        assertThatThrownBy(properties::validate)
+                .hasMessageContaining("'gateway:8080' is no host name")
+                .hasMessageContaining("'http://gateway' is no host name")
+                .hasMessageContaining("'*' is no host name")
+                .hasMessageContaining("'a b' is no host name")
+                .hasMessageNotContaining("'ok.example'");
+    }
 }

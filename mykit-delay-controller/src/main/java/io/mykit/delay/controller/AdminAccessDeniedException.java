@@ -42,6 +42,22 @@ public class AdminAccessDeniedException extends RuntimeException {
                         + "another origin: set mykit.delay.admin.token (then send it)");
     }
 
+    static AdminAccessDeniedException foreignHostOpen() {
+        return new AdminAccessDeniedException(
+                403,
+                "a browser's admin call without a token must name the gateway by localhost, an IP address or a name "
+                        + "in mykit.delay.http.allowed-hosts (another name may be a web page's, resolved to this "
+                        + "host)");
+    }
+
+    static AdminAccessDeniedException browserChange() {
+        return new AdminAccessDeniedException(
+                403,
+                "without a token an admin call that changes state does not run from a browser's navigation or "
+                        + "from a browser's GET: use its POST form (POST /admin/clear, POST /admin/restore, ...) "
+                        + "from a script, or curl");
+    }
+
     public int status() {
         return status;
     }

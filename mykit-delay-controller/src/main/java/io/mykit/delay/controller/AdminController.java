@@ -73,6 +73,7 @@ public class AdminController {
     // ones); true by default, as in the original: a restore must not drop what was accepted
     @Operation(summary = "Restore Redis from the journal (legacy form of POST /admin/restore)", deprecated = true)
     @AdminOnly
+    @ChangesState
     @GetMapping("/reStore")
     public ApiResponse<RestoreReport> restore(@RequestParam(value = "expire", defaultValue = "true") boolean expire) {
         return ApiResponse.ok(recovery.restore(expire));
@@ -89,6 +90,7 @@ public class AdminController {
     // GET /reStoreJob?jobId=  the same for one job
     @Operation(summary = "Restore one job (legacy form of POST /admin/restore/{id})", deprecated = true)
     @AdminOnly
+    @ChangesState
     @GetMapping("/reStoreJob")
     public ApiResponse<RestoredJob> restoreJob(@RequestParam("jobId") String jobId) {
         JobValidator.requireId("jobId", jobId);
@@ -102,6 +104,7 @@ public class AdminController {
             summary = "Remove this gateway's queue data from Redis (legacy form of POST /admin/clear)",
             deprecated = true)
     @AdminOnly
+    @ChangesState
     @GetMapping("/clearAll")
     public ApiResponse<Cleared> clearAll(
             @RequestParam(value = "cancel", defaultValue = "false")

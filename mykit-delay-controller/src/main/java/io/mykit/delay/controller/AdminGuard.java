@@ -19,8 +19,10 @@ import org.springframework.web.servlet.HandlerMapping;
  *
  * <p>Without a token, a browser on this host is a loopback caller too, and it sends what any web page asks it to: so a
  * call a browser marks as sent for a page of another origin ({@link CrossOrigin}) is refused, and in loopback mode so
- * is one whose Host header names this host by anything but a loopback name (DNS rebinding). With a token none of this
- * is needed: a browser never adds the token by itself, and a page of another origin cannot read the console's.
+ * is one whose Host header names this host by anything but a loopback name (DNS rebinding); in open mode a browser's
+ * call must name the gateway by a name {@link AllowedHosts} knows. A browser never runs a handler that changes state
+ * ({@link StateChange}) by loading a page, typed or clicked, nor by a GET. With a token none of this is needed: a
+ * browser never adds the token by itself, and a page of another origin cannot read the console's.
  */
 public class AdminGuard implements HandlerInterceptor {
     /** Handler -> whether it is {@link AdminOnly}. */
@@ -38,12 +40,19 @@ public class AdminGuard implements HandlerInterceptor {
 
     private final byte[] token;
     private final Mode mode;
+    private final AllowedHosts hosts;
 
-    /** {@code token} null or blank: none; {@code open} matters only then. */
-    public AdminGuard(String token, boolean open) {
+    /** {@code token} null or blank: none; {@code open} matters only then; {@code hosts} only in open mode. */
+    public AdminGuard(String token, boolean open, AllowedHosts hosts) {
         boolean hasToken = token != null && !token.isBlank();
         this.token = hasToken ? token.getBytes(StandardCharsets.UTF_8) : null;
         this.mode = hasToken ? Mode.TOKEN : open ? Mode.OPEN : Mode.LOOPBACK;
+        this.hosts = hosts;
+    }
+
+    /** Open mode knows loopback names and IP literals only. */
+    public AdminGuard(String token, boolean open) {
+        this(token, open, AllowedHosts.loopbackOnly());
     }
 
     public Mode mode() {
@@ -59,6 +68,12 @@ public class AdminGuard implements HandlerInterceptor {
                 throw AdminAccessDeniedException.tenantToken();
             }
             check(request);
+            if (mode != Mode.TOKEN
+                    && StateChange.refusedToBrowser(
+                            request, StateChange.of(method, request), StateChange.markedGet(method))) {
+                throw AdminAccessDeniedException.browserChange();
+            }
+            return !BrowserGuard.answeredHead(request, response, method);
         }
         return true;
     }
@@ -120,7 +135,12 @@ public class AdminGuard implements HandlerInterceptor {
                 }
                 yield CrossOrigin.from(request) ? AdminAccessDeniedException.crossOrigin() : null;
             }
-            case OPEN -> CrossOrigin.from(request) ? AdminAccessDeniedException.crossOrigin() : null;
+            case OPEN -> {
+                if (!hosts.allows(request)) {
+                    yield AdminAccessDeniedException.foreignHostOpen();
+                }
+                yield CrossOrigin.from(request) ? AdminAccessDeniedException.crossOrigin() : null;
+            }
         };
     }
 

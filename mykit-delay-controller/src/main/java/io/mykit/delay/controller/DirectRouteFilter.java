@@ -23,7 +23,8 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * resolvers, interceptors, return-value handlers), the largest share of the gateway's CPU per job otherwise. Only a
  * plainly spelled call is taken: any other spelling, an odd parameter or another method goes on to Spring MVC and its
  * controllers, which stay the reference and answer it the same way. None of these routes is an admin route. The
- * controllers' own methods do the work here too, so the answers are theirs, errors included.
+ * controllers' own methods do the work here too, so the answers are theirs, errors included; the {@link BrowserGuard}
+ * that Spring MVC would run is called here.
  */
 public class DirectRouteFilter extends OncePerRequestFilter {
     private static final int MAX_TOPIC_IN_PATH = 200;
@@ -33,12 +34,14 @@ public class DirectRouteFilter extends OncePerRequestFilter {
     private final JobController jobs;
     private final PullController pulls;
     private final ObjectWriter responseWriter;
+    private final BrowserGuard browsers;
     private final ApiExceptionHandler errors = new ApiExceptionHandler();
 
     /** The controllers answer; this filter only routes to them and renders their errors as their advice would. */
-    public DirectRouteFilter(JobController jobs, PullController pulls, ObjectMapper mapper) {
+    public DirectRouteFilter(JobController jobs, PullController pulls, ObjectMapper mapper, BrowserGuard browsers) {
         this.jobs = jobs;
         this.pulls = pulls;
+        this.browsers = browsers;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
     }
 
@@ -86,6 +89,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/push");
         try {
             Caller.of(request).requireKnown();
+            browsers.check(request, true, false);
             jobs.push(request, response);
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));
@@ -103,6 +107,8 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/finish");
         MDC.put("jobId", ids[0]);
         try {
+            Caller.of(request).requireKnown();
+            browsers.check(request, true, true);
             write(response, pulls.finish(ids[0], request));
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
@@ -129,6 +135,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         MDC.put("topic", topic);
         try {
             Caller.of(request).requireKnown();
+            browsers.check(request, true, true);
             pulls.get(topic, ttr, timeout, request, response);
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
@@ -158,6 +165,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         MDC.put("topic", topic);
         try {
             Caller.of(request).requireKnown();
+            browsers.check(request, true, true);
             pulls.getBatch(topic, count.intValue(), ttr, timeout, request, response);
         } catch (RuntimeException e) {
             write(response, ApiExceptionHandler.forFailure(e));
@@ -178,6 +186,7 @@ public class DirectRouteFilter extends OncePerRequestFilter {
         route(request, "/finish/batch");
         try {
             Caller.of(request).requireKnown();
+            browsers.check(request, true, false);
             write(response, pulls.finishBatch(pulls.readIds(request), request));
         } catch (HttpMessageNotReadableException e) {
             write(response, errors.unreadable(e));

@@ -159,6 +159,7 @@ public class JobController {
 
     // GET /delete?jobId=  cancels a pending job (original mykit-delay route)
     @Operation(summary = "Cancel a pending job (legacy form of DELETE /jobs/{id})", deprecated = true)
+    @ChangesState
     @GetMapping("/delete")
     public ApiResponse<String> delete(@RequestParam("jobId") String jobId, HttpServletRequest request) {
         OwnJobs.require(Caller.of(request), queue, jobId);

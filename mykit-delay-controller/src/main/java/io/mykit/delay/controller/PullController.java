@@ -54,6 +54,7 @@ public class PullController {
             summary = "Reserve one due job",
             description = "Long-polls up to timeout ms; the job is reserved for "
                     + "ttr ms, then comes back unless finished. data is null when none came.")
+    @ChangesState
     @GetMapping("/get/{topic}")
     public ApiResponse<Job> get(
             @PathVariable("topic") String topic,
@@ -73,6 +74,7 @@ public class PullController {
             summary = "Reserve up to count due jobs",
             description = "Waits up to timeout ms for the first one, "
                     + "then answers with what is ready; data is [] when none came.")
+    @ChangesState
     @GetMapping("/get/{topic}/batch")
     public ApiResponse<List<Job>> getBatch(
             @PathVariable("topic") String topic,
@@ -168,6 +170,7 @@ public class PullController {
 
     // GET /finish?jobId=  acknowledges a reserved job
     @Operation(summary = "Acknowledge a pulled job (legacy form of POST /jobs/{id}/finish)", deprecated = true)
+    @ChangesState
     @GetMapping("/finish")
     public ApiResponse<String> finish(@RequestParam("jobId") String jobId, HttpServletRequest request) {
         OwnJobs.require(Caller.of(request), queue, jobId);

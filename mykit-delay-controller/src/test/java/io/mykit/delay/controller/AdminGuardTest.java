@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,6 +27,10 @@ class AdminGuardTest {
     static class Handlers {
         @AdminOnly
         public void wipe() {}
+
+        @AdminOnly
+        @ChangesState
+        public void clearAll() {}
     }
 
     /** A GET of an admin route from {@code peer} (null: no peer recorded), seen as {@code remote}, Host given. */
@@ -47,7 +52,11 @@ class AdminGuardTest {
 
     /** The status the guard refuses with, or 0 when it lets the call through. */
     private static int verdict(AdminGuard guard, MockHttpServletRequest request) throws Exception {
-        HandlerMethod handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod("wipe"));
+        return verdict(guard, request, "wipe");
+    }
+
+    private static int verdict(AdminGuard guard, MockHttpServletRequest request, String handlerName) throws Exception {
+        HandlerMethod handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod(handlerName));
         AdminAccessDeniedException refused = catchThrowableOfType(
                 AdminAccessDeniedException.class,
                 () -> guard.preHandle(request, new MockHttpServletResponse(), handler));
@@ -238,5 +247,90 @@ class AdminGuardTest {
         HandlerMethod ordinary = new HandlerMethod(new Object(), Object.class.getMethod("toString"));
         assertThatCode(() -> loopback.preHandle(request, new MockHttpServletResponse(), ordinary))
                 .doesNotThrowAnyException();
+    }
+
+    private static final String CHROME =
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+    /** A link opened from outside the browser (typed, from a mail or a chat): Sec-Fetch-Site none. */
+    private static MockHttpServletRequest typedLink(String method, String peer, String host) {
+        MockHttpServletRequest request = call(peer, peer, host);
+        request.setMethod(method);
+        request.addHeader("Sec-Fetch-Site", "none");
+        request.addHeader("Sec-Fetch-Mode", "navigate");
+        request.addHeader("Sec-Fetch-Dest", "document");
+        request.addHeader("Sec-Fetch-User", "?1");
+        request.addHeader("Upgrade-Insecure-Requests", "1");
+        request.addHeader("User-Agent", CHROME);
+        return request;
+    }
+
+    @Test
+    void a_link_opened_in_a_browser_changes_nothing_but_may_show_what_is_read_only() throws Exception {
+        for (AdminGuard guard : List.of(loopback, open)) {
+            assertThat(verdict(guard, typedLink("GET", "127.0.0.1", "127.0.0.1:8080"), "clearAll"))
+                    .as(guard.mode() + ": GET /clearAll")
+                    .isEqualTo(403);
+            assertThat(verdict(guard, typedLink("POST", "127.0.0.1", "127.0.0.1:8080"), "wipe"))
+                    .as(guard.mode() + ": a form's POST")
+                    .isEqualTo(403);
+            assertThat(verdict(guard, typedLink("GET", "127.0.0.1", "127.0.0.1:8080"), "wipe"))
+                    .as(guard.mode() + ": a read-only GET")
+                    .isZero();
+        }
+        // on plain http to an address a browser sends no Sec-Fetch-*, still its User-Agent
+        MockHttpServletRequest image = call("192.0.2.7", "192.0.2.7", "192.0.2.1:8080");
+        image.addHeader("User-Agent", CHROME);
+        assertThat(verdict(open, image, "clearAll")).isEqualTo(403);
+    }
+
+    @Test
+    void scripts_and_the_console_still_change_state() throws Exception {
+        assertThat(verdict(loopback, local(), "clearAll")).as("curl").isZero();
+        MockHttpServletRequest console = local();
+        console.setMethod("POST");
+        console.addHeader("Origin", "http://127.0.0.1:8080");
+        console.addHeader("Sec-Fetch-Site", "same-origin");
+        console.addHeader("Sec-Fetch-Mode", "cors");
+        console.addHeader("Sec-Fetch-Dest", "empty");
+        console.addHeader("User-Agent", CHROME);
+        assertThat(verdict(loopback, console, "wipe")).as("the console's POST").isZero();
+        MockHttpServletRequest withToken = typedLink("GET", "192.0.2.7", "gateway.example:8080");
+        withToken.addHeader("X-Admin-Token", TOKEN);
+        assertThat(verdict(this.withToken, withToken, "clearAll"))
+                .as("with the token")
+                .isZero();
+    }
+
+    @Test
+    void open_mode_refuses_a_browser_naming_the_gateway_by_an_unknown_name() throws Exception {
+        AdminGuard listing = new AdminGuard(null, true, new AllowedHosts(List.of("gateway.example"), List.of(), false));
+        for (AdminGuard guard : List.of(open, listing)) {
+            MockHttpServletRequest rebound = call("127.0.0.1", "127.0.0.1", "evil.example:8080");
+            rebound.addHeader("User-Agent", CHROME);
+            rebound.addHeader("Sec-Fetch-Site", "same-origin");
+            assertThat(verdict(guard, rebound)).as("Host: evil.example").isEqualTo(403);
+            MockHttpServletRequest local = call("127.0.0.1", "127.0.0.1", "localhost:8080");
+            local.addHeader("User-Agent", CHROME);
+            assertThat(verdict(guard, local)).as("Host: localhost").isZero();
+        }
+        MockHttpServletRequest listed = call("192.0.2.7", "192.0.2.7", "gateway.example:8080");
+        listed.addHeader("User-Agent", CHROME);
+        assertThat(verdict(listing, listed)).as("a listed name").isZero();
+        assertThat(verdict(open, listed)).as("the same name, not listed").isEqualTo(403);
+    }
+
+    @Test
+    void head_runs_no_admin_get_that_changes_state_for_a_caller_the_guard_lets_through() throws Exception {
+        MockHttpServletRequest head = local();
+        head.setMethod("HEAD");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        HandlerMethod clearAll = new HandlerMethod(new Handlers(), Handlers.class.getMethod("clearAll"));
+        assertThat(loopback.preHandle(head, response, clearAll)).isFalse();
+        assertThat(response.getStatus()).isEqualTo(405);
+        assertThat(response.getHeader("Allow")).isEqualTo("GET");
+        HandlerMethod readOnly = new HandlerMethod(new Handlers(), Handlers.class.getMethod("wipe"));
+        assertThat(loopback.preHandle(head, new MockHttpServletResponse(), readOnly))
+                .isTrue();
     }
 }

@@ -10,6 +10,8 @@ import io.mykit.delay.config.LimitsProperties;
 import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.AdminPrincipalFilter;
 import io.mykit.delay.controller.BodyLimits;
+import io.mykit.delay.controller.AllowedHosts;
+import io.mykit.delay.controller.BrowserGuard;
 import io.mykit.delay.controller.DirectRouteFilter;
 import io.mykit.delay.controller.InFlightBodies;
 import io.mykit.delay.controller.JobController;
@@ -101,9 +103,9 @@ public class HttpBoundaryConfiguration {
     @Bean
     @ConditionalOnProperty(name = "mykit.delay.http.direct-routes", havingValue = "true", matchIfMissing = true)
     public FilterRegistrationBean<DirectRouteFilter> directRouteFilter(
-            JobController jobs, PullController pulls, ObjectMapper mapper) {
+            JobController jobs, PullController pulls, ObjectMapper mapper, BrowserGuard browsers) {
         FilterRegistrationBean<DirectRouteFilter> registration =
-                new FilterRegistrationBean<>(new DirectRouteFilter(jobs, pulls, mapper));
+                new FilterRegistrationBean<>(new DirectRouteFilter(jobs, pulls, mapper, browsers));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }
@@ -122,10 +124,43 @@ public class HttpBoundaryConfiguration {
         return registration;
     }
 
+    /** The Host names a caller without a token may use: see AllowedHosts and docs/operations.md. */
     @Bean
-    public AdminGuard adminGuard(DelayProperties properties) {
+    public AllowedHosts allowedHosts(DelayProperties properties) {
+        AllowedHosts hosts = new AllowedHosts(
+                properties.getHttp().getAllowedHosts(),
+                AllowedHosts.machineNames(),
+                properties.getHttp().isAllowedHostsOnly());
+        LoggerFactory.getLogger(HttpBoundaryConfiguration.class)
+                .info(
+                        "calls without a token may name this gateway by localhost, an IP address or {}; {}",
+                        hosts.names(),
+                        properties.getHttp().isAllowedHostsOnly()
+                                ? "any other name is refused (mykit.delay.http.allowed-hosts-only=true)"
+                                : "a browser's call by any other name is refused");
+        return hosts;
+    }
+
+    /** Web pages off the tokenless data plane, from Spring MVC's dispatch and from the direct routes. */
+    @Bean
+    public BrowserGuard browserGuard(AdminGuard admin, AllowedHosts hosts) {
+        return new BrowserGuard(admin, hosts);
+    }
+
+    @Bean
+    public WebMvcConfigurer browserGuardRegistration(BrowserGuard browsers) {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(browsers);
+            }
+        };
+    }
+
+    @Bean
+    public AdminGuard adminGuard(DelayProperties properties, AllowedHosts hosts) {
         AdminGuard guard = new AdminGuard(
-                properties.getAdmin().getToken(), properties.getAdmin().isOpen());
+                properties.getAdmin().getToken(), properties.getAdmin().isOpen(), hosts);
         Logger log = LoggerFactory.getLogger(HttpBoundaryConfiguration.class);
         switch (guard.mode()) {
             case TOKEN ->
