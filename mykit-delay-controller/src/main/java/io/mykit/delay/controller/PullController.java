@@ -126,8 +126,7 @@ public class PullController {
             @RequestParam("jobId") String jobId,
             @RequestParam(value = "delay", required = false) Long delay,
             HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        boolean dead = queue.release(jobId, delay);
+        boolean dead = OwnJobs.on(Caller.of(request), queue, jobId, stored -> queue.release(stored, delay));
         return ApiResponse.ok(new Released(jobId, dead));
     }
 
@@ -138,8 +137,10 @@ public class PullController {
             @RequestParam("jobId") String jobId,
             @RequestParam(value = "ttr", required = false) Long ttr,
             HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        queue.touch(jobId, ttr);
+        OwnJobs.on(Caller.of(request), queue, jobId, stored -> {
+            queue.touch(stored, ttr);
+            return stored;
+        });
         return ApiResponse.ok(jobId);
     }
 
@@ -147,8 +148,10 @@ public class PullController {
     @Operation(summary = "Acknowledge a pulled job (legacy form of POST /jobs/{id}/finish)", deprecated = true)
     @GetMapping("/finish")
     public ApiResponse<String> finish(@RequestParam("jobId") String jobId, HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        queue.finish(jobId);
+        OwnJobs.on(Caller.of(request), queue, jobId, stored -> {
+            queue.finish(stored);
+            return stored;
+        });
         return ApiResponse.ok(jobId);
     }
 }
