@@ -259,6 +259,22 @@ class TenantIdsTest {
                         .contains(id));
     }
 
+    @Test
+    void a_tenants_ids_leave_room_for_its_namespace_in_the_journals_128_characters() {
+        String longest = RUN + "x".repeat(128 - "orders~".length() - RUN.length());
+        Answer stored = push(ORDERS, longest, "order-long-" + RUN, 3_600_000);
+        assertThat(stored.data().asText()).as(stored.toString()).isEqualTo(longest);
+        assertThat(http.call(ADMIN, "GET", "/jobs/orders~" + longest, null).status())
+                .isEqualTo(200);
+        Answer refused = push(ORDERS, longest + "x", "order-long-" + RUN, 3_600_000);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().path("message").asText())
+                .isEqualTo("id: must be 1-121 characters of A-Z a-z 0-9 _ . : -");
+        // named by a tenant, an id too long to be its own is an unknown one
+        Answer unknown = http.call(ORDERS, "GET", "/jobs/" + longest + "x", null);
+        assertThat(unknown.status()).as(unknown.toString()).isEqualTo(404);
+    }
+
     private static List<String> idsOf(JsonNode jobs) {
         List<String> ids = new ArrayList<>();
         jobs.forEach(job -> ids.add(job.path("id").asText()));
