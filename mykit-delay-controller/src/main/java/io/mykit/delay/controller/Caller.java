@@ -1,8 +1,13 @@
 package io.mykit.delay.controller;
 
+import io.mykit.delay.common.error.DelayException;
+import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.tenant.Tenant;
+import io.mykit.delay.common.util.JobIds;
 import io.mykit.delay.common.util.PlainNames;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
 
 /**
  * Who makes a request, as {@link CallerFilter} resolved it once: anyone (no tenant configured), the admin, a tenant, or
@@ -22,11 +27,14 @@ public final class Caller {
     private final Tenant tenant;
     private final TenantAccessException refusal;
     private final TenantEvents events;
+    /** Where the caller's ids are stored: a tenant with a token has a namespace of its own, anyone else none (""). */
+    private final String namespace;
 
     private Caller(Tenant tenant, TenantAccessException refusal, TenantEvents events) {
         this.tenant = tenant;
         this.refusal = refusal;
         this.events = events;
+        this.namespace = tenant == null || tenant.tokenless() ? "" : JobIds.namespace(tenant.name());
     }
 
     private Caller(Tenant tenant, TenantAccessException refusal) {
@@ -81,6 +89,81 @@ public final class Caller {
         if (!allows(topic)) {
             events.refused(tenant.name(), "topic");
             throw TenantAccessException.foreignTopic(topic);
+        }
+    }
+
+    /** The namespace the caller's ids are stored behind; "" when they are stored as they are. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** Whether the caller's ids are stored behind a namespace of its own. */
+    public boolean namespaced() {
+        return !namespace.isEmpty();
+    }
+
+    /** The stored id of the caller's plain {@code id}. */
+    public String stored(String id) {
+        return namespace + id;
+    }
+
+    /** A stored id as the caller spells it: without the caller's namespace. */
+    public String shown(String storedId) {
+        return namespaced() && storedId != null && storedId.startsWith(namespace)
+                ? storedId.substring(namespace.length())
+                : storedId;
+    }
+
+    /** Stored ids as the caller spells them. */
+    public List<String> shown(List<String> storedIds) {
+        return namespaced() ? storedIds.stream().map(this::shown).toList() : storedIds;
+    }
+
+    /** A job as the caller sees it: the same job, its id spelt as the caller spells it. */
+    public Job shown(Job job) {
+        if (job == null || shown(job.getId()).equals(job.getId())) {
+            return job;
+        }
+        Job copy = new Job(
+                shown(job.getId()),
+                job.getTopic(),
+                job.getSubtopic(),
+                job.getBizKey(),
+                job.getDelay(),
+                job.getPriority(),
+                job.getTtl(),
+                job.getTries(),
+                job.getBody(),
+                job.getCreateTime());
+        copy.setAttempts(job.getAttempts());
+        return copy;
+    }
+
+    /** A failure as the caller is answered it: a message naming its stored ids names them as the caller does. */
+    public RuntimeException shown(RuntimeException failure) {
+        if (namespaced()
+                && failure instanceof DelayException delay
+                && !(failure instanceof InvalidJobException)
+                && delay.httpStatus() < 500
+                && failure.getMessage() != null
+                && failure.getMessage().contains(namespace)) {
+            return new ShownFailure(delay, failure.getMessage().replace(namespace, ""), shown(delay.jobId()));
+        }
+        return failure;
+    }
+
+    /** A client failure of a namespaced caller, retold with the ids it names as the caller spells them. */
+    private static final class ShownFailure extends DelayException {
+        private final int status;
+
+        ShownFailure(DelayException told, String message, String jobId) {
+            super(message, jobId, null);
+            this.status = told.httpStatus();
+        }
+
+        @Override
+        public int httpStatus() {
+            return status;
         }
     }
 

@@ -49,8 +49,13 @@ public class DeadLetterController {
             @RequestParam(value = "after", required = false) String after,
             @RequestParam(value = "limit", defaultValue = "100") int limit,
             HttpServletRequest request) {
-        Caller.of(request).requireTopic(topic);
-        return ApiResponse.ok(dead.list(topic, after, limit));
+        Caller caller = Caller.of(request);
+        caller.requireTopic(topic);
+        if (!caller.namespaced()) {
+            return ApiResponse.ok(dead.list(topic, after, limit));
+        }
+        return ApiResponse.ok(OwnJobs.ownPage(
+                caller, after, limit, (from, n) -> dead.list(topic, from, n), Job::getId, caller::shown));
     }
 
     // POST /dead/{topic}/respawn  body {"ids":[...]} optional -> how many were put back, due now
@@ -60,8 +65,10 @@ public class DeadLetterController {
             description = "Only the listed ids, or every dead job of the topic when the body is absent.")
     @PostMapping("/dead/{topic}/respawn")
     public ApiResponse<Respawned> respawn(
-            @PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
-        return ApiResponse.ok(new Respawned(dead.respawn(topic, ids == null ? null : ids.ids())));
+            @PathVariable("topic") String topic,
+            @RequestBody(required = false) IdList ids,
+            HttpServletRequest request) {
+        return ApiResponse.ok(new Respawned(dead.respawn(topic, storedIds(request, ids))));
     }
 
     // DELETE /dead/{topic}  body {"ids":[...]} optional -> how many were dropped
@@ -70,7 +77,15 @@ public class DeadLetterController {
             summary = "Drop dead jobs",
             description = "Only the listed ids, or every dead job of the topic when the body is absent.")
     @DeleteMapping("/dead/{topic}")
-    public ApiResponse<Dropped> drop(@PathVariable("topic") String topic, @RequestBody(required = false) IdList ids) {
-        return ApiResponse.ok(new Dropped(dead.drop(topic, ids == null ? null : ids.ids())));
+    public ApiResponse<Dropped> drop(
+            @PathVariable("topic") String topic,
+            @RequestBody(required = false) IdList ids,
+            HttpServletRequest request) {
+        return ApiResponse.ok(new Dropped(dead.drop(topic, storedIds(request, ids))));
+    }
+
+    /** The stored ids the caller's list names: those of its namespace, and of its topics outside any namespace. */
+    private static List<String> storedIds(HttpServletRequest request, IdList ids) {
+        return OwnJobs.storedIds(Caller.of(request), "ids", ids == null ? null : ids.ids());
     }
 }

@@ -36,6 +36,8 @@ final class DirectPollAnswer implements PollAnswer {
     private final HttpServletRequest request;
     private final HttpServletResponse response;
     private final ObjectWriter writer;
+    /** Who polls: the jobs are answered with their ids as it spells them. */
+    private final Caller caller;
     /** A batch poll answers its list, [] when none came; a single one its first job, null when none came. */
     private final boolean batch;
 
@@ -50,6 +52,7 @@ final class DirectPollAnswer implements PollAnswer {
         this.request = request;
         this.response = response;
         this.writer = writer;
+        this.caller = Caller.of(request);
         this.batch = batch;
     }
 
@@ -71,12 +74,17 @@ final class DirectPollAnswer implements PollAnswer {
 
     @Override
     public boolean jobs(List<Job> jobs) {
-        boolean taken =
-                batch ? answer(ApiResponse.ok(jobs)) : answer(ApiResponse.ok(jobs.isEmpty() ? null : jobs.get(0)));
+        boolean taken = batch
+                ? answer(ApiResponse.ok(shown(jobs)))
+                : answer(ApiResponse.ok(jobs.isEmpty() ? null : caller.shown(jobs.get(0))));
         if (taken && !jobs.isEmpty()) {
             reserved.accept(jobs.size());
         }
         return taken;
+    }
+
+    private List<Job> shown(List<Job> jobs) {
+        return caller.namespaced() ? jobs.stream().map(caller::shown).toList() : jobs;
     }
 
     @Override

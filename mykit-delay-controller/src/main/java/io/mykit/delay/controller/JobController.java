@@ -7,7 +7,10 @@ import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.error.JobNotFoundException;
 import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.common.util.PlainNames;
+import io.mykit.delay.common.tenant.LiveTenants;
+import io.mykit.delay.common.tenant.Tenant;
+import io.mykit.delay.common.tenant.TenantDirectory;
+import io.mykit.delay.common.util.JobIds;
 import io.mykit.delay.queue.service.CancelReport;
 import io.mykit.delay.queue.service.Cancellation;
 import io.mykit.delay.queue.service.DelayQueueService;
@@ -24,8 +27,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -48,13 +53,15 @@ public class JobController {
 
     private final DelayQueueService queue;
     private final TenantLimits limits;
+    private final LiveTenants tenants;
     private final ObjectReader jobReader;
     private final JsonArray<Job> jobArray;
     private final ObjectWriter responseWriter;
 
-    public JobController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
+    public JobController(DelayQueueService queue, TenantLimits limits, LiveTenants tenants, ObjectMapper mapper) {
         this.queue = queue;
         this.limits = limits;
+        this.tenants = tenants;
         this.jobReader = mapper.readerFor(Job.class);
         this.jobArray = new JsonArray<>(mapper, Job.class);
         this.responseWriter = mapper.writerFor(ApiResponse.class);
@@ -81,13 +88,13 @@ public class JobController {
         Job job = readJob(request);
         requireTopics(caller, List.of(job));
         limits.takePush(caller, 1);
-        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
+        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job), namespaces(caller));
         limits.pushed(caller, 1);
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(
                 response.getOutputStream(),
-                ApiResponse.pushed(id, pushed.duplicates().contains(id)));
+                ApiResponse.pushed(caller.shown(id), pushed.duplicates().contains(id)));
         // already written; the declared type is what the API document shows (a handler given the response and
         // returning null leaves the response to it)
         return null;
@@ -123,15 +130,39 @@ public class JobController {
                 request, max, () -> new InvalidJobException("jobs", "at most " + max + " jobs per batch, got more"));
         requireTopics(caller, jobs);
         limits.takePush(caller, jobs == null ? 0 : jobs.size());
-        DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
+        DelayQueueService.PushResult pushed = queue.pushReporting(jobs, namespaces(caller));
         limits.pushed(caller, jobs.size());
-        return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
+        return ApiResponse.pushed(caller.shown(pushed.ids()), caller.shown(List.copyOf(pushed.duplicates())));
     }
 
     /**
-     * Every job's topic must be the caller's, or nothing is stored (403); a job without one fails validation. An id the
-     * client chose that a job of a topic outside the caller's patterns holds is refused (409) with one message whatever
-     * that job is, so the answer tells nothing of it.
+     * The namespace each pushed job is stored behind, by its topic: a tenant with a token pushes into its own; the
+     * admin's push into a topic of such a tenant lands in that tenant's, so the tenant finds it by id as its own jobs.
+     */
+    private Function<String, String> namespaces(Caller caller) {
+        if (caller.namespaced()) {
+            String namespace = caller.namespace();
+            return topic -> namespace;
+        }
+        if (caller != Caller.ADMIN) {
+            return topic -> "";
+        }
+        TenantDirectory directory = tenants.directory();
+        return topic -> {
+            for (Tenant tenant : directory.tenants()) {
+                if (!tenant.tokenless() && tenant.allows(topic)) {
+                    return JobIds.namespace(tenant.name());
+                }
+            }
+            return "";
+        };
+    }
+
+    /**
+     * Every job's topic must be the caller's, or nothing is stored (403); a job without one fails validation. The
+     * tokenless default tenant shares the ids outside any namespace with the admin: an id it chose that a job of a
+     * topic outside its patterns holds is refused (409) with one message whatever that job is, so the answer tells
+     * nothing of it. A tenant with a token chooses ids in its own namespace, where no other can hold one.
      */
     private void requireTopics(Caller caller, List<Job> jobs) {
         if (jobs == null) {
@@ -142,7 +173,8 @@ public class JobController {
             if (job != null && job.getTopic() != null) {
                 caller.requireTopic(job.getTopic());
             }
-            if (caller.scoped() && job != null && job.getId() != null && PlainNames.plain(job.getId(), 128, true)) {
+            boolean shared = caller.scoped() && !caller.namespaced();
+            if (shared && job != null && JobIds.plain(job.getId(), JobIds.MAX_LENGTH)) {
                 clientIds.add(job.getId());
             }
         }
@@ -162,8 +194,10 @@ public class JobController {
     @ChangesState
     @GetMapping("/delete")
     public ApiResponse<String> delete(@RequestParam("jobId") String jobId, HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        queue.delete(jobId);
+        OwnJobs.on(Caller.of(request), queue, jobId, stored -> {
+            queue.delete(stored);
+            return stored;
+        });
         return ApiResponse.ok(jobId);
     }
 
@@ -194,8 +228,10 @@ public class JobController {
     public ApiResponse<String> finishJob(
             @PathVariable("id") @Parameter(example = "order-42-close") String id, HttpServletRequest request) {
         JobValidator.requireId("id", id);
-        OwnJobs.require(Caller.of(request), queue, id);
-        queue.finish(id);
+        OwnJobs.on(Caller.of(request), queue, id, stored -> {
+            queue.finish(stored);
+            return stored;
+        });
         return ApiResponse.ok(id);
     }
 
@@ -211,9 +247,10 @@ public class JobController {
             @PathVariable("id") @Parameter(example = "order-42-close") String id,
             @RequestBody Reschedule change,
             HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, id);
-        Job job = queue.reschedule(id, change.delay(), change.body());
-        return ApiResponse.ok(new Rescheduled(job.getId(), job.getCreateTime(), job.getDelay(), job.dueTime()));
+        Caller caller = Caller.of(request);
+        Job job = OwnJobs.on(caller, queue, id, stored -> queue.reschedule(stored, change.delay(), change.body()));
+        return ApiResponse.ok(
+                new Rescheduled(caller.shown(job.getId()), job.getCreateTime(), job.getDelay(), job.dueTime()));
     }
 
     /** The body of PUT /jobs/{id}. */
@@ -243,11 +280,16 @@ public class JobController {
             @PathVariable("id") @Parameter(example = "order-42-close") String id, HttpServletRequest request) {
         Caller caller = Caller.of(request);
         caller.requireKnown();
-        JobView view = queue.lookup(id);
+        JobView view = caller.namespaced() ? OwnJobs.on(caller, queue, id, queue::lookup) : queue.lookup(id);
         if (!caller.allows(view.job().getTopic())) {
             throw new JobNotFoundException(id);
         }
-        return ApiResponse.ok(JobDetails.of(view));
+        return ApiResponse.ok(details(caller, view));
+    }
+
+    /** A job as the caller sees it. */
+    private static JobDetails details(Caller caller, JobView view) {
+        return JobDetails.of(new JobView(caller.shown(view.job()), view.status(), view.updateTime(), view.stage()));
     }
 
     // GET /jobs?bizKey=&topic=&after=&limit=  one page of the jobs pushed with bizKey (in topic when given), by id
@@ -275,6 +317,19 @@ public class JobController {
         Caller caller = Caller.of(request);
         if (topic != null) {
             caller.requireTopic(topic);
+        }
+        if (caller.namespaced()) {
+            caller.requireKnown();
+            return ApiResponse.ok(OwnJobs.ownPage(
+                            caller,
+                            after,
+                            limit,
+                            (from, n) -> queue.findByBizKey(bizKey, topic, from, n),
+                            view -> view.job().getId(),
+                            view -> caller.allows(view.job().getTopic()) ? view : null)
+                    .stream()
+                    .map(view -> details(caller, view))
+                    .toList());
         }
         if (topic != null || !caller.scoped()) {
             return ApiResponse.ok(queue.findByBizKey(bizKey, topic, after, limit).stream()
@@ -327,7 +382,25 @@ public class JobController {
                                             defaultValue = "" + Cancellation.MAX_CANCEL_PAGE))
                     int limit,
             HttpServletRequest request) {
-        Caller.of(request).requireTopic(topic);
-        return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
+        Caller caller = Caller.of(request);
+        caller.requireTopic(topic);
+        if (!caller.namespaced()) {
+            return ApiResponse.ok(queue.cancelByBizKey(topic, bizKey, after, limit));
+        }
+        if (after != null) {
+            JobValidator.requirePlainId("after", after, JobIds.MAX_LENGTH);
+        }
+        CancelReport report =
+                queue.cancelByBizKey(topic, bizKey, after == null ? caller.namespace() : caller.stored(after), limit);
+        return ApiResponse.ok(shown(caller, report));
+    }
+
+    /** A cancel report as a namespaced caller sees it; a page that ran past its namespace is its last. */
+    private static CancelReport shown(Caller caller, CancelReport report) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        report.refused().forEach((id, why) -> refused.put(caller.shown(id), why.replace(caller.namespace(), "")));
+        boolean more = report.more() && report.next().startsWith(caller.namespace());
+        return new CancelReport(
+                caller.shown(report.cancelled()), refused, more, more ? caller.shown(report.next()) : null);
     }
 }

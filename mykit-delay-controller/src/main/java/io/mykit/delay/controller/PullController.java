@@ -151,8 +151,7 @@ public class PullController {
             @RequestParam("jobId") String jobId,
             @RequestParam(value = "delay", required = false) Long delay,
             HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        boolean dead = queue.release(jobId, delay);
+        boolean dead = OwnJobs.on(Caller.of(request), queue, jobId, stored -> queue.release(stored, delay));
         return ApiResponse.ok(new Released(jobId, dead));
     }
 
@@ -163,8 +162,10 @@ public class PullController {
             @RequestParam("jobId") String jobId,
             @RequestParam(value = "ttr", required = false) Long ttr,
             HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        queue.touch(jobId, ttr);
+        OwnJobs.on(Caller.of(request), queue, jobId, stored -> {
+            queue.touch(stored, ttr);
+            return stored;
+        });
         return ApiResponse.ok(jobId);
     }
 
@@ -173,8 +174,10 @@ public class PullController {
     @ChangesState
     @GetMapping("/finish")
     public ApiResponse<String> finish(@RequestParam("jobId") String jobId, HttpServletRequest request) {
-        OwnJobs.require(Caller.of(request), queue, jobId);
-        queue.finish(jobId);
+        OwnJobs.on(Caller.of(request), queue, jobId, stored -> {
+            queue.finish(stored);
+            return stored;
+        });
         return ApiResponse.ok(jobId);
     }
 }

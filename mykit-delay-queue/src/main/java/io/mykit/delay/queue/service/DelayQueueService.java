@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The gateway's verbs: every push, cancel, look-up, pull and finish goes through here. Pushes, look-ups and pull
@@ -115,12 +116,25 @@ public class DelayQueueService {
 
     /** {@link #pushBatch}, telling which client-chosen ids were journaled already. */
     public PushResult pushReporting(List<Job> jobs) {
+        return pushReporting(jobs, topic -> "");
+    }
+
+    /**
+     * {@link #pushReporting(List)} with each job stored behind the namespace {@code namespaceOf} gives its topic (""
+     * for none, see {@link io.mykit.delay.common.util.JobIds}): its id, given or generated, and the answer's ids with
+     * it.
+     */
+    public PushResult pushReporting(List<Job> jobs, Function<String, String> namespaceOf) {
         validator.requireBatch(jobs);
         long now = clock.millis();
+        List<String> namespaces = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
             try {
-                validator.validate(jobs.get(i), now);
-                if (!warmingUp && WARMUP_TOPIC.equals(jobs.get(i).getTopic())) {
+                Job job = jobs.get(i);
+                String namespace = job == null ? "" : namespaceOf.apply(job.getTopic());
+                validator.validate(job, now, namespace);
+                namespaces.add(namespace);
+                if (!warmingUp && WARMUP_TOPIC.equals(job.getTopic())) {
                     throw new InvalidJobException("topic", WARMUP_TOPIC + " is the gateway's own start-up topic");
                 }
             } catch (InvalidJobException e) {
@@ -133,8 +147,8 @@ public class DelayQueueService {
         }
         List<Job> accepted = new ArrayList<>(jobs.size());
         Set<String> clientIds = new HashSet<>();
-        for (Job job : jobs) {
-            accepted.add(normalized(job, now, clientIds));
+        for (int i = 0; i < jobs.size(); i++) {
+            accepted.add(normalized(jobs.get(i), namespaces.get(i), now, clientIds));
         }
         Set<String> duplicates = awaitDurable(pushes.submit(accepted, clientIds));
         return new PushResult(accepted.stream().map(Job::getId).toList(), duplicates);
@@ -145,11 +159,12 @@ public class DelayQueueService {
         warmingUp = running;
     }
 
-    private Job normalized(Job in, long now, Set<String> clientIds) {
-        String id = in.getId();
-        if (id == null) {
-            id = ids.next();
+    private Job normalized(Job in, String namespace, long now, Set<String> clientIds) {
+        String id;
+        if (in.getId() == null) {
+            id = namespace + ids.next();
         } else {
+            id = namespace + in.getId();
             clientIds.add(id);
         }
         Job job = new Job(

@@ -2,6 +2,7 @@ package io.mykit.delay.queue.service;
 
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.util.JobIds;
 import io.mykit.delay.common.util.PlainNames;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -27,13 +28,24 @@ public final class JobValidator {
         return limits;
     }
 
+    /** A job as stored: its id, when it has one, is a stored id (see {@link JobIds}). */
     public void validate(Job job, long now) {
+        validate(job, now, null);
+    }
+
+    /**
+     * A job a client pushes, to be stored behind {@code namespace} ("" for none): its id, when it chose one, is a plain
+     * one that leaves room for the namespace. A null namespace checks a job as stored instead.
+     */
+    public void validate(Job job, long now, String namespace) {
         if (job == null) {
             throw new InvalidJobException("job", "must be a JSON object");
         }
         requireTopic(job.getTopic());
-        if (job.getId() != null) {
+        if (job.getId() != null && namespace == null) {
             requireId("id", job.getId());
+        } else if (job.getId() != null) {
+            requirePlainId("id", job.getId(), JobIds.MAX_LENGTH - namespace.length());
         }
         checkText("subtopic", job.getSubtopic(), 250);
         checkText("bizKey", job.getBizKey(), MAX_BIZ_KEY);
@@ -135,7 +147,7 @@ public final class JobValidator {
 
     /** A page by id: after a job id, when given, and at most {@code maxLimit} jobs. */
     public static void requirePage(String afterId, int limit, int maxLimit) {
-        if (afterId != null) {
+        if (afterId != null && !JobIds.cursor(afterId)) {
             requireId("after", afterId);
         }
         if (limit < 1 || limit > maxLimit) {
@@ -153,12 +165,23 @@ public final class JobValidator {
         }
     }
 
+    /** An id that names a stored job: a plain one, or a tenant's namespace and a plain one (see {@link JobIds}). */
     public static void requireId(String field, String id) {
         if (id == null || id.isBlank()) {
             throw new InvalidJobException(field, "is required");
         }
-        if (!PlainNames.plain(id, MAX_NAME, true)) {
+        if (!JobIds.stored(id)) {
             throw new InvalidJobException(field, "must be 1-128 characters of A-Z a-z 0-9 _ . : -");
+        }
+    }
+
+    /** An id as a client spells it: plain, at most {@code maxLength} characters (less than 128 behind a namespace). */
+    public static void requirePlainId(String field, String id, int maxLength) {
+        if (id == null || id.isBlank()) {
+            throw new InvalidJobException(field, "is required");
+        }
+        if (!JobIds.plain(id, maxLength)) {
+            throw new InvalidJobException(field, "must be 1-" + maxLength + " characters of A-Z a-z 0-9 _ . : -");
         }
     }
 

@@ -107,7 +107,7 @@ class TenantIsolationTest {
     @Test
     void another_tenants_job_answers_exactly_as_an_unknown_id_and_stays_as_it_was() throws Exception {
         for (String id : List.of(waiting, reserved)) {
-            Map<String, String> before = JobTrace.of(gateway, redis.client(), id);
+            Map<String, String> before = JobTrace.of(gateway, redis.client(), "orders~" + id);
             String unknown = "000000000000"
                     + UUID.randomUUID().toString().replace("-", "").substring(0, 18);
             for (String[] route : ID_ROUTES) {
@@ -119,17 +119,21 @@ class TenantIsolationTest {
                         .isEqualTo(none.body().replace(unknown, id));
                 assertThat(foreign.status()).as(route[1] + ": " + foreign).isIn(200, 404);
             }
-            assertThat(JobTrace.of(gateway, redis.client(), id)).as("job " + id).isEqualTo(before);
+            assertThat(JobTrace.of(gateway, redis.client(), "orders~" + id))
+                    .as("job " + id)
+                    .isEqualTo(before);
         }
         // the owner still sees both as they were
         Answer own = http.call(ORDERS, "GET", "/jobs/" + waiting, null);
         assertThat(own.data().path("body").asText()).as(own.toString()).isEqualTo("b");
-        assertThat(http.call(ADMIN, "GET", "/jobs/" + reserved, null).status()).isEqualTo(200);
+        // the admin names jobs by their stored ids
+        assertThat(http.call(ADMIN, "GET", "/jobs/orders~" + reserved, null).status())
+                .isEqualTo(200);
     }
 
     @Test
     void another_tenants_topics_are_refused_with_403_and_nothing_is_stored() throws Exception {
-        Map<String, String> before = JobTrace.of(gateway, redis.client(), waiting);
+        Map<String, String> before = JobTrace.of(gateway, redis.client(), "orders~" + waiting);
         for (String[] route : TOPIC_ROUTES) {
             Answer answer = call(MAIL, route, "");
             assertThat(answer.status())
@@ -137,7 +141,7 @@ class TenantIsolationTest {
                     .isEqualTo(403);
             assertThat(answer.json().path("success").asBoolean(true)).isFalse();
         }
-        assertThat(JobTrace.of(gateway, redis.client(), waiting)).isEqualTo(before);
+        assertThat(JobTrace.of(gateway, redis.client(), "orders~" + waiting)).isEqualTo(before);
         // none of the refused pushes was stored, the batch's own-topic job neither
         Answer stored = http.call(ADMIN, "GET", "/jobs?bizKey=x-" + RUN, null);
         assertThat(stored.data()).as(stored.toString()).isEmpty();
@@ -231,31 +235,32 @@ class TenantIsolationTest {
     }
 
     @Test
-    void a_push_reusing_another_tenants_id_answers_409_telling_nothing_of_that_job() throws Exception {
-        Map<String, String> before = JobTrace.of(gateway, redis.client(), waiting);
+    void a_push_reusing_another_tenants_id_stores_a_job_of_its_own_and_leaves_that_job_as_it_was() throws Exception {
+        String taken = http.push(ORDERS, ORDER_TOPIC, "taken-" + RUN, 3_600_000);
+        Map<String, String> before = JobTrace.ofJobAlone(gateway, redis.client(), "orders~" + taken);
         String mailTopic = "mail-" + RUN;
-        List<String> messages = new ArrayList<>();
-        for (String taken : List.of(waiting, reserved)) {
-            Answer answer = http.call(
-                    MAIL, "POST", "/push", "{\"id\":\"" + taken + "\",\"topic\":\"" + mailTopic + "\",\"delay\":0}");
-            assertThat(answer.status()).as(answer.toString()).isEqualTo(409);
-            messages.add(answer.json().path("message").asText().replace(taken, "ID"));
-            Answer batch = http.call(
-                    MAIL,
-                    "POST",
-                    "/push/batch",
-                    "[{\"topic\":\"" + mailTopic + "\",\"delay\":0},{\"id\":\"" + taken + "\",\"topic\":\"" + mailTopic
-                            + "\",\"delay\":0}]");
-            assertThat(batch.status()).as(batch.toString()).isEqualTo(409);
-        }
-        assertThat(messages.get(0)).isEqualTo(messages.get(1)).doesNotContain(ORDER_TOPIC);
-        assertThat(JobTrace.of(gateway, redis.client(), waiting)).isEqualTo(before);
+        Answer answer = http.call(
+                MAIL, "POST", "/push", "{\"id\":\"" + taken + "\",\"topic\":\"" + mailTopic + "\",\"delay\":0}");
+        assertThat(answer.toString())
+                .isEqualTo("200 {\"success\":true,\"code\":200,\"message\":\"ok\",\"data\":\"" + taken + "\"}");
+        assertThat(JobTrace.ofJobAlone(gateway, redis.client(), "orders~" + taken))
+                .isEqualTo(before);
         // the owner's own re-push of the id is the usual duplicate
         Answer again = http.call(
-                ORDERS, "POST", "/push", "{\"id\":\"" + waiting + "\",\"topic\":\"" + ORDER_TOPIC + "\",\"delay\":0}");
+                ORDERS, "POST", "/push", "{\"id\":\"" + taken + "\",\"topic\":\"" + ORDER_TOPIC + "\",\"delay\":0}");
         assertThat(again.json().path("duplicate").asBoolean())
                 .as(again.toString())
                 .isTrue();
+        assertThat(again.data().asText()).isEqualTo(taken);
+        // a stored id is no id a push may choose, for no caller
+        for (String token : List.of(MAIL, ADMIN)) {
+            Answer spelt = http.call(
+                    token,
+                    "POST",
+                    "/push",
+                    "{\"id\":\"orders~" + taken + "\",\"topic\":\"" + mailTopic + "\",\"delay\":0}");
+            assertThat(spelt.status()).as(spelt.toString()).isEqualTo(400);
+        }
     }
 
     @Test
