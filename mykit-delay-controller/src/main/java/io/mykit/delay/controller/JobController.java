@@ -77,9 +77,11 @@ public class JobController {
         caller.requireKnown();
         Job job = readJob(request);
         requireTopics(caller, List.of(job));
-        limits.takePush(caller, 1);
-        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job));
-        limits.pushed(caller, 1);
+        DelayQueueService.PushResult pushed;
+        try (TenantLimits.Reservation room = limits.takePush(caller, 1)) {
+            pushed = queue.pushReporting(List.of(job));
+            room.stored(1);
+        }
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(
@@ -114,10 +116,11 @@ public class JobController {
     public ApiResponse<List<String>> pushBatch(@RequestBody List<Job> jobs, HttpServletRequest request) {
         Caller caller = Caller.of(request);
         requireTopics(caller, jobs);
-        limits.takePush(caller, jobs == null ? 0 : jobs.size());
-        DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
-        limits.pushed(caller, jobs.size());
-        return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
+        try (TenantLimits.Reservation room = limits.takePush(caller, jobs == null ? 0 : jobs.size())) {
+            DelayQueueService.PushResult pushed = queue.pushReporting(jobs);
+            room.stored(jobs.size());
+            return ApiResponse.pushed(pushed.ids(), pushed.duplicates());
+        }
     }
 
     /**
