@@ -128,7 +128,10 @@ public class TenantLimits {
         }
     }
 
-    /** The last read of the counters, read again when older than the interval. */
+    /**
+     * The last read of the counters, read again when older than the interval; under the lock, so that no check adds one
+     * read's count to the jobs stored since another.
+     */
     private PendingCount read() {
         long now = nanos.getAsLong();
         if (pending == null || now - pending.readAt() > PENDING_REFRESH_NANOS) {
