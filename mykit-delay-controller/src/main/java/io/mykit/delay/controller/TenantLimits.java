@@ -86,15 +86,13 @@ public class TenantLimits {
     }
 
     /**
-     * Room for a respawn of dead jobs into {@code topic}, in the pending count of the tenant whose topic it is (the
-     * caller's own, or for the admin the tenant whose patterns match it), or 429 when they do not all fit.
-     * {@code deadJobs} counts the jobs the respawn would put back, up to the given bound; it is asked only when a limit
-     * applies. The respawn puts back at most {@link Reservation#jobs()}.
+     * Room for a respawn of dead jobs into {@code topic}, in the pending count of the tenant whose patterns match it,
+     * whoever asks, or 429 when they do not all fit. {@code deadJobs} counts the jobs the respawn would put back, up to
+     * the given bound; it is asked only when a limit applies. The respawn puts back at most {@link Reservation#jobs()}.
      */
     public Reservation takeRespawn(Caller caller, String topic, LongUnaryOperator deadJobs) {
-        Tenant tenant = caller.tenant() != null
-                ? caller.tenant()
-                : tenants.get().ownerOf(topic).orElse(null);
+        // the tenant whose topic it is, whoever calls; the caller's own only when no pattern matches
+        Tenant tenant = tenants.get().ownerOf(topic).orElse(caller.tenant());
         if (tenant == null || tenant.limits().maxPending() <= 0) {
             return Reservation.NONE;
         }
