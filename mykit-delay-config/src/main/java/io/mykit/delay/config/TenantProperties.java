@@ -9,11 +9,11 @@ public class TenantProperties {
     private List<String> tokens = new ArrayList<>();
     /** One token, the same as a one-element {@code tokens}. */
     private String token;
-    /** Comma-separated topic patterns the tenant may use; {@code *} matches any run of characters. */
+    /** Comma-separated topic patterns; {@code *} matches any run of characters; no topic may match two tenants'. */
     private String topics;
-    /** Pushes per second (jobs of batches counted one by one); 0 = no limit. */
+    /** Jobs pushed per second (each job of a batch counts; a batch of more than a second's worth is 400); 0 = none. */
     private double pushRate = 0;
-    /** Most jobs pending across the tenant's topics (waiting, ready or reserved); 0 = no limit. */
+    /** Most jobs pending across the tenant's topics (waiting, ready or reserved), pushes and respawns; 0 = no limit. */
     private long maxPending = 0;
     /** Most long-polls the tenant may hold open at once; 0 = no limit. */
     private int maxPolls = 0;

@@ -2,11 +2,13 @@ package io.mykit.delay.config;
 
 import io.mykit.delay.common.tenant.Tenant;
 import io.mykit.delay.common.tenant.TenantDirectory;
+import io.mykit.delay.common.tenant.TopicPattern;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Checks a set of tenants (from the configuration, the tenants file or both) and turns it into a directory. */
 public final class Tenants {
@@ -62,7 +64,48 @@ public final class Tenants {
                 errors.add(key + ".max-polls must be >= 0 (0 = no limit), was " + tenant.getMaxPolls());
             }
         });
+        errors.addAll(overlaps(tenants));
         return errors;
+    }
+
+    /**
+     * One message per two tenants whose patterns match a topic in common, naming both and the patterns: each would read
+     * and cancel the other's jobs of that topic.
+     */
+    private static List<String> overlaps(Map<String, TenantProperties> tenants) {
+        Map<String, List<TopicPattern>> patterns = new TreeMap<>();
+        tenants.forEach((name, tenant) -> {
+            try {
+                patterns.put(name, Tenant.patterns(tenant.getTopics()));
+            } catch (IllegalArgumentException e) {
+                patterns.put(name, List.of()); // reported above
+            }
+        });
+        List<String> names = new ArrayList<>(patterns.keySet());
+        List<String> errors = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            for (int j = i + 1; j < names.size(); j++) {
+                String shared =
+                        shared(names.get(i), patterns.get(names.get(i)), names.get(j), patterns.get(names.get(j)));
+                if (shared != null) {
+                    errors.add(PREFIX + names.get(i) + ".topics: " + shared);
+                }
+            }
+        }
+        return errors;
+    }
+
+    /** The first two patterns of tenants a and b that match a topic in common, described; null when none do. */
+    private static String shared(String a, List<TopicPattern> ofA, String b, List<TopicPattern> ofB) {
+        for (TopicPattern p : ofA) {
+            for (TopicPattern q : ofB) {
+                if (p.overlaps(q)) {
+                    return "pattern '" + p + "' of tenant '" + a + "' and pattern '" + q + "' of tenant '" + b
+                            + "' match the same topics; a topic belongs to one tenant only";
+                }
+            }
+        }
+        return null;
     }
 
     /** The directory of a set of tenants {@link #problems} found nothing wrong with. */

@@ -2,16 +2,21 @@ package io.mykit.delay.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.mykit.delay.common.tenant.TenantDirectory;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TenantsTest {
+    private static final int MAX_FILE_BYTES = 1 << 20;
+
     @TempDir
     Path dir;
 
@@ -99,5 +104,60 @@ class TenantsTest {
         assertThatThrownBy(properties::validate).hasMessageContaining("mykit.delay.tenants.orders.tokens");
         properties.setTenantsFile(dir.resolve("missing.properties"));
         assertThatThrownBy(properties::validate).hasMessageContaining("mykit.delay.tenants-file");
+    }
+
+    @Test
+    void two_tenants_whose_patterns_share_a_topic_are_refused_naming_both() {
+        List<String> problems = Tenants.problems(
+                Map.of("orders", tenant("order-*,pay-timeout", "t1"), "closers", tenant("*-close", "t2")), null);
+        assertThat(problems)
+                .containsExactly("mykit.delay.tenants.closers.topics: pattern '*-close' of tenant 'closers' and"
+                        + " pattern 'order-*' of tenant 'orders' match the same topics; a topic belongs to one"
+                        + " tenant only");
+        assertThat(Tenants.problems(Map.of("orders", tenant("order-*", "t1"), "mail", tenant("mail-*", "t2")), null))
+                .isEmpty();
+        assertThat(Tenants.problems(Map.of("default", tenant("*"), "orders", tenant("order-*", "t1")), null))
+                .as("the tokenless default tenant too: a caller without a token would read the other's jobs")
+                .hasSize(1);
+    }
+
+    @Test
+    void a_wrapped_line_holding_a_token_is_named_by_its_line_never_shown() throws Exception {
+        Path file = dir.resolve("tenants.properties");
+        Files.writeString(file, """
+                # orders
+                mykit.delay.tenants.orders.topics=order-*
+                mykit.delay.tenants.orders.token=
+                wrapped-s3cret-token-value
+                mykit.delay.tenants.orders.max-polls=wrapped-s3cret-2
+                mykit.delay.tenants.orders.tokens[x]=wrapped-s3cret-3
+                """);
+        assertThatThrownBy(() -> TenantsFile.read(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 4: not a key of the tenants file")
+                .hasMessageContaining("line 5: mykit.delay.tenants.orders.max-polls is not a number")
+                .hasMessageContaining("line 6: unknown key mykit.delay.tenants.orders.tokens[x]")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void only_a_regular_file_is_read_and_only_up_to_its_size_cap() throws Exception {
+        Path fifo = dir.resolve("tenants.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        // a FIFO nobody writes to would block a read for ever: refused before it is opened
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
+                () -> assertThatThrownBy(() -> TenantsFile.read(fifo))
+                        .isInstanceOf(IOException.class)
+                        .hasMessageContaining("not a regular file"));
+        assertThatThrownBy(() -> TenantsFile.read(dir))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not a regular file");
+        Path huge = dir.resolve("huge.properties");
+        Files.write(huge, new byte[MAX_FILE_BYTES + 1]);
+        assertThatThrownBy(() -> TenantsFile.read(huge))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("larger than " + MAX_FILE_BYTES + " bytes");
     }
 }

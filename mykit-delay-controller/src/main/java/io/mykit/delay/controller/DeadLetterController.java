@@ -24,9 +24,11 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "dead letters", description = "Jobs that used up their tries or ttl")
 public class DeadLetterController {
     private final DeadLetterService dead;
+    private final TenantLimits limits;
 
-    public DeadLetterController(DeadLetterService dead) {
+    public DeadLetterController(DeadLetterService dead, TenantLimits limits) {
         this.dead = dead;
+        this.limits = limits;
     }
 
     /** Optional body of respawn/drop: only these ids; absent = every dead job of the topic. */
@@ -68,7 +70,14 @@ public class DeadLetterController {
             @PathVariable("topic") String topic,
             @RequestBody(required = false) IdList ids,
             HttpServletRequest request) {
-        return ApiResponse.ok(new Respawned(dead.respawn(topic, storedIds(request, ids))));
+        List<String> only = storedIds(request, ids);
+        // the jobs put back take room under the topic's tenant's max-pending, whoever asks (429 when they do not fit)
+        try (TenantLimits.Reservation room =
+                limits.takeRespawn(Caller.of(request), topic, upTo -> dead.countDead(topic, only, upTo))) {
+            int respawned = dead.respawn(topic, only, room.jobs());
+            room.stored(respawned);
+            return ApiResponse.ok(new Respawned(respawned));
+        }
     }
 
     // DELETE /dead/{topic}  body {"ids":[...]} optional -> how many were dropped

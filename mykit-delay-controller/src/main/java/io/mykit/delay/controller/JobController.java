@@ -87,9 +87,11 @@ public class JobController {
         caller.requireKnown();
         Job job = readJob(request);
         requireTopics(caller, List.of(job));
-        limits.takePush(caller, 1);
-        DelayQueueService.PushResult pushed = queue.pushReporting(List.of(job), namespaces(caller));
-        limits.pushed(caller, 1);
+        DelayQueueService.PushResult pushed;
+        try (TenantLimits.Reservation room = limits.takePush(caller, 1)) {
+            pushed = queue.pushReporting(List.of(job), namespaces(caller));
+            room.stored(1);
+        }
         String id = pushed.ids().get(0);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         responseWriter.writeValue(
@@ -129,10 +131,11 @@ public class JobController {
         List<Job> jobs = jobArray.read(
                 request, max, () -> new InvalidJobException("jobs", "at most " + max + " jobs per batch, got more"));
         requireTopics(caller, jobs);
-        limits.takePush(caller, jobs == null ? 0 : jobs.size());
-        DelayQueueService.PushResult pushed = queue.pushReporting(jobs, namespaces(caller));
-        limits.pushed(caller, jobs.size());
-        return ApiResponse.pushed(caller.shown(pushed.ids()), caller.shown(List.copyOf(pushed.duplicates())));
+        try (TenantLimits.Reservation room = limits.takePush(caller, jobs == null ? 0 : jobs.size())) {
+            DelayQueueService.PushResult pushed = queue.pushReporting(jobs, namespaces(caller));
+            room.stored(jobs.size());
+            return ApiResponse.pushed(caller.shown(pushed.ids()), caller.shown(List.copyOf(pushed.duplicates())));
+        }
     }
 
     /**

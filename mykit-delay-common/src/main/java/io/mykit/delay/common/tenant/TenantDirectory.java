@@ -38,6 +38,11 @@ public final class TenantDirectory {
         return tenants.stream().filter(t -> t.name().equals(name)).findFirst();
     }
 
+    /** The tenant whose patterns match {@code topic}: one at most, since no two tenants' patterns may overlap. */
+    public Optional<Tenant> ownerOf(String topic) {
+        return tenants.stream().filter(t -> t.allows(topic)).findFirst();
+    }
+
     /** The tenant that takes calls without a token, if {@value Tenant#DEFAULT} is configured without one. */
     public Optional<Tenant> tokenless() {
         return Optional.ofNullable(tokenless);

@@ -87,8 +87,8 @@ public class TenantsConfiguration {
     }
 
     @Bean
-    public TenantLimits tenantLimits(StatsService stats, TenantEvents events) {
-        return new TenantLimits(stats, events, System::nanoTime);
+    public TenantLimits tenantLimits(StatsService stats, TenantEvents events, LiveTenants live) {
+        return new TenantLimits(stats, events, System::nanoTime, live::directory);
     }
 
     /**

@@ -49,8 +49,13 @@ public class DeadLetterService {
 
     /** Puts dead jobs of the topic (all, or only {@code ids}) back, due now; returns how many. */
     public int respawn(String topic, List<String> ids) {
+        return respawn(topic, ids, Integer.MAX_VALUE);
+    }
+
+    /** Puts at most {@code max} dead jobs of the topic (all, or only {@code ids}) back, due now; returns how many. */
+    public int respawn(String topic, List<String> ids, int max) {
         checkTopic(topic);
-        return forEachDeadPage(topic, ids, page -> {
+        return forEachDeadPage(topic, ids, max, page -> {
             long now = clock.millis();
             List<String> moved = journal.transition(
                     page.stream().map(Job::getId).toList(),
@@ -90,6 +95,7 @@ public class DeadLetterService {
         return forEachDeadPage(
                 topic,
                 ids,
+                Integer.MAX_VALUE,
                 page -> journal.transition(
                                 page.stream().map(Job::getId).toList(),
                                 JobStatus.Dead,
@@ -99,20 +105,33 @@ public class DeadLetterService {
                         .size());
     }
 
-    private int forEachDeadPage(String topic, List<String> ids, java.util.function.ToIntFunction<List<Job>> action) {
+    /** Dead jobs of the topic (all, or only {@code ids}) a respawn would put back, counted up to {@code upTo}. */
+    public long countDead(String topic, List<String> ids, long upTo) {
+        checkTopic(topic);
+        int bound = (int) Math.min(upTo, Integer.MAX_VALUE);
+        if (ids == null) {
+            return journal.deadLetters(topic, bound);
+        }
+        return forEachDeadPage(topic, ids, bound, List::size);
+    }
+
+    private int forEachDeadPage(
+            String topic, List<String> ids, int max, java.util.function.ToIntFunction<List<Job>> action) {
         if (ids != null) {
             ids.forEach(id -> JobValidator.requireId("ids", id));
         }
         int total = 0;
         String after = "";
-        while (true) {
-            List<Job> page = journal.findByTopicAndStatus(topic, JobStatus.Dead, after, ids, PAGE);
+        while (total < max) {
+            List<Job> page =
+                    journal.findByTopicAndStatus(topic, JobStatus.Dead, after, ids, Math.min(PAGE, max - total));
             if (page.isEmpty()) {
                 return total;
             }
             total += action.applyAsInt(page);
             after = page.get(page.size() - 1).getId();
         }
+        return total;
     }
 
     private static void checkTopic(String topic) {

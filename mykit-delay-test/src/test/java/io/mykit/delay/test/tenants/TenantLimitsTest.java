@@ -5,6 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.tenants.TenantHttp.Answer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +21,8 @@ import org.junit.jupiter.api.Test;
 /** Each tenant limit is hit (429), recovers, and shows in the metrics tagged by tenant; other tenants are not held. */
 class TenantLimitsTest {
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+    private static final int BURST_LIMIT = 50;
+    private static final int DEAD_LIMIT = 5;
     private static TestGateway gateway;
     private static TenantHttp http;
 
@@ -33,7 +39,13 @@ class TenantLimitsTest {
                 "mykit.delay.tenants.polls.topics=polls-*",
                 "mykit.delay.tenants.polls.max-polls=1",
                 "mykit.delay.tenants.free.token=free-token",
-                "mykit.delay.tenants.free.topics=free-*");
+                "mykit.delay.tenants.free.topics=free-*",
+                "mykit.delay.tenants.burst.token=burst-token",
+                "mykit.delay.tenants.burst.topics=burst-*",
+                "mykit.delay.tenants.burst.max-pending=" + BURST_LIMIT,
+                "mykit.delay.tenants.dead.token=dead-token",
+                "mykit.delay.tenants.dead.topics=dead-*",
+                "mykit.delay.tenants.dead.max-pending=" + DEAD_LIMIT);
         http = new TenantHttp(gateway.baseUrl());
     }
 
@@ -113,6 +125,106 @@ class TenantLimitsTest {
         assertThat(scrape())
                 .containsPattern(
                         "mykit_delay_tenant_refusals_total\\{[^}]*reason=\"max-polls\",tenant=\"polls\"} [1-9]");
+    }
+
+    @Test
+    void concurrent_batches_never_take_a_tenant_past_max_pending() {
+        String topic = "burst-" + RUN;
+        String batch = "[" + String.join(",", java.util.Collections.nCopies(10, job(topic))) + "]";
+        HttpClient client = HttpClient.newHttpClient();
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            calls.add(client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/push/batch"))
+                            .header("Authorization", "Bearer burst-token")
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(batch))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        int stored = 0;
+        for (CompletableFuture<HttpResponse<String>> call : calls) {
+            HttpResponse<String> answer = call.join();
+            assertThat(answer.statusCode()).as(answer.body()).isIn(200, 429);
+            stored += answer.statusCode() == 200 ? 10 : 0;
+        }
+        assertThat(stored).as("jobs the 200s stored").isBetween(10, BURST_LIMIT);
+        assertThat(pendingOf("burst-token")).isEqualTo(stored);
+    }
+
+    @Test
+    void a_respawn_takes_room_under_max_pending_whoever_asks() {
+        String topic = "dead-" + RUN;
+        List<String> dead = new ArrayList<>();
+        for (int i = 0; i < DEAD_LIMIT; i++) {
+            dead.add(bury("dead-token", topic));
+        }
+        List<String> waiting = new ArrayList<>();
+        // the buried jobs leave the pending count at its next read, within a second: until then a push may be refused
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Answer pushed = push("dead-token", topic);
+                    if (pushed.status() == 200) {
+                        waiting.add(pushed.data().asText());
+                    }
+                    return waiting.size() == DEAD_LIMIT;
+                });
+        Answer own = http.call("dead-token", "POST", "/dead/" + topic + "/respawn", null);
+        assertThat(own.status()).as(own.toString()).isEqualTo(429);
+        assertThat(own.retryAfter()).isNotNull();
+        // the admin (this host, no admin token set) respawning into the tenant's topic takes the tenant's room too
+        Answer admin = http.call(null, "POST", "/dead/" + topic + "/respawn", null);
+        assertThat(admin.status()).as(admin.toString()).isEqualTo(429);
+        assertThat(http.call("dead-token", "GET", "/dead/" + topic, null).data().size())
+                .isEqualTo(DEAD_LIMIT);
+
+        for (String id : waiting.subList(0, 2)) {
+            assertThat(http.call("dead-token", "DELETE", "/jobs/" + id, null).status())
+                    .isEqualTo(200);
+        }
+        String two = "{\"ids\":[\"" + dead.get(0) + "\",\"" + dead.get(1) + "\"]}";
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> http.call("dead-token", "POST", "/dead/" + topic + "/respawn", two)
+                                .status()
+                        == 200);
+        Answer rest = http.call(null, "POST", "/dead/" + topic + "/respawn", null);
+        assertThat(rest.status()).as(rest.toString()).isEqualTo(429);
+        assertThat(pendingOf("dead-token")).isEqualTo(DEAD_LIMIT);
+    }
+
+    private static String job(String topic) {
+        return "{\"topic\":\"" + topic + "\",\"delay\":3600000}";
+    }
+
+    /** Jobs pending across the tenant's topics, as its own /stats counts them: waiting, ready and reserved. */
+    private static long pendingOf(String token) {
+        Answer stats = http.call(token, "GET", "/stats", null);
+        assertThat(stats.status()).as(stats.toString()).isEqualTo(200);
+        return stats.data().path("pending").asLong()
+                + stats.data().path("ready").asLong()
+                + stats.data().path("inFlight").asLong();
+    }
+
+    /** Pushes a job with one try, reserves it and releases it: out of tries, it is dead. */
+    private static String bury(String token, String topic) {
+        String body = "{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":1,\"body\":\"b\"}";
+        Answer pushed = http.call(token, "POST", "/push", body);
+        assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+        String id = pushed.data().asText();
+        Answer got = http.call(token, "GET", "/get/" + topic + "?ttr=60000&timeout=10000", null);
+        assertThat(got.data().path("id").asText()).as(got.toString()).isEqualTo(id);
+        Answer released = http.call(token, "POST", "/release?jobId=" + id, null);
+        assertThat(released.data().path("dead").asBoolean())
+                .as(released.toString())
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> http.call(token, "GET", "/dead/" + topic, null)
+                        .data()
+                        .toString()
+                        .contains(id));
+        return id;
     }
 
     private static String scrape() {
