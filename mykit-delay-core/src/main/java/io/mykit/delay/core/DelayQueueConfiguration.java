@@ -253,8 +253,15 @@ public class DelayQueueConfiguration {
             RedisDelayStore store,
             StateChangeWriter states,
             BiConsumer<Integer, Long> bucketWaker,
-            Clock clock) {
-        return new DeadLetterService(journal, store, states, bucketWaker, clock);
+            Clock clock,
+            DelayProperties properties) {
+        return new DeadLetterService(
+                journal,
+                store,
+                states,
+                bucketWaker,
+                clock,
+                properties.getLimits().getMaxBatchSize());
     }
 
     @Bean
