@@ -177,6 +177,11 @@ final class LongPolls implements AutoCloseable {
         return signals.topics();
     }
 
+    /** Long-polls whose caller lost its right to an answer (a revoked token) end now, without a look. */
+    void endRevoked() {
+        signals.wakeRevoked();
+    }
+
     /** The gateway is stopping: long-polls answer with what they have now. */
     void stopWaiting() {
         stopped = true;

@@ -147,6 +147,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         return hotBuckets.topics();
     }
 
+    /** Long-polls whose caller lost its right to an answer (a token revoked by a reload) end now, with no job. */
+    public void endRevokedPolls() {
+        polls.endRevoked();
+    }
+
     /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */
     public void stopWaiting() {
         polls.stopWaiting();

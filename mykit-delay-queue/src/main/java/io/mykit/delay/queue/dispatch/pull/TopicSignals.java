@@ -50,6 +50,11 @@ final class TopicSignals {
         signals.values().forEach(signal -> signal.wakeOldest(true));
     }
 
+    /** Polls whose caller lost its right to an answer end now. */
+    void wakeRevoked() {
+        signals.values().forEach(TopicSignal::wakeRevoked);
+    }
+
     /** Every waiting poll looks again at once. */
     void wakeAll() {
         signals.values().forEach(TopicSignal::wakeAll);
