@@ -1,17 +1,23 @@
--- Samples the head of one bucket's waiting jobs for one topic: the earliest overdue and the earliest future due time
--- among the first ARGV[2] waiting jobs on each side of now. Bounded work per call, whatever the bucket holds.
+-- Samples the head of one bucket's waiting jobs for one topic, or for the topics of some patterns (a tenant's): the
+-- earliest overdue and the earliest future due time among the first ARGV[2] waiting jobs on each side of now. Bounded
+-- work per call, whatever the bucket holds and however many topics the patterns match.
 -- KEYS[1] due index ZSET of the bucket (its slices: lua/include/waiting.lua)
 -- KEYS[2] job pool HASH of the bucket
 -- ARGV[1] now, ms
 -- ARGV[2] entries to look at on each side of now
--- ARGV[3] topic
+-- ARGV[3..] topic patterns: '*' stands for any run of characters; a topic name (no '*' in one) matches itself
 -- Returns { oldest overdue score or '', next due score or '', 1 or 0, 1 or 0 }: a side is known (1) when a job of the
 -- topic was found there or the window held that whole side; an unknown side may hold one beyond the window.
 local due = KEYS[1]
 local pool = KEYS[2]
 local now = ARGV[1]
 local window = tonumber(ARGV[2])
-local topic = ARGV[3]
+-- each glob as an anchored Lua pattern: its magic characters escaped, '*' as '.*'
+local patterns = {}
+for i = 3, #ARGV do
+    local escaped = string.gsub(ARGV[i], '[%^%$%(%)%%%.%[%]%+%-%?]', '%%%0')
+    patterns[#patterns + 1] = '^' .. string.gsub(escaped, '%*', '.*') .. '$'
+end
 
 --#include record
 --#include waiting
@@ -36,10 +42,19 @@ local function merged(slices, from, to)
     return entries, whole
 end
 
+local function wanted(topic)
+    for _, pattern in ipairs(patterns) do
+        if string.find(topic, pattern) then
+            return true
+        end
+    end
+    return false
+end
+
 local function first(entries)
     for i = 1, math.min(#entries, window) do
         local record = redis.call('HGET', pool, entries[i][1])
-        if record and topicOf(record) == topic then
+        if record and wanted(topicOf(record)) then
             return entries[i][3]
         end
     end

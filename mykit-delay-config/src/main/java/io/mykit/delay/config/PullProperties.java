@@ -18,11 +18,12 @@ public class PullProperties {
     /** Longest long-poll a puller may ask for. */
     private Duration maxTimeout = Duration.ofSeconds(30);
     /**
-     * How often each topic with waiting long-polls looks once without a wake-up: the safety net for a wake-up lost
-     * between nodes (Redis pub/sub delivers at most once). Hand-overs wake their polls at once, on any node.
+     * How often a node with waiting long-polls reads the hand-over counts (one Redis call) and lets each waiting topic
+     * another node handed jobs to since look once: the safety net for a wake-up lost between nodes (Redis pub/sub
+     * delivers at most once). Hand-overs wake their polls at once, on any node.
      */
     private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-    /** Most long-polls waiting at once on this node; one more is answered 429. */
+    /** Most long-polls waiting at once on this node, one more is answered 429; a tenant's share without max-polls. */
     private int maxWaitingPolls = DEFAULT_MAX_WAITING_POLLS;
 
     public Duration getDefaultTtr() {

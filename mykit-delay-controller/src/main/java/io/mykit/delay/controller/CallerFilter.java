@@ -7,6 +7,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.function.BooleanSupplier;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -35,9 +36,11 @@ public class CallerFilter extends OncePerRequestFilter {
     }
 
     static Caller resolve(TenantDirectory directory, HttpServletRequest request, TenantEvents events) {
-        String token = bearer(request);
+        return resolve(directory, bearer(request), request.getHeader("X-Admin-Token"), events);
+    }
+
+    private static Caller resolve(TenantDirectory directory, String token, String adminHeader, TenantEvents events) {
         if (token == null) {
-            String adminHeader = request.getHeader("X-Admin-Token");
             if (adminHeader != null && directory.holderOf(adminHeader.trim()).admin()) {
                 return Caller.ADMIN;
             }
@@ -53,6 +56,21 @@ public class CallerFilter extends OncePerRequestFilter {
         return holder.unknown()
                 ? Caller.refused(TenantAccessException.unknownToken())
                 : Caller.tenant(holder.tenant(), events);
+    }
+
+    /**
+     * A test of whether the request's credentials, read now, still make it the tenant {@code caller}, allowed
+     * {@code topic}, in the directory then in force: false once a reload took its token out or moved the topic away. It
+     * keeps no reference to the request, which the container recycles once answered.
+     */
+    static BooleanSupplier stillHolds(LiveTenants tenants, HttpServletRequest request, Caller caller, String topic) {
+        String token = bearer(request);
+        String adminHeader = request.getHeader("X-Admin-Token");
+        String tenant = caller.tenant().name();
+        return () -> {
+            Caller now = resolve(tenants.directory(), token, adminHeader, TenantEvents.NONE);
+            return now.scoped() && now.tenant().name().equals(tenant) && now.allows(topic);
+        };
     }
 
     private static String bearer(HttpServletRequest request) {

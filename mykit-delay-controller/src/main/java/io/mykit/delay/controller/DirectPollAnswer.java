@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,7 @@ final class DirectPollAnswer implements PollAnswer {
     private AsyncContext async;
     private IntConsumer reserved = jobs -> {};
     private Runnable ended = () -> {};
+    private BooleanSupplier revoked = () -> false;
     private int state = OPEN;
     private Object early;
 
@@ -72,8 +74,23 @@ final class DirectPollAnswer implements PollAnswer {
         this.ended = ended;
     }
 
+    /** {@code revoked} tells whether the caller lost its right to an answer (its token revoked) meanwhile. */
+    void revokedWhen(BooleanSupplier revoked) {
+        this.revoked = revoked;
+    }
+
+    @Override
+    public boolean revoked() {
+        return revoked.getAsBoolean();
+    }
+
     @Override
     public boolean jobs(List<Job> jobs) {
+        if (revoked()) {
+            // the token was taken out while the poll waited: 401, and the jobs go back for a caller who holds one
+            answer(TenantAccessException.unknownToken());
+            return false;
+        }
         boolean taken = batch
                 ? answer(ApiResponse.ok(shown(jobs)))
                 : answer(ApiResponse.ok(jobs.isEmpty() ? null : caller.shown(jobs.get(0))));

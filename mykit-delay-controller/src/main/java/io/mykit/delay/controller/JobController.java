@@ -11,6 +11,8 @@ import io.mykit.delay.common.tenant.LiveTenants;
 import io.mykit.delay.common.tenant.Tenant;
 import io.mykit.delay.common.tenant.TenantDirectory;
 import io.mykit.delay.common.util.JobIds;
+import io.mykit.delay.common.tenant.TopicPattern;
+import io.mykit.delay.common.util.PlainNames;
 import io.mykit.delay.queue.service.CancelReport;
 import io.mykit.delay.queue.service.Cancellation;
 import io.mykit.delay.queue.service.DelayQueueService;
@@ -342,22 +344,13 @@ public class JobController {
         return ApiResponse.ok(ownByBizKey(caller, bizKey, after, limit));
     }
 
-    /** A page of the caller's own jobs of a bizKey: pages of every topic are read until it is full or none is left. */
+    /** A page of the caller's own jobs of a bizKey: the journal reads the tenant's topics only. */
     private List<JobDetails> ownByBizKey(Caller caller, String bizKey, String after, int limit) {
-        List<JobDetails> own = new ArrayList<>();
-        String from = after;
-        while (true) {
-            List<JobView> page = queue.findByBizKey(bizKey, null, from, limit);
-            for (JobView view : page) {
-                if (caller.allows(view.job().getTopic()) && own.size() < limit) {
-                    own.add(JobDetails.of(view));
-                }
-            }
-            if (page.size() < limit || own.size() >= limit) {
-                return own;
-            }
-            from = page.get(page.size() - 1).job().getId();
-        }
+        List<String> patterns =
+                caller.tenant().topics().stream().map(TopicPattern::pattern).toList();
+        return queue.findByBizKeyInTopics(bizKey, patterns, after, limit).stream()
+                .map(JobDetails::of)
+                .toList();
     }
 
     // DELETE /jobs?bizKey=&topic=&after=&limit=  cancels a page of the pending jobs of bizKey in topic, by id

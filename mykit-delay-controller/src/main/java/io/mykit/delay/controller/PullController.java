@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.common.tenant.LiveTenants;
 import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.service.DelayQueueService;
 import io.mykit.delay.queue.service.FinishReport;
@@ -17,6 +18,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import org.springframework.http.MediaType;
+import java.util.function.BooleanSupplier;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,12 +36,14 @@ public class PullController {
     private final TenantLimits limits;
     private final ObjectWriter responseWriter;
     private final JsonArray<String> idArray;
+    private final LiveTenants tenants;
 
-    public PullController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper) {
+    public PullController(DelayQueueService queue, TenantLimits limits, ObjectMapper mapper, LiveTenants tenants) {
         this.queue = queue;
         this.limits = limits;
         this.responseWriter = mapper.writerFor(ApiResponse.class);
         this.idArray = new JsonArray<>(mapper, String.class);
+        this.tenants = tenants;
     }
 
     /** What a release did. */
@@ -102,6 +106,8 @@ public class PullController {
             if (caller.scoped()) {
                 String tenant = caller.tenant().name();
                 answer.whenAnswered(jobs -> limits.events().pulled(tenant, jobs), slot);
+                BooleanSupplier held = CallerFilter.stillHolds(tenants, request, caller, topic);
+                answer.revokedWhen(() -> !held.getAsBoolean());
             } else {
                 answer.whenAnswered(jobs -> {}, slot);
             }

@@ -20,12 +20,15 @@ public class StatsController {
         this.stats = stats;
     }
 
-    // GET /stats  every topic's pending / ready / in-flight / dead, next due, oldest overdue, recent lateness
+    // GET /stats  every topic's pending / ready / in-flight / dead, next due, oldest overdue, recent lateness;
+    // at most StatsService.MAX_TOPIC_LINES topic lines (topicsCut says when more were left out)
     // GET /stats?topic=t  the same as /stats/{topic} (for a topic named like a sub-route, "due")
     @Operation(
             summary = "Counts of every topic",
             description = "Pending, ready, in-flight and dead jobs per topic, "
-                    + "next due and oldest overdue time, recent lateness; with ?topic= the same as "
+                    + "next due and oldest overdue time, recent lateness; at most 1,000 topic lines, the first "
+                    + "by name (topicsCut true when more were left out, topicCount says how many); with ?topic= "
+                    + "the same as "
                     + "GET /stats/{topic}. Read from "
                     + "counters, never a scan of the jobs.")
     @GetMapping("/stats")
@@ -36,7 +39,9 @@ public class StatsController {
         }
         Caller caller = Caller.of(request);
         caller.requireKnown();
-        return ApiResponse.ok(caller.scoped() ? stats.overview(caller::allows) : stats.overview());
+        StatsService.Overview overview =
+                caller.scoped() ? stats.overview(caller.tenant().topics()) : stats.overview();
+        return ApiResponse.ok(overview.limited(StatsService.MAX_TOPIC_LINES));
     }
 
     /** A topic outside the caller's patterns answers as a topic nobody ever used. */

@@ -37,13 +37,25 @@ public class TenantLimits {
     private final Map<String, Room> rooms = new HashMap<>();
     /** Guarded by {@code this}. */
     private PendingCount pending;
+    private final PollShare pollShare;
 
     public TenantLimits(
             StatsService stats, TenantEvents events, LongSupplier nanos, Supplier<TenantDirectory> tenants) {
+        this(stats, events, nanos, tenants, PollShare.OWN_LIMIT_ONLY);
+    }
+
+    /** {@code pollShare}: each tenant's cap on open long-polls. */
+    public TenantLimits(
+            StatsService stats,
+            TenantEvents events,
+            LongSupplier nanos,
+            Supplier<TenantDirectory> tenants,
+            PollShare pollShare) {
         this.stats = stats;
         this.events = events;
         this.nanos = nanos;
         this.tenants = tenants;
+        this.pollShare = pollShare;
     }
 
     public TenantEvents events() {
@@ -143,15 +155,15 @@ public class TenantLimits {
     /** Takes one of the caller's long-poll slots, or throws 429; the answer gives it back once, when it ends. */
     Runnable takePoll(Caller caller) {
         Tenant tenant = caller.tenant();
-        if (tenant == null || tenant.limits().maxPolls() <= 0) {
+        int maxPolls = tenant == null ? 0 : pollShare.of(tenant);
+        if (maxPolls <= 0) {
             return () -> {};
         }
         AtomicInteger open = polls.computeIfAbsent(tenant.name(), n -> new AtomicInteger());
-        if (open.incrementAndGet() > tenant.limits().maxPolls()) {
+        if (open.incrementAndGet() > maxPolls) {
             open.decrementAndGet();
             events.refused(tenant.name(), "max-polls");
-            throw new TenantLimitException(
-                    "tenant " + tenant.name() + " holds " + tenant.limits().maxPolls() + " long-polls already", 1);
+            throw new TenantLimitException("tenant " + tenant.name() + " holds " + maxPolls + " long-polls already", 1);
         }
         AtomicBoolean given = new AtomicBoolean();
         return () -> {

@@ -11,6 +11,7 @@ import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.RedisHandOverCounts;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.recovery.EndingsBarrier;
@@ -82,7 +83,11 @@ public class DelayQueueConfiguration {
 
     @Bean
     public PullTarget pullTarget(
-            RedisDelayStore store, StateChangeWriter states, Clock clock, DelayProperties properties) {
+            RedisDelayStore store,
+            RedisNodes redis,
+            StateChangeWriter states,
+            Clock clock,
+            DelayProperties properties) {
         PullProperties pull = properties.getPull();
         return new PullTarget(
                 store,
@@ -90,7 +95,8 @@ public class DelayQueueConfiguration {
                 clock,
                 pull.getPollInterval().toMillis(),
                 PullTarget.DEFAULT_POLL_WORKERS,
-                pull.getMaxWaitingPolls());
+                pull.getMaxWaitingPolls(),
+                new RedisHandOverCounts(redis, store.keys().handOvers()));
     }
 
     @Bean
@@ -253,8 +259,15 @@ public class DelayQueueConfiguration {
             RedisDelayStore store,
             StateChangeWriter states,
             BiConsumer<Integer, Long> bucketWaker,
-            Clock clock) {
-        return new DeadLetterService(journal, store, states, bucketWaker, clock);
+            Clock clock,
+            DelayProperties properties) {
+        return new DeadLetterService(
+                journal,
+                store,
+                states,
+                bucketWaker,
+                clock,
+                properties.getLimits().getMaxBatchSize());
     }
 
     @Bean

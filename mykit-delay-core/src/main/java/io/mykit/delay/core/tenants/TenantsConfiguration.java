@@ -9,9 +9,11 @@ import io.mykit.delay.config.TenantProperties;
 import io.mykit.delay.config.Tenants;
 import io.mykit.delay.config.TenantsFile;
 import io.mykit.delay.controller.CallerFilter;
+import io.mykit.delay.controller.PollShare;
 import io.mykit.delay.controller.TenantEvents;
 import io.mykit.delay.controller.TenantGuard;
 import io.mykit.delay.controller.TenantLimits;
+import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.stats.StatsService;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +70,9 @@ public class TenantsConfiguration {
 
     /** Watches the tenants file, when one is set, on one daemon thread. */
     @Bean(destroyMethod = "shutdownNow")
-    public ScheduledExecutorService tenantsFileWatch(DelayProperties properties, LiveTenants live) {
+    public ScheduledExecutorService tenantsFileWatch(DelayProperties properties, LiveTenants live, PullTarget pull) {
+        // a token taken out must not keep the long-polls it opened: they end at the reload, with no job
+        live.onReplace(pull::endRevokedPolls);
         ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "tenants-file-watch");
             thread.setDaemon(true);
@@ -87,8 +91,10 @@ public class TenantsConfiguration {
     }
 
     @Bean
-    public TenantLimits tenantLimits(StatsService stats, TenantEvents events, LiveTenants live) {
-        return new TenantLimits(stats, events, System::nanoTime, live::directory);
+    public TenantLimits tenantLimits(
+            StatsService stats, TenantEvents events, LiveTenants live, DelayProperties properties) {
+        PollShare share = new PollShare(live, properties.getPull().getMaxWaitingPolls());
+        return new TenantLimits(stats, events, System::nanoTime, live::directory, share);
     }
 
     /**

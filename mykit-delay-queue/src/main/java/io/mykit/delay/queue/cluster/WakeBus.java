@@ -190,6 +190,10 @@ public final class WakeBus implements AutoCloseable {
                 continue;
             }
             try {
+                if (!readies.isEmpty()) {
+                    // counted before the wake-ups go: a node that misses one finds the count at its safety re-check
+                    pull.countHandOvers(readies.keySet());
+                }
                 channels.publish(channel, messages);
             } catch (RuntimeException e) {
                 // kept for the next try: a waiting long-poll elsewhere would otherwise wait for its safety re-check

@@ -75,4 +75,28 @@ public interface JobMapper extends BaseMapper<JobRow> {
             @Param("pendingOnly") boolean pendingOnly,
             @Param("afterId") String afterId,
             @Param("limit") int limit);
+
+    /**
+     * One bizKey's jobs in the topics {@code exact} names or a {@code like} pattern matches (see TopicConditions),
+     * keyset-paged by id: each condition is a range of index (bizkey, topic, id), so other topics' jobs of the bizKey
+     * are not read.
+     */
+    @Select("""
+            <script>
+            SELECT * FROM mykit_delay_queue_job
+            WHERE bizkey = #{bizKey} AND id &gt; #{afterId} AND (
+            <if test="exact.size() > 0">
+              topic IN <foreach collection="exact" item="t" open="(" separator="," close=")">#{t}</foreach>
+            </if>
+            <if test="exact.size() > 0 and like.size() > 0"> OR </if>
+            <foreach collection="like" item="p" separator=" OR ">topic LIKE #{p}</foreach>
+            )
+            ORDER BY id LIMIT #{limit}
+            </script>""")
+    List<JobRow> findByBizKeyInTopics(
+            @Param("bizKey") String bizKey,
+            @Param("exact") List<String> exact,
+            @Param("like") List<String> like,
+            @Param("afterId") String afterId,
+            @Param("limit") int limit);
 }

@@ -220,6 +220,13 @@ final class JobTable {
         return jobs.findByBizKey(bizKey, topic, pendingOnly, afterId, limit);
     }
 
+    /** Rows of a bizKey in the topics some of {@code topics} match, keyset-paged by id; none when they match none. */
+    List<JobRow> byBizKeyInTopics(String bizKey, TopicConditions topics, String afterId, int limit) {
+        return topics.none()
+                ? List.of()
+                : jobs.findByBizKeyInTopics(bizKey, topics.exact(), topics.like(), afterId, limit);
+    }
+
     /** Rows in {@code status} last changed before {@code before}, oldest first, after {@code after} (null: first). */
     List<JobRow> inStatusBefore(JobStatus status, long before, JournalEntry after, int limit) {
         // the first page starts after the earliest time a DATETIME holds

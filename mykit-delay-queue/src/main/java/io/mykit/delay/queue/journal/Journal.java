@@ -129,6 +129,12 @@ public interface Journal {
      */
     List<JournalEntry> findByBizKey(String bizKey, String topic, boolean pendingOnly, String afterId, int limit);
 
+    /**
+     * Jobs of one bizKey in the topics some of {@code topicPatterns} match ({@code *}: any run of characters),
+     * keyset-paged by id; jobs of other topics are not read.
+     */
+    List<JournalEntry> findByBizKeyInTopics(String bizKey, List<String> topicPatterns, String afterId, int limit);
+
     /** Dead letters per topic, by topic name, among the first {@code limit} dead jobs found (an index read). */
     Map<String, Long> deadLettersByTopic(int limit);
 

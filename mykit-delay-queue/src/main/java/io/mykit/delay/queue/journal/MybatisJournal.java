@@ -200,6 +200,14 @@ public class MybatisJournal implements Journal {
     }
 
     @Override
+    public List<JournalEntry> findByBizKeyInTopics(
+            String bizKey, List<String> topicPatterns, String afterId, int limit) {
+        TopicConditions topics = TopicConditions.of(topicPatterns);
+        return guarded(() ->
+                reader.pages(after -> jobTable.byBizKeyInTopics(bizKey, topics, after, limit), afterId, limit, false));
+    }
+
+    @Override
     public List<JobLogRow> history(String jobId) {
         return guarded(() -> reader.history(jobId));
     }

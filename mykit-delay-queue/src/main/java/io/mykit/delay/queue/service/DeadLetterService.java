@@ -19,12 +19,15 @@ import java.util.function.BiConsumer;
  */
 public class DeadLetterService {
     private static final int PAGE = 500;
+    /** Ids one respawn or drop names when no limit is given: the push batch's default size. */
+    public static final int DEFAULT_MAX_IDS = 1_000;
 
     private final Journal journal;
     private final JobWrites store;
     private final StateChangeWriter states;
     private final BiConsumer<Integer, Long> wakeBucket;
     private final Clock clock;
+    private final int maxIds;
 
     public DeadLetterService(
             Journal journal,
@@ -32,11 +35,23 @@ public class DeadLetterService {
             StateChangeWriter states,
             BiConsumer<Integer, Long> wakeBucket,
             Clock clock) {
+        this(journal, store, states, wakeBucket, clock, DEFAULT_MAX_IDS);
+    }
+
+    /** {@code maxIds}: most ids one respawn or drop may name; more is refused before anything changes. */
+    public DeadLetterService(
+            Journal journal,
+            JobWrites store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            int maxIds) {
         this.journal = journal;
         this.store = store;
         this.states = states;
         this.wakeBucket = wakeBucket;
         this.clock = clock;
+        this.maxIds = maxIds;
     }
 
     public List<Job> list(String topic, String afterId, int limit) {
@@ -118,6 +133,11 @@ public class DeadLetterService {
     private int forEachDeadPage(
             String topic, List<String> ids, int max, java.util.function.ToIntFunction<List<Job>> action) {
         if (ids != null) {
+            // each page's query carries every id: a huge list made the journal refuse the statement
+            if (ids.size() > maxIds) {
+                throw new InvalidJobException(
+                        "ids", "at most " + maxIds + " ids per call (limits.max-batch-size), was " + ids.size());
+            }
             ids.forEach(id -> JobValidator.requireId("ids", id));
         }
         int total = 0;

@@ -293,7 +293,21 @@ public class DelayQueueService {
             JobValidator.requireTopic(topic);
         }
         JobValidator.requirePage(afterId, limit, MAX_BIZ_KEY_PAGE);
-        return journal.findByBizKey(bizKey, topic, false, afterId == null ? "" : afterId, limit).stream()
+        return views(journal.findByBizKey(bizKey, topic, false, afterId == null ? "" : afterId, limit));
+    }
+
+    /**
+     * {@link #findByBizKey} in the topics some of {@code topicPatterns} match (a tenant's): the journal query reads
+     * only those topics' jobs, not every job of the bizKey.
+     */
+    public List<JobView> findByBizKeyInTopics(String bizKey, List<String> topicPatterns, String afterId, int limit) {
+        JobValidator.requireBizKey(bizKey);
+        JobValidator.requirePage(afterId, limit, MAX_BIZ_KEY_PAGE);
+        return views(journal.findByBizKeyInTopics(bizKey, topicPatterns, afterId == null ? "" : afterId, limit));
+    }
+
+    private List<JobView> views(List<JournalEntry> entries) {
+        return entries.stream()
                 .map(entry -> new JobView(
                         entry.job(),
                         entry.status(),

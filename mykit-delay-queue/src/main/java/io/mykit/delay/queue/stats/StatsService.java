@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.stats;
 
 import io.mykit.delay.common.error.InvalidJobException;
+import io.mykit.delay.common.tenant.TopicPattern;
 import io.mykit.delay.queue.service.JobValidator;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ public class StatsService {
 
     static final int LATENESS_RECENT = 120;
     public static final int MAX_MINUTES = 1440;
+    /** Topic lines one answer of GET /stats lists at most; the totals still cover every topic. */
+    public static final int MAX_TOPIC_LINES = 1_000;
 
     private final StoreCounters counters;
     private final DeadLetterCounts dead;
@@ -37,7 +40,8 @@ public class StatsService {
     /**
      * Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness;
      * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet. In a view of
-     * some topics only, {@code overdue} and {@code lateness} (kept for all topics together) are null.
+     * some topics only, {@code overdue} and {@code lateness} (kept for all topics together) are null. {@code topics}
+     * lists {@code topicCount} lines, or the first of them by name when {@code topicsCut} ({@link #limited}).
      */
     public record Overview(
             long at,
@@ -52,7 +56,33 @@ public class StatsService {
             Long oldestOverdueMs,
             List<TopicLine> topics,
             LatenessRecorder.Summary lateness,
-            boolean countsComplete) {}
+            boolean countsComplete,
+            int topicCount,
+            boolean topicsCut) {
+
+        /** This overview listing at most {@code maxLines} topic lines, the first by name; totals stay whole. */
+        public Overview limited(int maxLines) {
+            if (topics.size() <= maxLines) {
+                return this;
+            }
+            return new Overview(
+                    at,
+                    pending,
+                    ready,
+                    inFlight,
+                    dead,
+                    deadExact,
+                    overdue,
+                    nextDueTime,
+                    oldestOverdueTime,
+                    oldestOverdueMs,
+                    topics.subList(0, maxLines),
+                    lateness,
+                    countsComplete,
+                    topicCount,
+                    true);
+        }
+    }
 
     /**
      * One topic; due times sampled (see {@link StoreCounters#topicHead}), {@code *Known} false when beyond the sample.
@@ -107,16 +137,19 @@ public class StatsService {
                 oldest == null ? null : now - oldest,
                 lines,
                 lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT),
-                snapshot.complete());
+                snapshot.complete(),
+                lines.size(),
+                false);
     }
 
     /**
-     * The overview of the topics {@code visible} accepts only: their lines and totals, and the earliest of their
-     * sampled due times; nothing of other topics shows, not even in a total.
+     * The overview of the topics some of {@code patterns} match only: their lines and totals, and the earliest of their
+     * sampled due times, read for all of them in one pass; nothing of other topics shows, not even in a total.
      */
-    public Overview overview(Predicate<String> visible) {
+    public Overview overview(List<TopicPattern> patterns) {
         Overview all = overview();
         long now = all.at();
+        Predicate<String> visible = topic -> patterns.stream().anyMatch(p -> p.matches(topic));
         List<TopicLine> lines =
                 all.topics().stream().filter(line -> visible.test(line.topic())).toList();
         long pending = 0;
@@ -130,9 +163,12 @@ public class StatsService {
             ready += line.ready();
             inFlight += line.inFlight();
             deadTotal += line.dead();
-            StoreCounters.TopicHead head = counters.topicHead(line.topic(), now);
-            nextDue = earliest(nextDue, head.nextDue());
-            oldest = earliest(oldest, head.oldestOverdue());
+        }
+        if (!lines.isEmpty()) {
+            StoreCounters.TopicHead head =
+                    counters.head(patterns.stream().map(TopicPattern::pattern).toList(), now);
+            nextDue = head.nextDue();
+            oldest = head.oldestOverdue();
         }
         return new Overview(
                 now,
@@ -147,14 +183,9 @@ public class StatsService {
                 oldest == null ? null : now - oldest,
                 lines,
                 null,
-                all.countsComplete());
-    }
-
-    private static Long earliest(Long a, Long b) {
-        if (a == null || b == null) {
-            return a == null ? b : a;
-        }
-        return Math.min(a, b);
+                all.countsComplete(),
+                lines.size(),
+                false);
     }
 
     /**

@@ -150,10 +150,19 @@ public class StoreCounters {
 
     /** Samples the first {@link #HEAD_WINDOW} waiting jobs on each side of now in every bucket for one topic. */
     public TopicHead topicHead(String topic, long now) {
-        List<Object> replies = evalPerBucket(
-                topicHead,
-                b -> List.of(keys.due(b), keys.pool(b)),
-                List.of(Long.toString(now), Integer.toString(HEAD_WINDOW), topic));
+        return head(List.of(topic), now);
+    }
+
+    /**
+     * {@link #topicHead} of every topic some pattern matches ({@code *}: any run of characters), in one script run per
+     * bucket however many topics they match.
+     */
+    public TopicHead head(List<String> patterns, long now) {
+        List<String> args = new ArrayList<>(patterns.size() + 2);
+        args.add(Long.toString(now));
+        args.add(Integer.toString(HEAD_WINDOW));
+        args.addAll(patterns);
+        List<Object> replies = evalPerBucket(topicHead, b -> List.of(keys.due(b), keys.pool(b)), args);
         Long oldest = null;
         Long next = null;
         boolean oldestKnown = true;

@@ -106,6 +106,11 @@ public final class Keys {
         return "{" + prefix + "}:counted";
     }
 
+    /** Hand-overs to ready lists per slot of topics, for the long-polls' safety re-check (RedisHandOverCounts). */
+    public String handOvers() {
+        return "{" + prefix + "}:handovers";
+    }
+
     public String owner(int bucket) {
         return tag(bucket) + ":owner";
     }

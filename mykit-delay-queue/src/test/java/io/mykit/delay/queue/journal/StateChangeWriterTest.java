@@ -161,6 +161,12 @@ class StateChangeWriterTest {
         }
 
         @Override
+        public List<JournalEntry> findByBizKeyInTopics(
+                String bizKey, List<String> topicPatterns, String afterId, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Map<String, Long> deadLettersByTopic(int limit) {
             throw new UnsupportedOperationException();
         }

@@ -144,6 +144,12 @@ public final class HookedJournal implements Journal {
     }
 
     @Override
+    public List<JournalEntry> findByBizKeyInTopics(
+            String bizKey, List<String> topicPatterns, String afterId, int limit) {
+        return real.findByBizKeyInTopics(bizKey, topicPatterns, afterId, limit);
+    }
+
+    @Override
     public Map<String, Long> deadLettersByTopic(int limit) {
         return real.deadLettersByTopic(limit);
     }

@@ -72,6 +72,12 @@ final class AsyncPoll implements TopicSignal.Sleeper {
             finish();
             return;
         }
+        if (answer.revoked()) {
+            // the caller's token was revoked: no look, and the answer refuses it
+            finish();
+            hand(List.of());
+            return;
+        }
         List<Job> jobs;
         long seen = signal.generation();
         try {
@@ -132,6 +138,11 @@ final class AsyncPoll implements TopicSignal.Sleeper {
     @Override
     public int wants() {
         return max;
+    }
+
+    @Override
+    public boolean revoked() {
+        return answer.revoked();
     }
 
     @Override

@@ -4,11 +4,16 @@ import io.mykit.delay.common.error.TooManyPollsException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,10 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Where long-polls wait, per topic and costing Redis nothing, until a hand-over to their topic wakes them. A poll waits
  * either on its own thread ({@link #reserve}) or as a registered {@link AsyncPoll} that the poll workers answer
- * ({@link #reserveAsync}). The workers also run the safety re-check every {@code safetyIntervalMs}: one look per topic,
- * not per poll, for a wake-up lost between nodes. At most {@code maxPolls} polls run at once; one more is refused
- * ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most one deadline task and one
- * look queued.
+ * ({@link #reserveAsync}). The workers also run the safety re-check every {@code safetyIntervalMs}, for a wake-up lost
+ * between nodes: one read of the {@link HandOverCounts}, then one look (its oldest poll) per waiting topic that another
+ * node handed jobs to since the last re-check; idle topics cost Redis nothing. At most {@code maxPolls} polls run at
+ * once; one more is refused ({@link TooManyPollsException}). The workers' queue is bounded by them: a poll has at most
+ * one deadline task and one look queued.
  */
 final class LongPolls implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LongPolls.class);
@@ -29,13 +35,26 @@ final class LongPolls implements AutoCloseable {
     private final Clock clock;
     private final long safetyIntervalMs;
     private final TopicSignals signals;
+    private final HandOverCounts handOvers;
+    private final AtomicLong safetyChecks = new AtomicLong();
+    /** The hand-over counts read by the last re-check; only the re-check's task touches it. */
+    private Map<Integer, Long> seenHandOvers = Map.of();
+
     private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
     private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> {};
 
     /** {@code pollWorkers} threads run the looks of async polls, however many of them wait. */
-    LongPolls(Delivery store, HotBuckets hot, Clock clock, long safetyIntervalMs, int pollWorkers, int maxPolls) {
+    LongPolls(
+            Delivery store,
+            HotBuckets hot,
+            Clock clock,
+            long safetyIntervalMs,
+            int pollWorkers,
+            int maxPolls,
+            HandOverCounts handOvers) {
         this.store = store;
+        this.handOvers = handOvers;
         this.hot = hot;
         this.clock = clock;
         this.safetyIntervalMs = safetyIntervalMs;
@@ -53,22 +72,54 @@ final class LongPolls implements AutoCloseable {
     }
 
     /**
-     * The safety re-check: one look per topic with a waiting poll (its oldest), for a wake-up lost between nodes
-     * (pub/sub delivers at most once); and the hot buckets of topics nobody used lately are dropped.
+     * The safety re-check, for a wake-up lost between nodes (pub/sub delivers at most once): topics with a waiting poll
+     * that were handed jobs since the last re-check look once (their oldest poll); and the hot buckets of topics nobody
+     * used lately are dropped.
      */
     private void safetyCheck() {
         try {
-            lookAgain();
+            lookWhereHandedOver();
             hot.forgetIdle();
         } catch (RuntimeException e) {
             // the schedule would stop for good on a throw
             log.warn("long-poll safety re-check failed: {}", e.toString());
+        } finally {
+            safetyChecks.incrementAndGet();
         }
+    }
+
+    /** One read of the hand-over counts; a look only for waiting topics whose slot counted a hand-over since. */
+    private void lookWhereHandedOver() {
+        if (signals.topics() == 0) {
+            return;
+        }
+        Map<Integer, Long> counts = handOvers.read();
+        Map<Integer, Long> before = seenHandOvers;
+        seenHandOvers = counts;
+        Set<Integer> changed = new HashSet<>();
+        counts.forEach((slot, count) -> {
+            if (!count.equals(before.get(slot))) {
+                changed.add(slot);
+            }
+        });
+        if (!changed.isEmpty()) {
+            signals.wakeOldest(topic -> changed.contains(HandOverCounts.slotOf(topic)));
+        }
+    }
+
+    /** Safety re-checks run so far. */
+    long safetyChecks() {
+        return safetyChecks.get();
+    }
+
+    /** Counts this node's hand-overs to {@code topics} where the other nodes' re-checks read them. */
+    void countHandOvers(Collection<String> topics) {
+        handOvers.count(topics);
     }
 
     /** Every topic with a waiting poll looks once, oldest poll first: wake-ups may have been lost meanwhile. */
     void lookAgain() {
-        signals.wakeOldest();
+        signals.wakeOldest(topic -> true);
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
@@ -175,6 +226,11 @@ final class LongPolls implements AutoCloseable {
     /** Topics with a long-poll waiting right now. */
     int waitingTopics() {
         return signals.topics();
+    }
+
+    /** Long-polls whose caller lost its right to an answer (a revoked token) end now, without a look. */
+    void endRevoked() {
+        signals.wakeRevoked();
     }
 
     /** The gateway is stopping: long-polls answer with what they have now. */

@@ -12,4 +12,9 @@ public interface PollAnswer {
 
     /** The reservation failed (a store is down). */
     void failed(RuntimeException e);
+
+    /** Whether the caller lost its right to an answer meanwhile (its token was revoked): the poll then ends. */
+    default boolean revoked() {
+        return false;
+    }
 }

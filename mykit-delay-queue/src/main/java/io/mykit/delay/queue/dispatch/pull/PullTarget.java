@@ -10,6 +10,7 @@ import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +20,12 @@ import java.util.function.BiConsumer;
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and finish it,
  * or the sweeper makes it due again when the ttr runs out. A long-poll looks once when it arrives, then waits per
  * topic, costing Redis nothing, until a hand-over to its topic wakes it: one on this node directly, one on another node
- * through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}, one look per topic, not
- * per poll) bounds what a lost cross-node wake-up costs. A long-poll waits either on its own thread ({@link #reserve})
- * or as a registered poll answered by the poll workers ({@link #reserveAsync}, what the HTTP routes uses: a waiting
- * poll then holds no web server thread). At most {@code maxPolls} polls run at once; one more is refused
- * ({@link TooManyPollsException}). Long-polls wait in {@link LongPolls}; a look tries the topic's {@link HotBuckets}
- * first.
+ * through the wake bus ({@link #wakeTopic}). A slow safety re-check ({@code safetyIntervalMs}: one read of the
+ * {@link HandOverCounts}, then one look per waiting topic another node handed jobs to) bounds what a lost cross-node
+ * wake-up costs. A long-poll waits either on its own thread ({@link #reserve}) or as a registered poll answered by the
+ * poll workers ({@link #reserveAsync}, what the HTTP routes uses: a waiting poll then holds no web server thread). At
+ * most {@code maxPolls} polls run at once; one more is refused ({@link TooManyPollsException}). Long-polls wait in
+ * {@link LongPolls}; a look tries the topic's {@link HotBuckets} first.
  */
 public class PullTarget implements DeliveryTarget, AutoCloseable {
     public static final String NAME = "pull";
@@ -53,16 +54,38 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
             long safetyIntervalMs,
             int pollWorkers,
             int maxPolls) {
+        this(store, states, clock, safetyIntervalMs, pollWorkers, maxPolls, HandOverCounts.NONE);
+    }
+
+    /** {@code handOvers}: where the nodes count their hand-overs for each other's safety re-checks. */
+    public PullTarget(
+            Delivery store,
+            StateChangeWriter states,
+            Clock clock,
+            long safetyIntervalMs,
+            int pollWorkers,
+            int maxPolls,
+            HandOverCounts handOvers) {
         this.store = store;
         this.states = states;
         this.clock = clock;
         this.hotBuckets = new HotBuckets(store, clock);
-        this.polls = new LongPolls(store, hotBuckets, clock, safetyIntervalMs, pollWorkers, maxPolls);
+        this.polls = new LongPolls(store, hotBuckets, clock, safetyIntervalMs, pollWorkers, maxPolls, handOvers);
     }
 
     /** Every topic with a waiting poll looks once, oldest poll first: wake-ups may have been lost meanwhile. */
     public void lookAgain() {
         polls.lookAgain();
+    }
+
+    /** Counts this node's hand-overs to {@code topics} for the safety re-checks of the other nodes. */
+    public void countHandOvers(Collection<String> topics) {
+        polls.countHandOvers(topics);
+    }
+
+    /** Safety re-checks of the long-polls run so far. */
+    public long safetyChecks() {
+        return polls.safetyChecks();
     }
 
     /** Where deliveries to ready lists are reported. */
@@ -145,6 +168,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     /** Topics whose hot buckets this node remembers. */
     public int hotTopics() {
         return hotBuckets.topics();
+    }
+
+    /** Long-polls whose caller lost its right to an answer (a token revoked by a reload) end now, with no job. */
+    public void endRevokedPolls() {
+        polls.endRevoked();
     }
 
     /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */

@@ -21,6 +21,11 @@ final class TopicSignal {
 
         /** Makes it look again; {@code chain}: it came from the safety re-check, not from a hand-over. */
         void wake(boolean chain);
+
+        /** Whether its caller lost the right to an answer (a revoked token). */
+        default boolean revoked() {
+            return false;
+        }
     }
 
     /** Long-polls using this signal; changed only inside the signal map's compute calls. */
@@ -97,6 +102,15 @@ final class TopicSignal {
         if (oldest != null) {
             oldest.wake(chain);
         }
+    }
+
+    /** Waiters whose caller lost its right to an answer look once more, which ends them. */
+    void wakeRevoked() {
+        List<Sleeper> woken = new ArrayList<>();
+        synchronized (this) {
+            waiters.removeIf(waiter -> waiter.revoked() && woken.add(waiter));
+        }
+        woken.forEach(waiter -> waiter.wake(false));
     }
 
     void wakeAll() {

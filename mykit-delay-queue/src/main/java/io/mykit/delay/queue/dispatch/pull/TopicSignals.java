@@ -4,6 +4,7 @@ import io.mykit.delay.common.error.TooManyPollsException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * The signal of every topic a long-poll waits on, and the cap on polls at once: a poll beyond {@code maxPolls} is
@@ -45,9 +46,18 @@ final class TopicSignals {
         }
     }
 
-    /** Every topic with a waiting poll wakes its oldest async one. */
-    void wakeOldest() {
-        signals.values().forEach(signal -> signal.wakeOldest(true));
+    /** Every topic {@code which} accepts with a waiting poll wakes its oldest async one. */
+    void wakeOldest(Predicate<String> which) {
+        signals.forEach((topic, signal) -> {
+            if (which.test(topic)) {
+                signal.wakeOldest(true);
+            }
+        });
+    }
+
+    /** Polls whose caller lost its right to an answer end now. */
+    void wakeRevoked() {
+        signals.values().forEach(TopicSignal::wakeRevoked);
     }
 
     /** Every waiting poll looks again at once. */

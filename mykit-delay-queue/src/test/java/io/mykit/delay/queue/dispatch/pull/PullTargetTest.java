@@ -32,6 +32,7 @@ class PullTargetTest {
     private static final long NO_SAFETY_CHECK_MS = 600_000;
 
     private final Map<String, Deque<Job>> ready = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> looks = new ConcurrentHashMap<>();
     private final StateChangeWriter states = new StateChangeWriter(stub(Journal.class, (name, args) -> null), 100, 0);
 
     /** Takes up to {@code max} jobs of the topic; {@code blocker} holds a look of the topic "blocker" on its latch. */
@@ -39,6 +40,7 @@ class PullTargetTest {
         return stub(DelayStore.class, (name, args) -> switch (name) {
             case "reserve" -> {
                 String topic = (String) args[0];
+                looks.computeIfAbsent(topic, t -> new AtomicInteger()).incrementAndGet();
                 if (topic.equals("blocker") && blockerLooks.incrementAndGet() == 2) {
                     blocker.await(10, TimeUnit.SECONDS);
                 }
@@ -129,6 +131,45 @@ class PullTargetTest {
             one.cancel();
             poll(pull, "c", new CompletableFuture<>());
             assertThat(pull.waitingPolls()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void the_safety_re_check_looks_only_at_topics_handed_jobs_on_another_node_since_the_last_one() throws Exception {
+        Map<Integer, Long> counted = new ConcurrentHashMap<>();
+        HandOverCounts counts = new HandOverCounts() {
+            @Override
+            public void count(java.util.Collection<String> topics) {
+                topics.forEach(topic -> counted.merge(HandOverCounts.slotOf(topic), 1L, Long::sum));
+            }
+
+            @Override
+            public Map<Integer, Long> read() {
+                return Map.copyOf(counted);
+            }
+        };
+        try (PullTarget pull = new PullTarget(
+                store(new CountDownLatch(0), new AtomicInteger()), states, Clock.systemUTC(), 20, 1, 100, counts)) {
+            CompletableFuture<List<Job>> quiet = new CompletableFuture<>();
+            CompletableFuture<List<Job>> lost = new CompletableFuture<>();
+            poll(pull, "quiet", quiet);
+            poll(pull, "lost", lost);
+            long checks = pull.safetyChecks();
+            await().atMost(5, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= checks + 5);
+            assertThat(looks.get("quiet").get())
+                    .as("looks of an idle topic: its first only")
+                    .isEqualTo(1);
+
+            // another node made a job ready and counted it; its wake-up never came
+            Job job = new Job("job-1", "lost", null, null, 0, 0, 0, 0, "b", System.currentTimeMillis());
+            ready.computeIfAbsent("lost", t -> new ConcurrentLinkedDeque<>()).add(job);
+            counts.count(List.of("lost"));
+
+            assertThat(lost.get(5, TimeUnit.SECONDS)).extracting(Job::getId).containsExactly("job-1");
+            long after = pull.safetyChecks();
+            await().atMost(5, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= after + 3);
+            assertThat(looks.get("quiet").get()).isEqualTo(1);
+            assertThat(quiet).isNotDone();
         }
     }
 
