@@ -61,6 +61,9 @@ public class HttpProperties {
 
     public void setMaxBodyReaders(int maxBodyReaders) {
         this.maxBodyReaders = maxBodyReaders;
+    }
+
+    /**
      * Names clients use for the gateway in the Host header besides localhost, IP addresses and this machine's own
      * names; {@code *.example.internal} allows every name under it. A browser's call without a token that names the
      * gateway otherwise is refused: the name may be a web page's, resolved to the gateway (DNS rebinding).
