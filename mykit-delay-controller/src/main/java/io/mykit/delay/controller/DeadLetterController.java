@@ -94,7 +94,9 @@ public class DeadLetterController {
     }
 
     /** The stored ids the caller's list names: those of its namespace, and of its topics outside any namespace. */
-    private static List<String> storedIds(HttpServletRequest request, IdList ids) {
-        return OwnJobs.storedIds(Caller.of(request), "ids", ids == null ? null : ids.ids());
+    private List<String> storedIds(HttpServletRequest request, IdList ids) {
+        List<String> named = ids == null ? null : ids.ids();
+        dead.requireIdCount(named);
+        return OwnJobs.storedIds(Caller.of(request), "ids", named);
     }
 }

@@ -37,6 +37,7 @@ public class TenantLimits {
     private final Map<String, Room> rooms = new HashMap<>();
     /** Guarded by {@code this}. */
     private PendingCount pending;
+
     private final PollShare pollShare;
 
     public TenantLimits(

@@ -130,14 +130,24 @@ public class DeadLetterService {
         return forEachDeadPage(topic, ids, bound, List::size);
     }
 
+    /** Refuses a list of more ids than one respawn or drop may name, before anything changes. */
+    public void requireIdCount(List<String> ids) {
+        requireIdCount(ids, maxIds);
+    }
+
+    private void requireIdCount(List<String> ids, int most) {
+        // each page's query carries every id: a huge list made the journal refuse the statement
+        if (ids != null && ids.size() > most) {
+            throw new InvalidJobException(
+                    "ids", "at most " + maxIds + " ids per call (limits.max-batch-size), was " + ids.size());
+        }
+    }
+
     private int forEachDeadPage(
             String topic, List<String> ids, int max, java.util.function.ToIntFunction<List<Job>> action) {
         if (ids != null) {
-            // each page's query carries every id: a huge list made the journal refuse the statement
-            if (ids.size() > maxIds) {
-                throw new InvalidJobException(
-                        "ids", "at most " + maxIds + " ids per call (limits.max-batch-size), was " + ids.size());
-            }
+            // a tenant's list carries each id in both its forms (stored and plain): twice the ids it named
+            requireIdCount(ids, 2 * maxIds);
             ids.forEach(id -> JobValidator.requireId("ids", id));
         }
         int total = 0;
