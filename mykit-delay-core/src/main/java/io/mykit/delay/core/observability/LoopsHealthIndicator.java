@@ -1,7 +1,6 @@
 package io.mykit.delay.core.observability;
 
 import io.mykit.delay.queue.timer.LoopHeartbeat;
-import io.mykit.delay.queue.timer.WakeableLoop;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +14,11 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * late; the details name each such loop and why, and count the loops and their failed and restarted passes.
  */
 final class LoopsHealthIndicator implements HealthIndicator {
-    private final Supplier<List<WakeableLoop>> loops;
+    private final Supplier<List<LoopHeartbeat>> loops;
     private final Clock clock;
     private final long stallAfterMs;
 
-    LoopsHealthIndicator(Supplier<List<WakeableLoop>> loops, Clock clock, long stallAfterMs) {
+    LoopsHealthIndicator(Supplier<List<LoopHeartbeat>> loops, Clock clock, long stallAfterMs) {
         this.loops = loops;
         this.clock = clock;
         this.stallAfterMs = stallAfterMs;
@@ -32,8 +31,7 @@ final class LoopsHealthIndicator implements HealthIndicator {
         int running = 0;
         long failures = 0;
         long restarts = 0;
-        for (WakeableLoop loop : loops.get()) {
-            LoopHeartbeat beat = loop.heartbeat();
+        for (LoopHeartbeat beat : loops.get()) {
             running += beat.running() ? 1 : 0;
             failures += beat.failures();
             restarts += beat.restarts();

@@ -20,10 +20,12 @@ import io.mykit.delay.queue.service.PushPipeline;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.store.RedisNodes;
 import io.mykit.delay.queue.store.StoreCounts;
+import io.mykit.delay.queue.timer.LoopHeartbeat;
 import io.mykit.delay.queue.timer.TimerGroup;
 import io.mykit.delay.queue.timer.WakeableLoop;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -78,18 +80,35 @@ public class ObservabilityConfiguration {
         return new RestoreHealthIndicator(recovery);
     }
 
-    /** The engine's loops (timers, sweeper, repairer, journal chores, Redis loss watch): "loops" in health. */
+    /**
+     * The engine's loops (timers, sweeper, repairer, journal chores, Redis loss watch) and its writer and sender
+     * threads (journal writers, broker senders): "loops" in health.
+     */
     @Bean
     public HealthIndicator loopsHealthIndicator(
             ObjectProvider<TimerGroup> timers,
             ObjectProvider<WakeableLoop> loops,
+            ObjectProvider<PushPipeline> pushes,
+            ObjectProvider<StateChangeWriter> states,
+            ObjectProvider<DeliveryTargets> targets,
             Clock clock,
             DelayProperties properties) {
-        Supplier<List<WakeableLoop>> all = () -> {
+        Supplier<List<LoopHeartbeat>> all = () -> {
             Set<WakeableLoop> found = Collections.newSetFromMap(new IdentityHashMap<>());
             timers.ifAvailable(group -> found.addAll(group.loops()));
             loops.forEach(found::add);
-            return List.copyOf(found);
+            List<LoopHeartbeat> beats = new ArrayList<>();
+            found.forEach(loop -> beats.add(loop.heartbeat()));
+            pushes.ifAvailable(pipeline -> beats.addAll(pipeline.heartbeats()));
+            states.ifAvailable(writer -> beats.add(writer.heartbeat()));
+            targets.ifAvailable(routes -> {
+                for (String name : new String[] {"activemq", "rocketmq"}) {
+                    if (routes.target(name) instanceof BrokerTarget broker) {
+                        beats.addAll(broker.heartbeats());
+                    }
+                }
+            });
+            return beats;
         };
         return new LoopsHealthIndicator(
                 all, clock, properties.getTimer().getStallAfter().toMillis());

@@ -146,11 +146,16 @@ public final class ZooKeeperOwnership implements BucketOwnership {
         }
     }
 
+    /** Nothing may escape: the tick's schedule would end for good on a throw, an Error included. */
     private void reconcileSafely() {
         try {
             reconcile();
-        } catch (Exception e) {
-            log.warn("ownership reconcile failed, retrying in {} ms: {}", TICK_MS, e.toString());
+        } catch (Throwable e) {
+            try {
+                log.warn("ownership reconcile failed, retrying in {} ms: {}", TICK_MS, e.toString());
+            } catch (Throwable again) {
+                // the log failed as well (a full heap): the next tick tries again
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 package io.mykit.delay.queue.journal;
 
 import io.mykit.delay.queue.metrics.QueueMetrics;
+import io.mykit.delay.queue.timer.LoopHeartbeat;
+import io.mykit.delay.queue.timer.SupervisedThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -26,7 +28,7 @@ public class StateChangeWriter implements AutoCloseable {
     private final int batchSize;
     private final long lingerMs;
     private final LinkedBlockingQueue<StateChange> queue = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final SupervisedThread thread;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     /**
@@ -49,8 +51,7 @@ public class StateChangeWriter implements AutoCloseable {
         this.journal = journal;
         this.batchSize = batchSize;
         this.lingerMs = lingerMs;
-        this.thread = new Thread(this::run, "mykit-journal-states");
-        this.thread.setDaemon(true);
+        this.thread = new SupervisedThread("mykit-journal-states", this::run, () -> running);
     }
 
     public void start() {
@@ -78,6 +79,11 @@ public class StateChangeWriter implements AutoCloseable {
     public void submitAll(List<StateChange> changes) {
         submitted.addAndGet(changes.size());
         queue.addAll(changes);
+    }
+
+    /** The writer thread's state, for health. */
+    public LoopHeartbeat heartbeat() {
+        return thread.heartbeat();
     }
 
     /** Changes submitted since the start. */

@@ -7,6 +7,8 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.JobWrites;
+import io.mykit.delay.queue.timer.LoopHeartbeat;
+import io.mykit.delay.queue.timer.SupervisedThread;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -101,7 +103,7 @@ public class PushPipeline implements AutoCloseable {
     private final Clock clock;
     private final int batchSize;
     private final LinkedBlockingDeque<Pending> queue = new LinkedBlockingDeque<>();
-    private final List<Thread> writers = new ArrayList<>();
+    private final List<SupervisedThread> writers = new ArrayList<>();
     /** Held by the writer gathering a group, up to its COMMIT: a later group's id check then sees its rows. */
     private final ReentrantLock gatherTurn = new ReentrantLock();
     /**
@@ -136,9 +138,7 @@ public class PushPipeline implements AutoCloseable {
         this.batchSize = batchSize;
         this.groups = new Semaphore(writerCount);
         for (int i = 0; i < writerCount; i++) {
-            Thread writer = new Thread(this::run, "mykit-push-writer-" + i);
-            writer.setDaemon(true);
-            writers.add(writer);
+            writers.add(new SupervisedThread("mykit-push-writer-" + i, this::run, () -> running));
         }
     }
 
@@ -149,6 +149,11 @@ public class PushPipeline implements AutoCloseable {
     /** Where push counts, latencies and group commits are reported. */
     public void metrics(QueueMetrics metrics) {
         this.metrics = metrics;
+    }
+
+    /** The writer threads' states, for health. */
+    public List<LoopHeartbeat> heartbeats() {
+        return writers.stream().map(SupervisedThread::heartbeat).toList();
     }
 
     /** Push calls waiting for a writer (grows while the journal is slow or down). */

@@ -47,7 +47,7 @@ class DocumentationLinksTest {
                         "# mykit-delay",
                         "",
                         "```",
-                        "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 -jar "
+                        "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 -XX:+ExitOnOutOfMemoryError -jar "
                                 + "mykit-delay-core/target/mykit-delay.jar",
                         "mvn -B verify",
                         "```");

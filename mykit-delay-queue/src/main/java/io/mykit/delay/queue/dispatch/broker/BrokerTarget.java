@@ -4,6 +4,8 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.DeliveryTarget;
 import io.mykit.delay.queue.dispatch.SendFailure;
+import io.mykit.delay.queue.timer.LoopHeartbeat;
+import io.mykit.delay.queue.timer.SupervisedThread;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -40,7 +42,7 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
 
     protected final Logger log = LoggerFactory.getLogger(getClass());
     private final LinkedBlockingQueue<Handover> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> senders = new ArrayList<>();
+    private final List<SupervisedThread> senders = new ArrayList<>();
     private final String name;
     private final Semaphore pending;
     private final int maxPending;
@@ -68,8 +70,8 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
         this.stopWaitNanos = settings.stopWait().toNanos();
         this.outcomes = outcomes;
         for (int i = 0; i < settings.senders(); i++) {
-            Thread sender = new Thread(this::sendLoop, "mykit-send-" + name + "-" + i);
-            sender.setDaemon(true);
+            SupervisedThread sender =
+                    new SupervisedThread("mykit-send-" + name + "-" + i, this::sendLoop, () -> running);
             senders.add(sender);
             sender.start();
         }
@@ -79,6 +81,11 @@ public abstract class BrokerTarget implements DeliveryTarget, AutoCloseable {
      * Sends the jobs in order; fills {@code delivered} with those the broker confirmed, {@code failed} with the rest.
      */
     protected abstract void send(List<Job> jobs, List<Job> delivered, List<SendFailure> failed);
+
+    /** The sender threads' states, for health. */
+    public List<LoopHeartbeat> heartbeats() {
+        return senders.stream().map(SupervisedThread::heartbeat).toList();
+    }
 
     @Override
     public void deliver(int bucket, List<Job> jobs) {

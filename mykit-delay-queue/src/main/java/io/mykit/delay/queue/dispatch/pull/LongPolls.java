@@ -80,9 +80,13 @@ final class LongPolls implements AutoCloseable {
         try {
             lookWhereHandedOver();
             hot.forgetIdle();
-        } catch (RuntimeException e) {
-            // the schedule would stop for good on a throw
-            log.warn("long-poll safety re-check failed: {}", e.toString());
+        } catch (Throwable e) {
+            // the schedule would stop for good on a throw, an Error included, or one thrown by the log
+            try {
+                log.warn("long-poll safety re-check failed: {}", e.toString());
+            } catch (Throwable again) {
+                // the next re-check tries again
+            }
         } finally {
             safetyChecks.incrementAndGet();
         }
