@@ -179,7 +179,8 @@ public class HttpBoundaryConfiguration {
                 log.warn("mykit.delay.admin.open=true and no mykit.delay.admin.token: admin calls (/admin/*, "
                         + "/reStore*, /reStoreJob, /clearAll, dead-letter changes) are open to "
                         + "anyone who can reach this "
-                        + "port (web pages of other origins excepted)");
+                        + "port (web pages of other origins, and browsers calling by a name "
+                        + "outside mykit.delay.http.allowed-hosts, excepted)");
         }
         return guard;
     }

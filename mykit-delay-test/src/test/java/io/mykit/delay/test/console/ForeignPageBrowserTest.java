@@ -143,6 +143,52 @@ class ForeignPageBrowserTest {
         assertThat(service.body()).as("a program calling by a service name").contains(id);
     }
 
+    /**
+     * The page of a name rebound to this host, in Chromium: its server hands every other path on to the gateway with
+     * the browser's headers untouched, as the rebound name's address would be the gateway's own.
+     */
+    @Test
+    void a_rebound_page_in_chromium_reads_nothing() throws Exception {
+        String bizKey = "rebound-" + UUID.randomUUID().toString().substring(0, 6);
+        String id = push(client, topic("rebind"), 86_400_000L, bizKey);
+        String page = "<!doctype html><html><head><title>loading</title></head><body><script>"
+                + "fetch('/jobs?bizKey=" + bizKey + "').then(r => r.text().then(t => {"
+                + "  document.title = r.status + (t.includes('" + id + "') ? ' read' : ' unread'); }));"
+                + "</script></body></html>";
+        HttpServer rebound = serve(page);
+        rebound.createContext("/jobs", exchange -> {
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> {
+                if (!name.equalsIgnoreCase("Connection") && !name.equalsIgnoreCase("Accept-Encoding")) {
+                    headers.put(name, values.get(0));
+                }
+            });
+            RawHttp.Answer answer = RawHttp.send(
+                    "127.0.0.1",
+                    port,
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
+                    headers,
+                    null);
+            byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(answer.status(), body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        try {
+            browser()
+                    .get("http://" + HeadlessChromium.REBOUND + ":"
+                            + rebound.getAddress().getPort() + "/");
+            new WebDriverWait(browser(), Duration.ofSeconds(20))
+                    .withMessage("the page's fetch answered")
+                    .until(driver -> !"loading".equals(driver.getTitle()));
+            assertThat(browser().getTitle()).isEqualTo("403 unread");
+        } finally {
+            rebound.stop(0);
+        }
+    }
+
     @Test
     void head_on_a_get_route_that_changes_state_changes_nothing() throws Exception {
         String topic = topic("head");

@@ -13,11 +13,14 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * A headless Chromium with a profile of its own: Debian's chromium and chromium-driver when installed, otherwise the
- * Chrome Selenium Manager finds (no skipping: without either the test fails).
+ * Chrome Selenium Manager finds (no skipping: without either the test fails). {@value #REBOUND} resolves to 127.0.0.1
+ * in it, as a name its owner rebinds to the gateway's address would.
  */
 final class HeadlessChromium implements AutoCloseable {
     private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+    /** A name only this browser resolves, to loopback: no lookup leaves the machine. */
+    static final String REBOUND = "evil.example";
 
     private final Path profile;
     private final WebDriver driver;
@@ -38,6 +41,7 @@ final class HeadlessChromium implements AutoCloseable {
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
+                "--host-resolver-rules=MAP " + REBOUND + " 127.0.0.1",
                 "--user-data-dir=" + profile);
         driver = debianChromium
                 ? new ChromeDriver(
