@@ -47,8 +47,8 @@ class DocumentationLinksTest {
                         "# mykit-delay",
                         "",
                         "```",
-                        "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 -XX:+ExitOnOutOfMemoryError -jar "
-                                + "mykit-delay-core/target/mykit-delay.jar",
+                        "mvn -B -q -DskipTests package && java -XX:MaxGCPauseMillis=10 "
+                                + "-XX:+ExitOnOutOfMemoryError -jar mykit-delay-core/target/mykit-delay.jar",
                         "mvn -B verify",
                         "```");
         assertThat(lines.size()).as("README.md lines").isLessThanOrEqualTo(250);
