@@ -83,8 +83,17 @@ public final class StoreSampler implements AutoCloseable {
             // once per outage: the health endpoint and the store's own logs tell the rest
             if (!lastFailed) {
                 lastFailed = true;
-                log.warn("metrics sampling cannot read Redis; gauges keep their last values: {}", e.toString());
+                warn(e);
             }
+        }
+    }
+
+    /** A log that throws too (a full heap) must not end the schedule either. */
+    private static void warn(Throwable e) {
+        try {
+            log.warn("metrics sampling cannot read Redis; gauges keep their last values: {}", e.toString());
+        } catch (Throwable again) {
+            // the sample age gauge still tells how old the gauges are
         }
     }
 

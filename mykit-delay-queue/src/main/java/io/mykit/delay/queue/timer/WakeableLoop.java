@@ -137,6 +137,7 @@ public abstract class WakeableLoop {
             } catch (Throwable escaped) {
                 // nothing allocated before the counter: the heap may be full
                 restarts++;
+                nextPassAt = clock.millis() + MAX_BACKOFF_MS;
                 passStartedAt = -1;
                 pauseAfterEscape(escaped);
             }
