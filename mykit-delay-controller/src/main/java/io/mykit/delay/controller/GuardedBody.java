@@ -25,6 +25,7 @@ final class GuardedBody extends ServletInputStream {
     private long deadline;
     private boolean reading;
     private boolean finished;
+    private boolean atEnd;
 
     /** A body of {@code declared} bytes (-1: unknown) whose declared bytes the caller reserved already. */
     GuardedBody(ServletInputStream in, InFlightBodies bodies, long limit, long declared) {
@@ -61,6 +62,7 @@ final class GuardedBody extends ServletInputStream {
             throw e;
         }
         if (n < 0) {
+            atEnd = true;
             end();
             if (!utf8.complete()) {
                 throw notUtf8();
@@ -152,6 +154,11 @@ final class GuardedBody extends ServletInputStream {
         end();
         bodies.release(reservedBytes);
         reservedBytes = 0;
+    }
+
+    /** Whether the whole body has been read: its connection can carry the next request. */
+    boolean readWhole() {
+        return atEnd || declared >= 0 && read == declared;
     }
 
     @Override

@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -71,7 +75,7 @@ public class RequestGuardFilter extends OncePerRequestFilter {
         }
         GuardedBody body = new GuardedBody(request.getInputStream(), bodies, limit, declared);
         try {
-            chain.doFilter(new GuardedRequest(request, body), response);
+            chain.doFilter(new GuardedRequest(request, body), new ClosingResponse(response, body));
         } finally {
             body.release();
         }
@@ -87,6 +91,89 @@ public class RequestGuardFilter extends OncePerRequestFilter {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         mapper.writeValue(response.getOutputStream(), ApiResponse.error(status, message, field));
+    }
+
+    /**
+     * Says {@code Connection: close} when the answer starts before the body was read whole (a refused caller): the rest
+     * is never read, so the connection cannot carry another request (see {@link UnreadBodyValve}).
+     */
+    private static final class ClosingResponse extends HttpServletResponseWrapper {
+        private final GuardedBody body;
+
+        ClosingResponse(HttpServletResponse response, GuardedBody body) {
+            super(response);
+            this.body = body;
+        }
+
+        private void beforeCommit() {
+            if (!body.readWhole() && !isCommitted()) {
+                setHeader(HttpHeaders.CONNECTION, "close");
+            }
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() throws IOException {
+            ServletOutputStream out = super.getOutputStream();
+            return new ServletOutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    beforeCommit();
+                    out.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    beforeCommit();
+                    out.write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    beforeCommit();
+                    out.flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    beforeCommit();
+                    out.close();
+                }
+
+                @Override
+                public boolean isReady() {
+                    return out.isReady();
+                }
+
+                @Override
+                public void setWriteListener(WriteListener listener) {
+                    out.setWriteListener(listener);
+                }
+            };
+        }
+
+        @Override
+        public PrintWriter getWriter() throws IOException {
+            beforeCommit();
+            return super.getWriter();
+        }
+
+        @Override
+        public void flushBuffer() throws IOException {
+            beforeCommit();
+            super.flushBuffer();
+        }
+
+        @Override
+        public void sendError(int status, String message) throws IOException {
+            beforeCommit();
+            super.sendError(status, message);
+        }
+
+        @Override
+        public void sendError(int status) throws IOException {
+            beforeCommit();
+            super.sendError(status);
+        }
     }
 
     /** The request with its body behind the guard. */

@@ -90,7 +90,7 @@ public final class PartialUpload implements AutoCloseable {
         String length = headers.get("content-length");
         byte[] body = length != null
                 ? in.readNBytes(Integer.parseInt(length))
-                : "chunked".equalsIgnoreCase(headers.get("transfer-encoding")) ? chunks() : new byte[0];
+                : "chunked".equalsIgnoreCase(headers.get("transfer-encoding")) ? chunks() : untilClosed();
         return new Answer(
                 Integer.parseInt(lines[0].split(" ", 3)[1]), headers, new String(body, StandardCharsets.UTF_8));
     }
@@ -107,6 +107,20 @@ public final class PartialUpload implements AutoCloseable {
             body.write(in.readNBytes(length));
             line();
         }
+    }
+
+    /** A body that ends with the connection; a reset after it (the server never read our body) ends it too. */
+    private byte[] untilClosed() {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                body.write(buffer, 0, n);
+            }
+        } catch (IOException reset) {
+            // what came before the reset is the answer
+        }
+        return body.toByteArray();
     }
 
     private String line() throws IOException {
