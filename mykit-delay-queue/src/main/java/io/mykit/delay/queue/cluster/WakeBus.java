@@ -3,6 +3,7 @@ package io.mykit.delay.queue.cluster;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.store.RedisChannels;
+import io.mykit.delay.queue.timer.SupervisedThread;
 import io.mykit.delay.queue.timer.TimerGroup;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -261,9 +262,9 @@ public final class WakeBus implements AutoCloseable {
         }
     }
 
-    private static Thread daemon(String name, Runnable body) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
+    /** Run again if an error escapes its loop (which catches runtime exceptions only), until the bus closes. */
+    private Thread daemon(String name, Runnable body) {
+        Thread thread = new SupervisedThread(name, body, () -> running);
         thread.start();
         return thread;
     }
