@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.TestGateway;
-import java.io.File;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -13,19 +12,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.Comparator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -35,53 +27,22 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * policy, still work when opened directly.
  */
 class ConsoleFramingBrowserTest {
-    private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
-
     @Gateway
     private static TestGateway gateway;
 
+    private static HeadlessChromium chromium;
     private static WebDriver browser;
-    private static Path profile;
 
     @BeforeAll
     static void start() throws Exception {
-        boolean debianChromium = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        profile = Files.createTempDirectory("framing-chromium");
-        ChromeOptions options = new ChromeOptions();
-        if (debianChromium) {
-            options.setBinary(CHROMIUM.toFile());
-        }
-        options.addArguments(
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + profile,
-                "--window-size=1400,1300");
-        browser = debianChromium
-                ? new ChromeDriver(
-                        new ChromeDriverService.Builder()
-                                .usingDriverExecutable(CHROMEDRIVER.toFile())
-                                .usingAnyFreePort()
-                                .build(),
-                        options)
-                : new ChromeDriver(options);
+        chromium = new HeadlessChromium("--window-size=1400,1300");
+        browser = chromium.driver();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            try (var files = Files.walk(profile)) {
-                files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-            }
+        if (chromium != null) {
+            chromium.close();
         }
     }
 

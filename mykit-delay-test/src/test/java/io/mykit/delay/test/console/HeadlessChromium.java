@@ -25,7 +25,8 @@ final class HeadlessChromium implements AutoCloseable {
     private final Path profile;
     private final WebDriver driver;
 
-    HeadlessChromium() throws IOException {
+    /** {@code extraArguments}: more command-line switches, such as a window size. */
+    HeadlessChromium(String... extraArguments) throws IOException {
         boolean debianChromium = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         profile = Files.createTempDirectory("foreign-page-chromium");
         ChromeOptions options = new ChromeOptions();
@@ -43,6 +44,7 @@ final class HeadlessChromium implements AutoCloseable {
                 "--disable-sync",
                 "--host-resolver-rules=MAP " + REBOUND + " 127.0.0.1",
                 "--user-data-dir=" + profile);
+        options.addArguments(extraArguments);
         driver = debianChromium
                 ? new ChromeDriver(
                         new ChromeDriverService.Builder()

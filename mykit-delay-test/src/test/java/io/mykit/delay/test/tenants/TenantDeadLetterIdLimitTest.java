@@ -1,12 +1,10 @@
 package io.mykit.delay.test.tenants;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.tenants.TenantHttp.Answer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -39,7 +37,7 @@ class TenantDeadLetterIdLimitTest {
     @Test
     void a_tenant_names_up_to_the_limit_of_ids_and_no_more() {
         String topic = "order-dl-limit-" + UUID.randomUUID().toString().substring(0, 8);
-        String dead = bury(topic);
+        String dead = http.bury(ORDERS, topic);
 
         Answer tooMany = http.call(ORDERS, "POST", "/dead/" + topic + "/respawn", idsBody(dead, MAX_IDS));
         assertThat(tooMany.status()).as(tooMany.toString()).isEqualTo(400);
@@ -57,25 +55,5 @@ class TenantDeadLetterIdLimitTest {
             ids.add("none-" + i);
         }
         return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "{\"ids\":[", "]}"));
-    }
-
-    /** Pushes a job with one try, reserves it and releases it: out of tries, it is dead. */
-    private static String bury(String topic) {
-        Answer pushed = http.call(
-                ORDERS, "POST", "/push", "{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":1,\"body\":\"b\"}");
-        assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
-        String id = pushed.data().asText();
-        Answer got = http.call(ORDERS, "GET", "/get/" + topic + "?ttr=60000&timeout=10000", null);
-        assertThat(got.data().path("id").asText()).as(got.toString()).isEqualTo(id);
-        Answer released = http.call(ORDERS, "POST", "/release?jobId=" + id, null);
-        assertThat(released.data().path("dead").asBoolean())
-                .as(released.toString())
-                .isTrue();
-        // the dead letter is listed once its journal row says so
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            Answer listed = http.call(ORDERS, "GET", "/dead/" + topic, null);
-            return listed.status() == 200 && listed.data().toString().contains(id);
-        });
-        return id;
     }
 }

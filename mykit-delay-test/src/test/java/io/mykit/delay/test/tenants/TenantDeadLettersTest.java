@@ -1,12 +1,10 @@
 package io.mykit.delay.test.tenants;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.tenants.TenantHttp.Answer;
-import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,8 +36,8 @@ class TenantDeadLettersTest {
     @Test
     void the_owning_tenant_respawns_and_drops_its_dead_jobs_and_no_other_tenant_can() {
         String topic = "order-dl-" + UUID.randomUUID().toString().substring(0, 8);
-        String first = bury(topic);
-        String second = bury(topic);
+        String first = http.bury(ORDERS, topic);
+        String second = http.bury(ORDERS, topic);
 
         String respawnFirst = "{\"ids\":[\"" + first + "\"]}";
         Answer foreign = http.call(MAIL, "POST", "/dead/" + topic + "/respawn", respawnFirst);
@@ -66,22 +64,6 @@ class TenantDeadLettersTest {
         assertThat(cluster.status()).as(cluster.toString()).isEqualTo(403);
         // the same host without a token keeps the admin rule it had
         assertThat(http.call(null, "GET", "/cluster", null).status()).isEqualTo(200);
-    }
-
-    /** Pushes a job with one try, reserves it and releases it: out of tries, it is dead. */
-    private static String bury(String topic) {
-        Answer pushed = http.call(
-                ORDERS, "POST", "/push", "{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":1,\"body\":\"b\"}");
-        assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
-        String id = pushed.data().asText();
-        Answer got = http.call(ORDERS, "GET", "/get/" + topic + "?ttr=60000&timeout=10000", null);
-        assertThat(got.data().path("id").asText()).as(got.toString()).isEqualTo(id);
-        Answer released = http.call(ORDERS, "POST", "/release?jobId=" + id, null);
-        assertThat(released.data().path("dead").asBoolean())
-                .as(released.toString())
-                .isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> deadIds(topic).contains(id));
-        return id;
     }
 
     private static String deadIds(String topic) {

@@ -1,5 +1,7 @@
 package io.mykit.delay.test.tenants;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -81,5 +83,33 @@ final class TenantHttp {
             throw new AssertionError("push refused: " + answer);
         }
         return answer.data().asText();
+    }
+
+    /**
+     * Pushes a job with one try, reserves it and releases it, so that it is dead, and waits until the dead-letter list
+     * shows it; answers its id.
+     */
+    String bury(String token, String topic) {
+        Answer pushed =
+                call(token, "POST", "/push", "{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":1,\"body\":\"b\"}");
+        if (pushed.status() != 200) {
+            throw new AssertionError("push refused: " + pushed);
+        }
+        String id = pushed.data().asText();
+        Answer got = call(token, "GET", "/get/" + topic + "?ttr=60000&timeout=10000", null);
+        if (!id.equals(got.data().path("id").asText())) {
+            throw new AssertionError("not reserved: " + got);
+        }
+        Answer released = call(token, "POST", "/release?jobId=" + id, null);
+        if (!released.data().path("dead").asBoolean()) {
+            throw new AssertionError("not dead: " + released);
+        }
+        // the dead letter is listed once its journal row says so
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> call(token, "GET", "/dead/" + topic, null)
+                        .data()
+                        .toString()
+                        .contains(id));
+        return id;
     }
 }
