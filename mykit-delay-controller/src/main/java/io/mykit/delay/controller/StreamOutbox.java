@@ -20,6 +20,11 @@ final class StreamOutbox {
     /** When the send under way started; -1 when none is. */
     private long sendingSince = -1;
 
+    /** Whether a thread is inside start()'s send call; guarded by {@code this}. */
+    private boolean starting;
+    /** The next frame for the thread inside start(), when its send completed meanwhile. */
+    private String handedOver;
+
     private boolean broken;
     private boolean overflowed;
 
@@ -54,11 +59,26 @@ final class StreamOutbox {
         return true;
     }
 
+    /**
+     * Sends {@code frame}, then each frame a send that completed while this one was starting hands over: a container
+     * completing sends on the calling thread does not make the calls nest, however many frames wait.
+     */
     private void start(String frame) {
-        try {
-            remote.sendText(frame, this::sent);
-        } catch (RuntimeException e) {
-            sent(new SendResult(e));
+        String next = frame;
+        while (next != null) {
+            synchronized (this) {
+                starting = true;
+            }
+            try {
+                remote.sendText(next, this::sent);
+            } catch (RuntimeException e) {
+                sent(new SendResult(e));
+            }
+            synchronized (this) {
+                starting = false;
+                next = handedOver;
+                handedOver = null;
+            }
         }
     }
 
@@ -79,6 +99,11 @@ final class StreamOutbox {
             }
             queuedBytes -= (long) next.length() * 3;
             sendingSince = clock.getAsLong();
+            if (starting) {
+                // the thread in start() sends it once its call returns
+                handedOver = next;
+                return;
+            }
         }
         start(next);
     }
