@@ -33,12 +33,16 @@ class DelayPropertiesTest {
         properties.getDispatch().setBacklogWait(Duration.ofMillis(-1));
         properties.getDispatch().setStopWait(Duration.ofMinutes(6));
         properties.getDispatch().getRoutes().put("orders-*", "kafka");
+        properties.getStream().setMaxCredit(0);
+        properties.getStream().setIdleTimeout(Duration.ZERO);
         assertThatThrownBy(properties::validate)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mykit.delay.dispatch.backlog must be >= 1")
                 .hasMessageContaining("mykit.delay.dispatch.backlog-wait must be 0..60s")
                 .hasMessageContaining("mykit.delay.dispatch.stop-wait must be 0..5m")
-                .hasMessageContaining("unknown target 'kafka'");
+                .hasMessageContaining("unknown target 'kafka'")
+                .hasMessageContaining("mykit.delay.stream.max-credit must be >= 1")
+                .hasMessageContaining("mykit.delay.stream.idle-timeout must be > 0");
     }
 
     @Test

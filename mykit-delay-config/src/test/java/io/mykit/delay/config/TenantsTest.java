@@ -35,6 +35,7 @@ class TenantsTest {
         shared.setPushRate(-1);
         shared.setMaxPending(-2);
         shared.setMaxPolls(-3);
+        shared.setMaxStreams(-4);
         TenantProperties admin = tenant("d-*", "adm");
         List<String> problems = Tenants.problems(
                 Map.of("a", noTopics, "b", noToken, "c", shared, "d", admin, "bad name", tenant("x", "t9")), "adm");
@@ -45,6 +46,7 @@ class TenantsTest {
                 .contains("mykit.delay.tenants.c.push-rate must be >= 0")
                 .contains("mykit.delay.tenants.c.max-pending must be >= 0")
                 .contains("mykit.delay.tenants.c.max-polls must be >= 0")
+                .contains("mykit.delay.tenants.c.max-streams must be >= 0")
                 .contains("mykit.delay.tenants.d.tokens: a tenant's token must not be the admin token")
                 .contains("mykit.delay.tenants.bad name: a tenant name is");
     }
@@ -64,6 +66,7 @@ class TenantsTest {
                 mykit.delay.tenants.orders.push-rate=50
                 mykit.delay.tenants.orders.max-pending=1000
                 mykit.delay.tenants.orders.max-polls=4
+                mykit.delay.tenants.orders.max-streams=3
                 mykit.delay.tenants.mail.tokens[0]=m-1
                 mykit.delay.tenants.mail.tokens[1]=m-2
                 mykit.delay.tenants.mail.token=m-3
@@ -74,10 +77,12 @@ class TenantsTest {
         assertThat(read.get("orders").getPushRate()).isEqualTo(50);
         assertThat(read.get("orders").getMaxPending()).isEqualTo(1000);
         assertThat(read.get("orders").getMaxPolls()).isEqualTo(4);
+        assertThat(read.get("orders").getMaxStreams()).isEqualTo(3);
         assertThat(read.get("mail").allTokens()).containsExactly("m-1", "m-2", "m-3");
         TenantDirectory directory = Tenants.directory(read, null);
         assertThat(directory.holderOf("m-2").tenant().name()).isEqualTo("mail");
         assertThat(directory.holderOf("o-new").tenant().allows("pay-timeout")).isTrue();
+        assertThat(directory.holderOf("o-new").tenant().limits().maxStreams()).isEqualTo(3);
     }
 
     @Test
