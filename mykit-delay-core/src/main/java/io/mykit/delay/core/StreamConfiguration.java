@@ -1,6 +1,8 @@
 package io.mykit.delay.core;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mykit.delay.common.tenant.LiveTenants;
 import io.mykit.delay.config.DelayProperties;
 import io.mykit.delay.config.StreamProperties;
@@ -42,8 +44,12 @@ public class StreamConfiguration {
             ObjectMapper mapper,
             StreamSettings settings,
             TenantEvents events,
-            LiveTenants live) {
+            LiveTenants live,
+            MeterRegistry registry) {
         StreamHandler handler = new StreamHandler(queue, mapper, settings, events);
+        Gauge.builder("mykit.delay.streams.open", handler, StreamHandler::openStreams)
+                .description("streams open on this node")
+                .register(registry);
         // a token taken out must not keep the streams it opened: they end at the reload (1008), their jobs back
         live.onReplace(handler::endRevoked);
         return handler;

@@ -105,6 +105,11 @@ class StreamTest {
         try (StreamClient stream = StreamClient.open(gateway.baseUrl(), "topics=" + topic + "&credit=3")) {
             List<String> held = stream.jobIds(3);
             assertThat(held).hasSize(3);
+            assertThat(gateway.bean(io.micrometer.core.instrument.MeterRegistry.class)
+                            .get("mykit.delay.streams.open")
+                            .gauge()
+                            .value())
+                    .isPositive();
             // held up to its credit: a ping's pong comes, and no jobs frame before it
             stream.send("{\"type\":\"ping\"}");
             assertThat(stream.next().path("type").asText()).isEqualTo("pong");
