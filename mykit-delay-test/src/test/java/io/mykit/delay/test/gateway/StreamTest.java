@@ -307,4 +307,16 @@ class StreamTest {
         assertThat(stream.closeCode()).isEqualTo(1009);
         pullAll(topic, pushed);
     }
+
+    @Test
+    void a_held_job_whose_ttr_ran_out_frees_its_credit() {
+        String topic = topic();
+        List<String> pushed = pushDue(topic, 2, 0);
+        try (StreamClient stream = StreamClient.open(gateway.baseUrl(), "topics=" + topic + "&credit=1&ttr=300")) {
+            String first = stream.jobIds(1).get(0);
+            // never finished: once its ttr (and the grace) ran out the stream takes another job, or this one again
+            String next = stream.jobIds(1).get(0);
+            assertThat(pushed).contains(first, next);
+        }
+    }
 }
