@@ -184,12 +184,14 @@ final class StreamConnection implements StreamOutlet {
         }
         Map<String, String> refused = new LinkedHashMap<>();
         Map<String, String> storedOf = new LinkedHashMap<>();
+        List<Job> heldJobs = new ArrayList<>();
         for (String id : given) {
-            String stored = heldId(open, id);
-            if (stored == null) {
+            Job job = heldJob(open, id);
+            if (job == null) {
                 refused.put(id, NOT_HELD);
             } else {
-                storedOf.put(id, stored);
+                storedOf.put(id, job.getId());
+                heldJobs.add(job);
             }
         }
         List<String> done = new ArrayList<>();
@@ -208,10 +210,11 @@ final class StreamConnection implements StreamOutlet {
                     refused.put(id, shownMessage(report.refused().getOrDefault(stored, "not finished")));
                 }
             });
-            // a held job refused was not reserved any more (its ttr ran out): the stream does not hold it either
-            open.ended(storedOf.values());
         }
         answer("finish", done, refused, List.of());
+        // after the answer, so that it comes before the jobs the freed credit brings; a held job refused was not
+        // reserved any more (its ttr ran out): the stream does not hold it either
+        open.ended(heldJobs);
     }
 
     /** A frame naming one job: release (a try counted, dead when out of tries), touch, or bury. */
@@ -229,12 +232,13 @@ final class StreamConnection implements StreamOutlet {
             return;
         }
         String id = idNode.textValue();
-        String stored = heldId(open, id);
-        if (stored == null) {
+        Job job = heldJob(open, id);
+        if (job == null) {
             answer(action, List.of(), Map.of(id, NOT_HELD), List.of());
             return;
         }
         Long number = extra == null || extra.isNull() || text ? null : extra.longValue();
+        String stored = job.getId();
         List<String> dead = new ArrayList<>();
         try {
             switch (action) {
@@ -242,7 +246,6 @@ final class StreamConnection implements StreamOutlet {
                     if (queue.release(stored, number)) {
                         dead.add(id);
                     }
-                    open.ended(List.of(stored));
                 }
                 case "touch" -> {
                     long ttr = queue.touchTtr(number);
@@ -250,9 +253,7 @@ final class StreamConnection implements StreamOutlet {
                     open.touched(stored, ttr);
                 }
                 default -> {
-                    Job job = open.held(stored);
                     queue.bury(job);
-                    open.ended(List.of(stored));
                     log.info(
                             "job {} buried by its stream consumer: {}",
                             stored,
@@ -264,24 +265,28 @@ final class StreamConnection implements StreamOutlet {
                 error(action + ": " + e.getMessage() + "; nothing was done");
                 return;
             }
+            answer(action, List.of(), Map.of(id, request.caller().shown(e).getMessage()), List.of());
             if (e instanceof DelayException delay && delay.httpStatus() != 400) {
                 // not reserved any more (its ttr ran out): the stream does not hold it either
-                open.ended(List.of(stored));
+                open.ended(List.of(job));
             }
-            answer(action, List.of(), Map.of(id, request.caller().shown(e).getMessage()), List.of());
             return;
         }
         answer(action, List.of(id), Map.of(), dead);
+        if (!action.equals("touch")) {
+            // after the answer, so that it comes before the jobs the freed credit brings
+            open.ended(List.of(job));
+        }
     }
 
-    /** The stored id of a job the stream holds that the consumer names {@code id}; null when it holds none. */
-    private String heldId(Stream open, String id) {
-        String stored = request.caller().stored(id);
-        if (open.held(stored) != null) {
-            return stored;
+    /** The held job the consumer names {@code id} (its stored id: {@link Job#getId}); null when it holds none. */
+    private Job heldJob(Stream open, String id) {
+        Job job = open.held(request.caller().stored(id));
+        if (job == null && request.caller().namespaced()) {
+            // a job of the caller's topics stored outside its namespace is shown by its plain id
+            job = open.held(id);
         }
-        // a job of the caller's topics stored outside its namespace is shown by its plain id
-        return request.caller().namespaced() && open.held(id) != null ? id : null;
+        return job;
     }
 
     private String shownMessage(String message) {

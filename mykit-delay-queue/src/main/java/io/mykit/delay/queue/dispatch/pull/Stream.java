@@ -68,12 +68,20 @@ public final class Stream {
         return credit;
     }
 
-    /** The consumer ended these jobs (finished, released, buried): their credit is free, and the stream looks again. */
-    public void ended(Collection<String> storedIds) {
+    /**
+     * The consumer ended these held jobs (finished, released, buried), each as {@link #held} gave it: their credit is
+     * free, and the stream looks again. A job written to the stream again meanwhile (a release made it due, and a look
+     * here reserved it anew) stays held.
+     */
+    public void ended(Collection<Job> jobs) {
         boolean freed = false;
         synchronized (this) {
-            for (String id : storedIds) {
-                freed |= held.remove(id) != null;
+            for (Job job : jobs) {
+                Held now = held.get(job.getId());
+                if (now != null && now.job == job) {
+                    held.remove(job.getId());
+                    freed = true;
+                }
             }
         }
         if (freed) {
