@@ -21,7 +21,8 @@ class EnvelopeTest {
     void a_refusal_carries_status_message_and_field() {
         Envelope envelope = read(
                 400,
-                "{\"success\":false,\"code\":400,\"message\":\"topic: is required\",\"data\":null,\"field\":\"topic\"}");
+                "{\"success\":false,\"code\":400,\"message\":\"topic: is required\",\"data\":null,"
+                        + "\"field\":\"topic\"}");
 
         assertThat(envelope.success()).isFalse();
         assertThat(envelope.status()).isEqualTo(400);

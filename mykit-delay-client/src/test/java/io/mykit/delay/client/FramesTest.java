@@ -38,8 +38,8 @@ class FramesTest {
     void a_jobs_frame_is_read_into_received_jobs() {
         ServerFrame frame =
                 frames.decode("{\"type\":\"jobs\",\"jobs\":[{\"id\":\"j1\",\"topic\":\"t\",\"subtopic\":\"s\","
-                        + "\"bizKey\":\"k\",\"body\":\"hello\",\"attempts\":2,\"tries\":5,\"createTime\":1000,\"delay\":500,"
-                        + "\"priority\":7,\"ttl\":0,\"somethingNew\":{\"a\":1}}]}");
+                        + "\"bizKey\":\"k\",\"body\":\"hello\",\"attempts\":2,\"tries\":5,\"createTime\":1000,"
+                        + "\"delay\":500,\"priority\":7,\"ttl\":0,\"somethingNew\":{\"a\":1}}]}");
 
         assertThat(frame).isInstanceOf(ServerFrame.Jobs.class);
         assertThat(((ServerFrame.Jobs) frame).jobs())
