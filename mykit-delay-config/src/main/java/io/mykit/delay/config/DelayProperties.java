@@ -38,6 +38,9 @@ public class DelayProperties implements InitializingBean {
     /** HTTP pull consumers. */
     @NestedConfigurationProperty
     private final PullProperties pull = new PullProperties();
+    /** WebSocket stream consumers. */
+    @NestedConfigurationProperty
+    private final StreamProperties stream = new StreamProperties();
     /** Input limits checked before anything is stored. */
     @NestedConfigurationProperty
     private final LimitsProperties limits = new LimitsProperties();
@@ -102,6 +105,10 @@ public class DelayProperties implements InitializingBean {
         return pull;
     }
 
+    public StreamProperties getStream() {
+        return stream;
+    }
+
     public LimitsProperties getLimits() {
         return limits;
     }
@@ -162,6 +169,7 @@ public class DelayProperties implements InitializingBean {
         redis.validate(errors);
         timer.validate(errors);
         pull.validate(errors);
+        stream.validate(errors);
         limits.validate(errors);
         journal.validate(errors);
         recovery.validate(errors);

@@ -17,6 +17,8 @@ public class TenantProperties {
     private long maxPending = 0;
     /** Most long-polls the tenant may hold open at once; 0 = no limit. */
     private int maxPolls = 0;
+    /** Streams open at once on one node; 0 = an equal share of mykit.delay.stream.max-streams. */
+    private int maxStreams = 0;
 
     public List<String> getTokens() {
         return tokens;
@@ -56,6 +58,14 @@ public class TenantProperties {
 
     public void setMaxPending(long maxPending) {
         this.maxPending = maxPending;
+    }
+
+    public int getMaxStreams() {
+        return maxStreams;
+    }
+
+    public void setMaxStreams(int maxStreams) {
+        this.maxStreams = maxStreams;
     }
 
     public int getMaxPolls() {

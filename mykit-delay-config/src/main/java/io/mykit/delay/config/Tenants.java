@@ -63,6 +63,10 @@ public final class Tenants {
             if (tenant.getMaxPolls() < 0) {
                 errors.add(key + ".max-polls must be >= 0 (0 = no limit), was " + tenant.getMaxPolls());
             }
+            if (tenant.getMaxStreams() < 0) {
+                errors.add(
+                        key + ".max-streams must be >= 0 (0 = a share of the node's), was " + tenant.getMaxStreams());
+            }
         });
         errors.addAll(overlaps(tenants));
         return errors;
@@ -115,7 +119,8 @@ public final class Tenants {
                 name,
                 tenant.allTokens(),
                 Tenant.patterns(tenant.getTopics()),
-                new Tenant.Limits(tenant.getPushRate(), tenant.getMaxPending(), tenant.getMaxPolls()))));
+                new Tenant.Limits(
+                        tenant.getPushRate(), tenant.getMaxPending(), tenant.getMaxPolls(), tenant.getMaxStreams()))));
         return new TenantDirectory(list, adminToken);
     }
 }

@@ -26,10 +26,10 @@ import java.util.regex.Pattern;
 /**
  * Reads {@code mykit.delay.tenants-file}: a .properties file with the configuration's keys,
  * {@code mykit.delay.tenants.<name>.tokens} (comma-separated, or {@code tokens[0]}, {@code tokens[1]}), {@code .token},
- * {@code .topics}, {@code .push-rate}, {@code .max-pending}, {@code .max-polls}. Any other key is an error, so a typo
- * never leaves a tenant without its limit. Only a regular file of at most {@link #MAX_BYTES} is read, within
- * {@link #READ_TIMEOUT}. An error names the line and the key, never a value nor a line that is not a key: either may be
- * a token.
+ * {@code .topics}, {@code .push-rate}, {@code .max-pending}, {@code .max-polls}, {@code .max-streams}. Any other key is
+ * an error, so a typo never leaves a tenant without its limit. Only a regular file of at most {@link #MAX_BYTES} is
+ * read, within {@link #READ_TIMEOUT}. An error names the line and the key, never a value nor a line that is not a key:
+ * either may be a token.
  */
 public final class TenantsFile {
     /** The largest tenants file read: far above any real one, and a bound on what one read holds in memory. */
@@ -40,7 +40,7 @@ public final class TenantsFile {
 
     private static final Pattern KEY = Pattern.compile(
             "mykit\\.delay\\.tenants\\.([^.\\[\\]]+)\\.(tokens|tokens\\[(\\d+)]|token|topics|push-rate|max-pending"
-                    + "|max-polls)");
+                    + "|max-polls|max-streams)");
 
     /** A key that may be shown in an error: one of the gateway's, spelt with key characters only. */
     private static final Pattern SHOWABLE_KEY = Pattern.compile("mykit\\.delay\\.[A-Za-z0-9._\\[\\]-]{1,200}");
@@ -74,6 +74,7 @@ public final class TenantsFile {
                     case "push-rate" -> tenant.setPushRate(Double.parseDouble(value));
                     case "max-pending" -> tenant.setMaxPending(Long.parseLong(value));
                     case "max-polls" -> tenant.setMaxPolls(Integer.parseInt(value));
+                    case "max-streams" -> tenant.setMaxStreams(Integer.parseInt(value));
                     default ->
                         indexedTokens
                                 .computeIfAbsent(name, n -> new TreeMap<>())

@@ -19,6 +19,6 @@ public interface TenantEvents {
     /** Jobs a tenant's pulls reserved. */
     void pulled(String tenant, int jobs);
 
-    /** A call refused: reason topic (403), push-rate, max-pending or max-polls (429). */
+    /** A call refused: reason topic (403), push-rate, max-pending, max-polls or max-streams (429). */
     void refused(String tenant, String reason);
 }

@@ -33,6 +33,7 @@ public class TenantLimits {
     private final Supplier<TenantDirectory> tenants;
     private final Map<String, PushBucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> polls = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> streams = new ConcurrentHashMap<>();
     /** Guarded by {@code this}: per tenant, jobs reserved by pushes under way and jobs stored since the last read. */
     private final Map<String, Room> rooms = new HashMap<>();
     /** Guarded by {@code this}. */
@@ -160,11 +161,31 @@ public class TenantLimits {
         if (maxPolls <= 0) {
             return () -> {};
         }
-        AtomicInteger open = polls.computeIfAbsent(tenant.name(), n -> new AtomicInteger());
-        if (open.incrementAndGet() > maxPolls) {
+        return takeSlot(polls, tenant, maxPolls, "max-polls", "long-polls");
+    }
+
+    /**
+     * Takes one of the caller's stream slots, or throws 429: its own {@code max-streams}, else an equal share of the
+     * node's {@code nodeStreams} among the tenants in force. The stream gives it back once, when it ends.
+     */
+    Runnable takeStream(Caller caller, int nodeStreams) {
+        Tenant tenant = caller.tenant();
+        if (tenant == null) {
+            return () -> {};
+        }
+        int own = tenant.limits().maxStreams();
+        int max = own > 0
+                ? own
+                : Math.max(1, nodeStreams / Math.max(1, tenants.get().tenants().size()));
+        return takeSlot(streams, tenant, max, "max-streams", "streams");
+    }
+
+    private Runnable takeSlot(Map<String, AtomicInteger> slots, Tenant tenant, int max, String reason, String what) {
+        AtomicInteger open = slots.computeIfAbsent(tenant.name(), n -> new AtomicInteger());
+        if (open.incrementAndGet() > max) {
             open.decrementAndGet();
-            events.refused(tenant.name(), "max-polls");
-            throw new TenantLimitException("tenant " + tenant.name() + " holds " + maxPolls + " long-polls already", 1);
+            events.refused(tenant.name(), reason);
+            throw new TenantLimitException("tenant " + tenant.name() + " holds " + max + " " + what + " already", 1);
         }
         AtomicBoolean given = new AtomicBoolean();
         return () -> {

@@ -19,9 +19,17 @@ public final class Tenant {
     private final List<TopicPattern> topics;
     private final Limits limits;
 
-    /** A tenant's limits: pushes per second, pending jobs across its topics, concurrent long-polls; 0 = no limit. */
-    public record Limits(double pushRate, long maxPending, int maxPolls) {
-        public static final Limits NONE = new Limits(0, 0, 0);
+    /**
+     * A tenant's limits: pushes per second, pending jobs across its topics, concurrent long-polls, open streams; 0 = no
+     * limit of its own.
+     */
+    public record Limits(double pushRate, long maxPending, int maxPolls, int maxStreams) {
+        public static final Limits NONE = new Limits(0, 0, 0, 0);
+
+        /** Limits without one of its own on streams. */
+        public Limits(double pushRate, long maxPending, int maxPolls) {
+            this(pushRate, maxPending, maxPolls, 0);
+        }
     }
 
     public Tenant(String name, List<String> tokens, List<TopicPattern> topics, Limits limits) {

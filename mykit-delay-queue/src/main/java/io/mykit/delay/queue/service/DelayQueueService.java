@@ -11,6 +11,8 @@ import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.dispatch.pull.PollAnswer;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.Stream;
+import io.mykit.delay.queue.dispatch.pull.StreamOutlet;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
@@ -363,6 +365,39 @@ public class DelayQueueService {
             }
             default -> throw notReserved(jobId);
         }
+    }
+
+    /**
+     * Checks a stream's topics (each as a pull's) and ttr before it opens; answers the ttr in ms (null: the default).
+     */
+    public long checkStream(List<String> topics, Long ttrMs) {
+        topics.forEach(JobValidator::requireTopic);
+        return validator.ttr(ttrMs);
+    }
+
+    /**
+     * Opens a stream over pull {@code topics} ({@link #checkStream}ed): their due jobs are reserved for {@code ttrMs}
+     * as they come, at most {@code credit} held at once, and written to {@code outlet}.
+     */
+    public Stream openStream(List<String> topics, int credit, long ttrMs, StreamOutlet outlet) {
+        return pull.openStream(topics, credit, ttrMs, outlet);
+    }
+
+    /** A touch's reservation time in ms: {@code ttrMs}, or the default when null; 400 when out of range. */
+    public long touchTtr(Long ttrMs) {
+        return validator.ttr(ttrMs);
+    }
+
+    /**
+     * A consumer buries a job it holds: journaled Dead at once, then dropped from Redis, as a release out of tries
+     * does. Refused (404/409) when the job is not reserved any more.
+     */
+    public void bury(Job held) {
+        String jobId = held.getId();
+        if (!store.touch(jobId, validator.ttr(null))) {
+            throw notReserved(jobId);
+        }
+        outcomes.bury(store.bucketOf(jobId), List.of(held));
     }
 
     /** Extends a puller's reservation of a job to {@code ttrMs} from now. */

@@ -173,6 +173,28 @@ final class LongPolls implements AutoCloseable {
         return poll::cancel;
     }
 
+    /** A stream waits on the topic's signal from now on, until {@link #unwatch}. */
+    TopicSignal watch(String topic) {
+        return signals.watch(topic);
+    }
+
+    void unwatch(String topic) {
+        signals.unwatch(topic);
+    }
+
+    /** Runs {@code task} on a worker after {@code delayMs}; nothing once the workers stopped. */
+    void runLater(Runnable task, long delayMs) {
+        try {
+            workers.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // the gateway is stopping
+        }
+    }
+
+    long safetyIntervalMs() {
+        return safetyIntervalMs;
+    }
+
     /** A look for an async poll: reserves up to {@code max} ready jobs of the topic. */
     List<Job> look(String topic, long ttrMs, int max) {
         return hot.reserve(topic, ttrMs, max);

@@ -14,6 +14,8 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 /**
@@ -37,6 +39,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private final Clock clock;
     private final HotBuckets hotBuckets;
     private final LongPolls polls;
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
@@ -155,6 +158,22 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         return polls.reserveAsync(topic, max, ttrMs, timeoutMs, answer);
     }
 
+    /**
+     * Opens a stream over {@code topics}: it reserves their due jobs for {@code ttrMs} as they come, at most
+     * {@code credit} held at once, and writes them to {@code outlet}. Its first look runs at once on a poll worker.
+     */
+    public Stream openStream(List<String> topics, int credit, long ttrMs, StreamOutlet outlet) {
+        Stream stream = new Stream(polls, topics, credit, ttrMs, outlet, streams::remove);
+        streams.add(stream);
+        stream.start();
+        return stream;
+    }
+
+    /** Streams open on this node right now. */
+    public int openStreams() {
+        return streams.size();
+    }
+
     /** Long-polls waiting without a thread right now. */
     public int waitingPolls() {
         return polls.waitingPolls();
@@ -178,6 +197,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     /** The gateway is stopping: long-polls answer with what they have now instead of holding the web server's drain. */
     public void stopWaiting() {
         polls.stopWaiting();
+        // the connections end, and their held jobs go back now, while Redis is still there
+        List.copyOf(streams).forEach(stream -> {
+            stream.stopping();
+            stream.close();
+        });
     }
 
     /** Stops the poll workers (after {@link #stopWaiting} answered the waiting polls). */

@@ -32,6 +32,16 @@ final class TopicSignals {
         return signals.compute(topic, (t, signal) -> (signal == null ? new TopicSignal() : signal).addUser());
     }
 
+    /** The topic's signal for a stream: not one of the {@code maxPolls} (streams have their own cap). */
+    TopicSignal watch(String topic) {
+        return signals.compute(topic, (t, signal) -> (signal == null ? new TopicSignal() : signal).addUser());
+    }
+
+    /** The caller of {@link #watch} is done with the topic. */
+    void unwatch(String topic) {
+        signals.computeIfPresent(topic, (t, signal) -> signal.removeUser() ? null : signal);
+    }
+
     /** The caller of {@link #enter} is done with the topic. */
     void leave(String topic) {
         signals.computeIfPresent(topic, (t, signal) -> signal.removeUser() ? null : signal);
