@@ -218,11 +218,14 @@ final class ConsumerEngine implements StreamSession.Events {
                 failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         int status = 0;
         Duration wait = null;
+        String reason = String.valueOf(cause);
         if (cause instanceof WebSocketHandshakeException handshake) {
             status = handshake.getResponse().statusCode();
+            Object body = handshake.getResponse().body();
+            reason = "HTTP " + status + (body == null ? "" : " " + body);
             if (status == 401 || status == 403) {
                 wait = settings.refusedBackoff();
-                LOG.log(Level.WARNING, "stream refused with {0}: check the token; trying again in {1}", status, wait);
+                LOG.log(Level.WARNING, "stream refused ({0}): check the token; trying again in {1}", reason, wait);
             } else if (status == 429) {
                 wait = RetryAfter.parse(
                                 handshake
@@ -237,8 +240,8 @@ final class ConsumerEngine implements StreamSession.Events {
         if (wait == null) {
             wait = nextBackoff();
         }
-        LOG.log(Level.INFO, "stream not opened ({0}); trying again in {1}", cause, wait);
-        listeners.disconnected(status, String.valueOf(cause));
+        LOG.log(Level.INFO, "stream not opened ({0}); trying again in {1}", reason, wait);
+        listeners.disconnected(status, reason);
         if (!stopping) {
             state = ConsumerState.CONNECTING;
             schedule(this::connect, wait);

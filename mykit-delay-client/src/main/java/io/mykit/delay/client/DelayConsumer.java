@@ -65,6 +65,9 @@ public final class DelayConsumer implements AutoCloseable {
 
     /** Builds a {@link DelayConsumer}; from {@link DelayClient#consumer()}. */
     public static final class Builder {
+        /** The gateway's default limits.max-batch-size: most ids of one finish frame. */
+        private static final int MAX_FINISH_IDS = 1000;
+
         private final DelayClient client;
         private List<String> topics = List.of();
         private JobHandler handler;

@@ -44,7 +44,7 @@ final class JobRunner {
             acknowledger.finish(job);
         } catch (NonRetryableException e) {
             acknowledger.bury(job, reason(e));
-        } catch (Exception | LinkageError | AssertionError e) {
+        } catch (Throwable e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 if (stopping.getAsBoolean()) {
@@ -55,6 +55,10 @@ final class JobRunner {
             Duration delay = settings.releaseBackoff().delay(job.job().attempts());
             LOG.log(Level.DEBUG, "job " + job.id() + " failed; due again in " + delay, e);
             acknowledger.release(job, delay, e);
+            if (e instanceof Error error && !(e instanceof AssertionError) && !(e instanceof LinkageError)) {
+                // the job is given back first; an error of the JVM itself is not the handler's to hide
+                throw error;
+            }
         }
     }
 
