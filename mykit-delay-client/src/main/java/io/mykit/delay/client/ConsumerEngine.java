@@ -158,7 +158,7 @@ final class ConsumerEngine implements StreamSession.Events {
             failuresInRow.set(0);
         }
         Duration wait = nextBackoff();
-        LOG.log(Level.INFO, "stream ended ({0} {1}); opening it again in {2}", code, reason, wait);
+        LOG.log(Level.INFO, "stream ended ({0} {1}); opening it again in {2}", String.valueOf(code), reason, wait);
         schedule(this::connect, wait);
     }
 
@@ -239,8 +239,8 @@ final class ConsumerEngine implements StreamSession.Events {
         }
         if (wait == null) {
             wait = nextBackoff();
+            LOG.log(Level.INFO, "stream not opened ({0}); trying again in {1}", reason, wait);
         }
-        LOG.log(Level.INFO, "stream not opened ({0}); trying again in {1}", reason, wait);
         listeners.disconnected(status, reason);
         if (!stopping) {
             state = ConsumerState.CONNECTING;
@@ -271,7 +271,7 @@ final class ConsumerEngine implements StreamSession.Events {
             LOG.log(
                     Level.WARNING,
                     "the gateway was silent for {0} ms: opening the stream anew",
-                    silentNanos / 1_000_000);
+                    String.valueOf(silentNanos / 1_000_000));
             session.end(0, "gateway silent");
             return;
         }
