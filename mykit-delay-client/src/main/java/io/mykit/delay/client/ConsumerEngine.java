@@ -30,6 +30,7 @@ final class ConsumerEngine implements StreamSession.Events {
     private static final System.Logger LOG = System.getLogger(DelayConsumer.class.getName());
     private static final AtomicInteger CONSUMERS = new AtomicInteger();
     private static final long CLOSE_HANDSHAKE_MILLIS = 5_000;
+    private static final long MIN_TOUCH_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final ConsumerSettings settings;
     private final Frames frames;
@@ -74,7 +75,8 @@ final class ConsumerEngine implements StreamSession.Events {
         }
         long ping = settings.pingInterval().toNanos();
         timer.scheduleWithFixedDelay(this::heartbeat, ping, ping, TimeUnit.NANOSECONDS);
-        long touchEvery = Math.max(1, settings.ttr().toNanos() / 4);
+        // a look every quarter ttr touches each job between half and three quarters of its ttr
+        long touchEvery = Math.max(MIN_TOUCH_CHECK_NANOS, settings.ttr().toNanos() / 4);
         timer.scheduleWithFixedDelay(this::touchHeld, touchEvery, touchEvery, TimeUnit.NANOSECONDS);
         timer.execute(this::connect);
     }

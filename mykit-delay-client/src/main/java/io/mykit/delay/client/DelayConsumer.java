@@ -140,8 +140,8 @@ public final class DelayConsumer implements AutoCloseable {
 
         /** How long each received job stays reserved without a touch (default 30 s; at most the gateway's max-ttr). */
         public Builder ttr(Duration ttr) {
-            if (DelayClient.Builder.positive("ttr", ttr).toMillis() < 2) {
-                throw new IllegalArgumentException("ttr must be at least 2 ms, was " + ttr);
+            if (DelayClient.Builder.positive("ttr", ttr).toMillis() < 1) {
+                throw new IllegalArgumentException("ttr must be at least 1 ms, was " + ttr);
             }
             this.ttr = ttr;
             return this;
