@@ -92,9 +92,24 @@ final class Acknowledger {
         job.session().send(frames.touch(job.id(), settings.ttr().toMillis()));
     }
 
-    /** Sends the finishes waiting in the batch. */
+    /** Sends the finishes waiting in the batch, unless they are held. */
     void flush() {
         send(finishes.drain());
+    }
+
+    /** Holds finishes until {@link #flushAll()}: the consumer is stopping and takes no more jobs. */
+    void hold() {
+        finishes.hold();
+    }
+
+    /** Sends held finishes whose first is {@code ageNanos} old: their jobs' ttr must not run out meanwhile. */
+    void flushOlderThan(long ageNanos) {
+        send(finishes.drainOlderThan(ageNanos));
+    }
+
+    /** Sends every finish waiting, held or not. */
+    void flushAll() {
+        send(finishes.takeAll());
     }
 
     private void send(List<HeldJob> batch) {
@@ -107,9 +122,13 @@ final class Acknowledger {
                     .computeIfAbsent(job.session(), session -> new ArrayList<>())
                     .add(job.id());
         }
+        int frameIds = settings.finishBatchSize();
         bySession.forEach((session, ids) -> {
-            if (!session.send(frames.finish(ids))) {
-                finishOverHttp(ids);
+            for (int from = 0; from < ids.size(); from += frameIds) {
+                List<String> part = List.copyOf(ids.subList(from, Math.min(ids.size(), from + frameIds)));
+                if (!session.send(frames.finish(part))) {
+                    finishOverHttp(part);
+                }
             }
         });
     }

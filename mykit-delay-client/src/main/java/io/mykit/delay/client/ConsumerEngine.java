@@ -92,6 +92,7 @@ final class ConsumerEngine implements StreamSession.Events {
             }
             stopping = true;
         }
+        acknowledger.hold();
         if (!started) {
             shutdownThreads();
             return;
@@ -106,7 +107,7 @@ final class ConsumerEngine implements StreamSession.Events {
             Thread.currentThread().interrupt();
             handlers.shutdownNow();
         }
-        acknowledger.flush();
+        acknowledger.flushAll();
         StreamSession session = current;
         if (session != null) {
             session.close(CLOSE_HANDSHAKE_MILLIS);
@@ -280,14 +281,18 @@ final class ConsumerEngine implements StreamSession.Events {
         session.send(frames.ping());
     }
 
-    /** Keeps held jobs reserved: each one not yet acknowledged, and not a manual handler's, at half its ttr. */
+    /**
+     * Keeps held jobs reserved: each one not yet acknowledged, and not a manual handler's, at half its ttr; and sends
+     * finishes held back by a shutdown before their jobs' ttr runs out.
+     */
     private void touchHeld() {
+        long half = settings.ttr().toNanos() / 2;
+        acknowledger.flushOlderThan(half);
         StreamSession session = current;
         if (session == null) {
             return;
         }
         long now = System.nanoTime();
-        long half = settings.ttr().toNanos() / 2;
         for (HeldJob job : session.held()) {
             if (job.touchedByConsumer() && now - job.lastReservedNanos() >= half) {
                 acknowledger.touch(job);

@@ -46,4 +46,33 @@ class FinishBatcherTest {
         assertThat(batcher.add("a").full()).containsExactly("a");
         assertThat(batcher.add("b").full()).containsExactly("b");
     }
+
+    @Test
+    void held_items_leave_neither_full_nor_by_timer_but_all_at_once_when_taken() {
+        FinishBatcher<String> batcher = new FinishBatcher<>(2);
+        batcher.add("a");
+        batcher.hold();
+
+        FinishBatcher.Added<String> added = batcher.add("b");
+        FinishBatcher.Added<String> more = batcher.add("c");
+
+        assertThat(added.full()).isEmpty();
+        assertThat(more.full()).isEmpty();
+        assertThat(more.started()).isFalse();
+        assertThat(batcher.drain()).as("a timer set before the hold").isEmpty();
+        assertThat(batcher.takeAll()).containsExactly("a", "b", "c");
+        assertThat(batcher.takeAll()).isEmpty();
+    }
+
+    @Test
+    void held_items_leave_once_the_first_of_them_is_old_enough() {
+        FinishBatcher<String> batcher = new FinishBatcher<>(10);
+        batcher.hold();
+        batcher.add("a");
+        batcher.add("b");
+
+        assertThat(batcher.drainOlderThan(Long.MAX_VALUE)).isEmpty();
+        assertThat(batcher.drainOlderThan(0)).containsExactly("a", "b");
+        assertThat(batcher.drainOlderThan(0)).isEmpty();
+    }
 }
