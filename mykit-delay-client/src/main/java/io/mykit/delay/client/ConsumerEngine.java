@@ -136,7 +136,7 @@ final class ConsumerEngine implements StreamSession.Events {
                 LOG.log(Level.DEBUG, "{0} of job {1} refused: {2}", ended.action(), id, reason);
                 listeners.refused(ended.action(), id, reason);
             });
-        } else if (frame instanceof ServerFrame.Error error) {
+        } else if (frame instanceof ServerFrame.ErrorReport error) {
             LOG.log(Level.WARNING, "the gateway reports on the stream: {0}", error.message());
             listeners.error(error.message());
         }

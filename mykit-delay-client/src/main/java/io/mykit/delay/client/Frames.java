@@ -82,7 +82,7 @@ final class Frames {
                         strings(json.path("ids")),
                         refused(json.path("refused")),
                         strings(json.path("dead")));
-            case "error" -> new ServerFrame.Error(json.path("message").asText(""));
+            case "error" -> new ServerFrame.ErrorReport(json.path("message").asText(""));
             default -> new ServerFrame.Unknown(type);
         };
     }

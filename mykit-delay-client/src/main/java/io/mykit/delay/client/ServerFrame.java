@@ -23,7 +23,7 @@ sealed interface ServerFrame {
             implements ServerFrame {}
 
     /** Something the gateway could not do for the stream. */
-    record Error(String message) implements ServerFrame {}
+    record ErrorReport(String message) implements ServerFrame {}
 
     /** A type this client does not know: newer gateways may write more. */
     record Unknown(String type) implements ServerFrame {}

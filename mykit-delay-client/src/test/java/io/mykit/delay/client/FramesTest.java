@@ -78,7 +78,7 @@ class FramesTest {
         assertThat(frames.decode("{\"type\":\"ping\"}")).isEqualTo(new ServerFrame.Ping());
         assertThat(frames.decode("{\"type\":\"pong\",\"at\":1}")).isEqualTo(new ServerFrame.Pong());
         assertThat(frames.decode("{\"type\":\"error\",\"message\":\"bad frame\"}"))
-                .isEqualTo(new ServerFrame.Error("bad frame"));
+                .isEqualTo(new ServerFrame.ErrorReport("bad frame"));
     }
 
     @Test
