@@ -327,12 +327,13 @@ final class StreamConnection implements StreamOutlet {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
+        // the jobs first: a close frame to a consumer that does not read waits for the container's send timeout
+        end();
         try {
             session.close(status);
         } catch (IOException | RuntimeException e) {
             log.debug("stream close not sent: {}", e.toString());
         }
-        end();
     }
 
     /** The connection ended (whichever side ended it): the stream ends, and its slots are free. Idempotent. */

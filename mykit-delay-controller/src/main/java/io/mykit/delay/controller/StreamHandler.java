@@ -26,6 +26,7 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
  */
 public class StreamHandler extends TextWebSocketHandler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StreamHandler.class);
+    private static final String BLOCKING_SEND_TIMEOUT = "org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT";
 
     private final DelayQueueService queue;
     private final ObjectMapper mapper;
@@ -72,6 +73,8 @@ public class StreamHandler extends TextWebSocketHandler implements AutoCloseable
         StreamRequest request = (StreamRequest) session.getAttributes().get(StreamRequest.ATTRIBUTE);
         session.setTextMessageSizeLimit(settings.maxFrameBytes());
         Session endpoint = ((NativeWebSocketSession) session).getNativeSession(Session.class);
+        // the close frame to a consumer that stopped reading waits at most this long (Tomcat's blocking send)
+        endpoint.getUserProperties().put(BLOCKING_SEND_TIMEOUT, Math.min(settings.sendTimeoutMs(), 2_000L));
         StreamOutbox outbox =
                 new StreamOutbox(endpoint.getAsyncRemote(), settings.maxSendBufferBytes(), System::currentTimeMillis);
         StreamConnection connection = new StreamConnection(

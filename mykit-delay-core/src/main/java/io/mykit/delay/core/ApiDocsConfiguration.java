@@ -4,6 +4,8 @@ import io.mykit.delay.controller.AdminGuard;
 import io.mykit.delay.controller.TenantGuard;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
@@ -12,11 +14,13 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.util.Set;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -147,6 +151,70 @@ public class ApiDocsConfiguration {
                             + "unless the message says otherwise"));
             return operation;
         };
+    }
+
+    /**
+     * {@code GET /stream}, which no Spring MVC handler serves (a WebSocket handler does): its handshake, documented by
+     * hand; the frames are in docs/api.md.
+     */
+    @Bean
+    public OpenApiCustomizer streamDocument() {
+        return api -> api.path(
+                "/stream",
+                new PathItem()
+                        .get(new Operation()
+                                .operationId("stream")
+                                .addTagsItem("pull")
+                                .summary("Stream due jobs of pull topics over a WebSocket")
+                                .description("A WebSocket upgrade (ws://host/stream?topics=a,b): due jobs of the "
+                                        + "topics are written as {\"type\":\"jobs\"} frames as they are handed over, "
+                                        + "at most credit held unacknowledged; the consumer answers with finish, "
+                                        + "release, touch, bury, credit and ping frames. A refused handshake is "
+                                        + "answered as plain HTTP with the error envelope. Frames, close codes and "
+                                        + "limits: docs/api.md, section Stream.")
+                                .addParametersItem(query(
+                                        "topics",
+                                        new StringSchema(),
+                                        true,
+                                        "1..stream.max-topics " + "pull topics, comma-separated"))
+                                .addParametersItem(query(
+                                        "credit",
+                                        new IntegerSchema()._default(64),
+                                        false,
+                                        "most jobs held unacknowledged, 1..stream.max-credit"))
+                                .addParametersItem(query(
+                                        "ttr",
+                                        new IntegerSchema().format("int64"),
+                                        false,
+                                        "ms each job is reserved for (default pull.default-ttr, at most "
+                                                + "pull.max-ttr)"))
+                                .addSecurityItem(new SecurityRequirement().addList(TENANT_BEARER))
+                                .responses(new ApiResponses()
+                                        .addApiResponse("101", new ApiResponse().description("Upgraded to WebSocket"))
+                                        .addApiResponse("400", error("Bad parameters: message and field say which"))
+                                        .addApiResponse(
+                                                "401",
+                                                error("Tenants are configured and the token is "
+                                                        + "missing or unknown"))
+                                        .addApiResponse(
+                                                "403",
+                                                error("A topic outside the token's patterns, or a "
+                                                        + "browser's handshake from another origin"))
+                                        .addApiResponse(
+                                                "429",
+                                                error("Too many streams open on this node, or of " + "the tenant"))
+                                        .addApiResponse(
+                                                "503",
+                                                error("Redis or the journal database cannot be " + "reached")))));
+    }
+
+    private static Parameter query(String name, Schema<?> schema, boolean required, String description) {
+        return new Parameter()
+                .in("query")
+                .name(name)
+                .required(required)
+                .schema(schema)
+                .description(description);
     }
 
     private static ApiResponse error(String description) {

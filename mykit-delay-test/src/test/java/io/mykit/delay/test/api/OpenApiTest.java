@@ -161,6 +161,26 @@ class OpenApiTest {
                 .contains("null");
     }
 
+    @Test
+    void the_stream_handshake_is_documented_with_its_parameters_and_refusals() {
+        JsonNode stream = doc.path("paths").path("/stream").path("get");
+        assertThat(stream.path("summary").asText()).isNotBlank();
+        assertThat(stream.path("description").asText()).contains("docs/api.md");
+        assertThat(stream.path("parameters").findValuesAsText("name")).contains("topics", "credit", "ttr");
+        assertThat(stream.path("responses").has("101")).isTrue();
+        for (String refusal : List.of("400", "401", "403", "429")) {
+            assertThat(stream.path("responses")
+                            .path(refusal)
+                            .path("content")
+                            .path("application/json")
+                            .path("schema")
+                            .path("$ref")
+                            .asText())
+                    .as("/stream " + refusal)
+                    .isEqualTo("#/components/schemas/ApiError");
+        }
+    }
+
     /** The schema of an operation's 200 answer, as JSON. */
     private static JsonNode okSchema(JsonNode operation) {
         return operation

@@ -261,4 +261,33 @@ class StreamTest {
                         .data()
                         .isNull());
     }
+
+    @Test
+    void a_consumer_that_does_not_read_is_closed_after_the_send_timeout_and_its_jobs_go_back(
+            @Gateway({"mykit.delay.stream.send-timeout=1s", "mykit.delay.stream.idle-timeout=10m"}) TestGateway own) {
+        String topic = topic();
+        String body = "x".repeat(60_000);
+        List<String> pushed = new ArrayList<>();
+        for (int batch = 0; batch < 10; batch++) {
+            String jobs = IntStream.range(0, 20)
+                    .mapToObj(i -> "{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"" + body + "\"}")
+                    .collect(Collectors.joining(",", "[", "]"));
+            own.client().pushBatch(jobs).data().forEach(id -> pushed.add(id.asText()));
+        }
+        assertThat(pushed).hasSize(200);
+        // 12 MB of frames the consumer never asks for: the socket's buffers fill, and the gateway's send stalls
+        StreamClient.open(own.baseUrl(), "topics=" + topic + "&credit=200&ttr=600000", Map.of(), false);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        own.bean(io.mykit.delay.controller.StreamHandler.class).openStreams() == 1);
+
+        Set<String> back = new HashSet<>();
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Reply reply = own.client().get("/get/" + topic + "/batch?count=100&ttr=30000&timeout=500");
+            reply.data().forEach(job -> back.add(job.path("id").asText()));
+            return back.containsAll(pushed);
+        });
+        assertThat(own.bean(io.mykit.delay.controller.StreamHandler.class).openStreams())
+                .isZero();
+    }
 }
