@@ -13,9 +13,11 @@ import io.mykit.delay.client.DelayConsumer;
 import io.mykit.delay.client.DelayJob;
 import io.mykit.delay.client.NonRetryableException;
 import io.mykit.delay.client.ReceivedJob;
+import io.mykit.delay.queue.store.Keys;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.TestGateway;
+import io.mykit.delay.test.support.PrefixedRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -214,6 +216,51 @@ class DelayConsumerTest {
             return pulledIds.containsAll(unstarted);
         });
         assertThat(pulledIds).containsExactlyInAnyOrderElementsOf(unstarted);
+    }
+
+    @Test
+    void a_handler_running_past_half_its_ttr_keeps_its_job_reserved_by_touches(
+            @Gateway("mykit.delay.buckets=1") TestGateway own) throws Exception {
+        String topic = unique("touched");
+        AtomicInteger calls = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(1);
+        Keys keys = new Keys(own.keyPrefix(), 1);
+        try (DelayClient ownClient =
+                        DelayClient.builder().baseUri(own.baseUrl()).build();
+                PrefixedRedis redis = PrefixedRedis.connect()) {
+            String id = ownClient.push(DelayJob.builder(topic).build());
+            try (DelayConsumer consumer = ownClient
+                    .consumer()
+                    .topics(topic)
+                    .ttr(Duration.ofSeconds(4))
+                    .handler(job -> {
+                        calls.incrementAndGet();
+                        done.await();
+                    })
+                    .build()
+                    .start()) {
+                await().atMost(WAIT).until(() -> calls.get() == 1);
+                Double reservedUntil = redis.client().zscore(keys.inflight(0), id);
+                assertThat(reservedUntil).as("reservation deadline").isNotNull();
+
+                // each touch moves the deadline on: wait for two of them, while the handler still runs
+                double first = reservedUntil;
+                await().atMost(WAIT).until(() -> deadline(redis, keys, id) > first);
+                double second = deadline(redis, keys, id);
+                await().atMost(WAIT).until(() -> deadline(redis, keys, id) > second);
+                done.countDown();
+
+                await().atMost(WAIT)
+                        .until(() -> "Finish"
+                                .equals(ownClient.lookup(id).orElseThrow().status()));
+            }
+        }
+        assertThat(calls.get()).as("deliveries").isEqualTo(1);
+    }
+
+    private static double deadline(PrefixedRedis redis, Keys keys, String id) {
+        Double score = redis.client().zscore(keys.inflight(0), id);
+        return score == null ? Double.NaN : score;
     }
 
     @Test
