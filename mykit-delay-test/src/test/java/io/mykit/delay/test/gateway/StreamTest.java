@@ -290,4 +290,16 @@ class StreamTest {
         assertThat(own.bean(io.mykit.delay.controller.StreamHandler.class).openStreams())
                 .isZero();
     }
+
+    @Test
+    void a_frame_past_max_frame_bytes_closes_the_stream_1009_and_its_jobs_go_back() {
+        String topic = topic();
+        List<String> pushed = pushDue(topic, 2, 0);
+        StreamClient stream = StreamClient.open(gateway.baseUrl(), "topics=" + topic + "&ttr=600000");
+        assertThat(stream.jobIds(2)).containsExactlyInAnyOrderElementsOf(pushed);
+
+        stream.send("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
+        assertThat(stream.closeCode()).isEqualTo(1009);
+        pullAll(topic, pushed);
+    }
 }
