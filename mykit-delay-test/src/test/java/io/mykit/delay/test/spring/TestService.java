@@ -33,6 +33,8 @@ final class TestService {
                 // not the gateway's application.yml, which is on the test class path too
                 "spring.config.name=mykit-delay-test-service",
                 "spring.main.banner-mode=off",
+                // the gateway's environment post-processor is on the class path too: no embedded stores for a service
+                "mykit.delay.embedded.enabled=false",
                 "mykit.delay.client.url=" + gatewayUrl));
         all.addAll(List.of(properties));
         return new SpringApplicationBuilder(Base.class, configuration)
