@@ -88,6 +88,9 @@ public class DelayClientProperties {
         if (url == null || url.isBlank()) {
             throw new IllegalStateException(PREFIX + ".url is required (the gateway, e.g. http://localhost:8080)");
         }
+        if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalStateException(PREFIX + ".request-timeout must be positive, was " + requestTimeout);
+        }
         if (defaultTries < 0 || defaultTries > 1000) {
             throw new IllegalStateException(PREFIX + ".default-tries must be 0..1000, was " + defaultTries);
         }

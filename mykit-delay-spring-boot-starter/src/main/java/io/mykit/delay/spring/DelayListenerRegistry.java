@@ -48,8 +48,14 @@ public class DelayListenerRegistry implements SmartLifecycle {
         if (running) {
             return;
         }
-        for (ListenerEndpoint endpoint : processor.endpoints()) {
-            consumers.put(endpoint.id(), build(endpoint).start());
+        try {
+            for (ListenerEndpoint endpoint : processor.endpoints()) {
+                consumers.put(endpoint.id(), build(endpoint).start());
+            }
+        } catch (RuntimeException e) {
+            // the start fails as a whole: no listener keeps running behind a context that did not start
+            stop();
+            throw e;
         }
         running = true;
         if (!consumers.isEmpty()) {

@@ -50,6 +50,19 @@ class StarterRegistrationTest {
     }
 
     @Test
+    void a_listener_with_a_bad_topic_or_number_stops_the_start_naming_it() {
+        assertThatThrownBy(() -> TestService.start(BadValues.class, NO_GATEWAY, "test.topic=not a topic")
+                        .close())
+                .hasStackTraceContaining("@DelayListener method badValues.handle(String)")
+                .hasStackTraceContaining("not a topic: not a topic");
+        assertThatThrownBy(
+                        () -> TestService.start(BadValues.class, NO_GATEWAY, "test.topic=fine", "test.concurrency=many")
+                                .close())
+                .hasStackTraceContaining("@DelayListener method badValues.handle(String)")
+                .hasStackTraceContaining("concurrency is not a number: many");
+    }
+
+    @Test
     void a_service_without_the_gateway_url_does_not_start() {
         assertThatThrownBy(() -> TestService.start(Empty.class, NO_GATEWAY, "mykit.delay.client.url=")
                         .close())
@@ -84,6 +97,17 @@ class StarterRegistrationTest {
         Object noTopic() {
             return new Object() {
                 @DelayListener(topic = "")
+                void handle(String body) {}
+            };
+        }
+    }
+
+    @Configuration
+    static class BadValues {
+        @Bean
+        Object badValues() {
+            return new Object() {
+                @DelayListener(topic = "${test.topic}", concurrency = "${test.concurrency:1}")
                 void handle(String body) {}
             };
         }
