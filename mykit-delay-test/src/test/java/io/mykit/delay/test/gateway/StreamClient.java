@@ -139,6 +139,23 @@ public final class StreamClient implements AutoCloseable {
         return frame;
     }
 
+    /**
+     * The next frame of each of {@code types}, in whatever order they come: a released job due at once may be written
+     * again before the release's answer. A frame of any other type fails the test.
+     */
+    public Map<String, JsonNode> nextOfEach(String... types) {
+        Map<String, JsonNode> found = new java.util.LinkedHashMap<>();
+        List<String> wanted = List.of(types);
+        while (found.size() < wanted.size()) {
+            JsonNode frame = next();
+            String type = frame.path("type").asText();
+            if (!wanted.contains(type) || found.putIfAbsent(type, frame) != null) {
+                throw new AssertionError("expected one frame of each of " + wanted + ", got " + frame);
+            }
+        }
+        return found;
+    }
+
     /** A frame if one came within {@code wait}, else null. */
     public JsonNode poll(Duration wait) throws InterruptedException {
         return frames.poll(wait.toMillis(), TimeUnit.MILLISECONDS);

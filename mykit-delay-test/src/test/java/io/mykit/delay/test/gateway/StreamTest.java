@@ -218,10 +218,12 @@ class StreamTest {
             String buried = held.get(2);
 
             stream.send("{\"type\":\"release\",\"id\":\"" + released + "\",\"delay\":0}");
-            JsonNode first = stream.next("ended");
+            // due again at once: its next delivery may be written before the release's answer
+            Map<String, JsonNode> answered = stream.nextOfEach("ended", "jobs");
+            JsonNode first = answered.get("ended");
             assertThat(first.path("ids")).extracting(JsonNode::asText).containsExactly(released);
             assertThat(first.path("dead")).isEmpty();
-            JsonNode again = stream.next("jobs").path("jobs").get(0);
+            JsonNode again = answered.get("jobs").path("jobs").get(0);
             assertThat(again.path("id").asText()).isEqualTo(released);
             assertThat(again.path("attempts").asInt()).isEqualTo(1);
             stream.send("{\"type\":\"release\",\"id\":\"" + released + "\"}");
