@@ -17,14 +17,13 @@ record ConsumerStyle(String name, int batch, long timeoutMs) {
      * {@code bench.peer.styles} (batch,single,stream), {@code bench.peer.batch} (100),
      * {@code bench.peer.batch-timeout}.
      */
-    static List<ConsumerStyle> from(BenchSettings settings, String key) {
+    static List<ConsumerStyle> from(BenchSettings settings, String key, String defaults) {
         int batch = settings.number("bench.peer.batch", 100);
         int batchTimeout = settings.number("bench.peer.batch-timeout", 500);
         if (batch < 2 || batchTimeout < 100) {
             throw new IllegalArgumentException("need bench.peer.batch >= 2 and bench.peer.batch-timeout >= 100 ms");
         }
-        List<ConsumerStyle> styles = Arrays.stream(
-                        settings.text(key, "batch,single,stream").split(","))
+        List<ConsumerStyle> styles = Arrays.stream(settings.text(key, defaults).split(","))
                 .map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty())
                 .map(s -> switch (s) {
