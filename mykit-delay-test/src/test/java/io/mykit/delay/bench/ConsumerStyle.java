@@ -14,8 +14,8 @@ record ConsumerStyle(String name, int batch, long timeoutMs) {
     static final int STREAM = 0;
 
     /**
-     * {@code bench.peer.styles} (batch,single,stream), {@code bench.peer.batch} (100),
-     * {@code bench.peer.batch-timeout}.
+     * The styles {@code key} names ({@code defaults} when unset); {@code bench.peer.batch} (100),
+     * {@code .batch-timeout}.
      */
     static List<ConsumerStyle> from(BenchSettings settings, String key, String defaults) {
         int batch = settings.number("bench.peer.batch", 100);
