@@ -132,6 +132,9 @@ final class ConsumerEngine implements StreamSession.Events {
         if (frame instanceof ServerFrame.Jobs jobs) {
             received(session, jobs);
         } else if (frame instanceof ServerFrame.Ended ended) {
+            if (!ended.ids().isEmpty()) {
+                listeners.confirmed(ended.action(), ended.ids());
+            }
             ended.refused().forEach((id, reason) -> {
                 LOG.log(Level.DEBUG, "{0} of job {1} refused: {2}", ended.action(), id, reason);
                 listeners.refused(ended.action(), id, reason);

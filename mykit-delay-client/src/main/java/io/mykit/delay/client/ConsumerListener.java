@@ -32,6 +32,9 @@ public interface ConsumerListener {
     /** The gateway refused an acknowledgement ({@code action}: finish, release, touch, bury) of job {@code id}. */
     default void onRefused(String action, String id, String reason) {}
 
+    /** The gateway answered that it did {@code action} (finish, release, touch, bury) for these job ids. */
+    default void onConfirmed(String action, java.util.List<String> ids) {}
+
     /** The gateway reported an error on the stream. */
     default void onError(String message) {}
 }

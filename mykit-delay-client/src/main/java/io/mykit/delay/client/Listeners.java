@@ -37,6 +37,10 @@ final class Listeners {
         call(() -> listener.onBuried(job, reason));
     }
 
+    void confirmed(String action, java.util.List<String> ids) {
+        call(() -> listener.onConfirmed(action, ids));
+    }
+
     void refused(String action, String id, String reason) {
         call(() -> listener.onRefused(action, id, reason));
     }

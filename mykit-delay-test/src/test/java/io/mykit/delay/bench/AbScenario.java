@@ -19,7 +19,8 @@ import java.util.function.ToDoubleFunction;
  * side's median, and B / A of the medians of gateway + Redis + MariaDB beside the issue's 1/3.
  *
  * <p>Sizes: {@code -Dbench.ab.rounds} (3; quick 1), {@code .cold-seconds} (60; quick 5), {@code .warmup} (60; quick 0),
- * {@code .seconds} (60; quick 3), {@code .styles} (batch,single); rates and clients are {@link PeerLoad}'s.
+ * {@code .seconds} (60; quick 3), {@code .styles} (batch,single; add stream when both jars have it); rates and clients
+ * are {@link PeerLoad}'s.
  */
 final class AbScenario {
     private static final String TOPIC = "bench-ab";
@@ -68,7 +69,7 @@ final class AbScenario {
         this.notes = notes;
         this.arrivals = arrivals;
         this.load = PeerLoad.from(settings);
-        this.styles = ConsumerStyle.from(settings, "bench.ab.styles");
+        this.styles = ConsumerStyle.from(settings, "bench.ab.styles", "batch,single");
         this.rounds = settings.size("bench.ab.rounds", 3, 3, 1);
         this.coldSeconds = settings.size("bench.ab.cold-seconds", 60, 60, 5);
         this.warmupSeconds = settings.size("bench.ab.warmup", 60, 60, 0);

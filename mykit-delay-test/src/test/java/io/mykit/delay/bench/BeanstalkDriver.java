@@ -360,7 +360,9 @@ final class BeanstalkDriver {
         Consumers(String tube, int count, int batch, int timeoutSeconds, int expectedJobs) {
             received = ConcurrentHashMap.newKeySet(expectedJobs);
             for (int c = 0; c < count; c++) {
-                Consumer consumer = new Consumer(this, tube, batch, timeoutSeconds, expectedJobs / count + 16);
+                // the stream style's peer: beanstalkd's own consumer loop, one job a reserve
+                int reserves = Math.max(1, batch);
+                Consumer consumer = new Consumer(this, tube, reserves, timeoutSeconds, expectedJobs / count + 16);
                 all.add(consumer);
                 threads.add(started("bench-bk-consumer-", c, consumer));
             }

@@ -282,14 +282,12 @@ public final class Bench {
                     IssueTargets.LATENESS_TARGET,
                     ReportTable.verdict(IssueTargets.latenessMet(late)));
             table.row("", "  when a puller was waiting", IssueTargets.lateness(l.waitingLatenessMs()), "", "");
-            table.row(
-                    "",
-                    "pulls",
-                    String.format(
+            String pulls = s.latePullBatch() == ConsumerStyle.STREAM
+                    ? s.latePullers() + " streams of the Java client's DelayConsumer"
+                    : String.format(
                             "%s GETs of up to %d jobs, %s empty (long-poll timed out)",
-                            ReportTable.count(l.gets()), s.latePullBatch(), ReportTable.count(l.emptyGets())),
-                    "",
-                    "");
+                            ReportTable.count(l.gets()), s.latePullBatch(), ReportTable.count(l.emptyGets()));
+            table.row("", "pulls", pulls, "", "");
             boolean complete = l.missing() == 0 && l.duplicates() == 0 && l.unexpected() == 0 && l.pushed() > 0;
             table.row(
                     "",

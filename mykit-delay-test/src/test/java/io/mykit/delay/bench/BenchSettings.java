@@ -202,8 +202,9 @@ record BenchSettings(
                 || latePushers < 1
                 || latePullers < 1
                 || lateRate < 1
-                || latePullBatch < 1) {
-            throw new IllegalArgumentException("bench client counts, bench.late.rate and .pull-batch must be >= 1");
+                || latePullBatch < 0) {
+            throw new IllegalArgumentException(
+                    "bench client counts and bench.late.rate must be >= 1, .pull-batch >= 0 (0: streams)");
         }
         if (pushWindows < 1 || batchWindows < 1 || pushWindowSeconds < 1 || batchWindowSeconds < 1 || lateSeconds < 1) {
             throw new IllegalArgumentException("bench windows and durations must be >= 1");

@@ -441,8 +441,24 @@ final class LoadDriver {
         private final List<Thread> pullThreads = new ArrayList<>();
         private final List<Thread> finishers = new ArrayList<>();
 
+        /** The stream style's consumers, instead of pullers and finishers; null for the pull styles. */
+        private final StreamConsumers streams;
+
         Consumers(String topic, int pullerCount, int pullBatch, int expectedJobs) {
             run = new Delivery(expectedJobs);
+            if (pullBatch == ConsumerStyle.STREAM) {
+                streams = new StreamConsumers(
+                        nodes,
+                        topic,
+                        pullerCount,
+                        run.received,
+                        run.duplicates,
+                        run.finished,
+                        run.lastFinishedAt,
+                        run.firstError);
+                return;
+            }
+            streams = null;
             // pullBatch 1: GET /get/{topic}, one job per call; more: GET /get/{topic}/batch and POST /finish/batch
             String wait = "&ttr=30000&timeout=" + pollTimeoutMs;
             PlainHttp.Request get = get(
@@ -462,6 +478,11 @@ final class LoadDriver {
         /** Ends the long-polls (up to their timeout), then the finishes still queued (up to 10 s). */
         void stop() throws InterruptedException {
             run.stop.set(true);
+            if (streams != null) {
+                streams.close();
+                run.finishErrors.addAndGet(streams.errors());
+                return;
+            }
             joinAll(pullThreads);
             long finishDeadline = System.currentTimeMillis() + 10_000;
             while (run.finishesInFlight.get() > 0 && System.currentTimeMillis() < finishDeadline) {
@@ -472,10 +493,17 @@ final class LoadDriver {
         }
 
         Histogram lateness() {
+            if (streams != null) {
+                return streams.lateness();
+            }
             return Histogram.merged(pullers.stream().map(p -> p.lateness).toList());
         }
 
+        /** For a stream every job fell due while its consumer waited: all of them count. */
         Histogram waitingLateness() {
+            if (streams != null) {
+                return streams.lateness();
+            }
             return Histogram.merged(pullers.stream().map(p -> p.waitingLateness).toList());
         }
 

@@ -29,7 +29,7 @@ record PeerLoad(
                 s.number("bench.peer.pullers", 4),
                 s.number("bench.peer.min-delay", 1000),
                 s.number("bench.peer.max-delay", 2000),
-                ConsumerStyle.from(s, "bench.peer.styles"),
+                ConsumerStyle.from(s, "bench.peer.styles", "batch,single,stream"),
                 Beanstalkd.Mode.parseList(s.text("bench.beanstalkd.fsync", "50")));
         if (load.rate < 1 || load.pushers < 1 || load.pullers < 1) {
             throw new IllegalArgumentException("bench.peer.rate, .pushers and .pullers must be >= 1");
