@@ -42,8 +42,8 @@ import java.util.stream.Collectors;
  * A Java thread that ends between two samples takes its CPU with it into "gc/other"; the scenarios keep theirs alive.
  */
 final class CpuMeter {
-    /** Thread names of the load driver: its own workers and the JDK HTTP client's threads. */
-    private static final String[] DRIVER_THREADS = {"bench-", "HttpClient-"};
+    /** Thread names of the load driver: its own workers, the JDK HTTP client's and the stream consumers' threads. */
+    private static final String[] DRIVER_THREADS = {"bench-", "HttpClient-", "mykit-delay-consumer-"};
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     /** The JIT compilers' time: compiler threads are not Java threads, so their CPU is otherwise unnamed. */
