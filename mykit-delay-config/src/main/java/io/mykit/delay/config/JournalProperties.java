@@ -23,6 +23,11 @@ public class JournalProperties {
      * which writes only the last status to the job row (0 = flush whatever is queued at once).
      */
     private Duration stateLinger = Duration.ofMillis(50);
+    /**
+     * How long a small push group waits for more pushes before its commit while the journal is busy (the previous small
+     * commit ended moments ago): a commit's fixed cost is then shared by more pushes. An idle gateway never waits.
+     */
+    private Duration pushLinger = Duration.ofMillis(1);
     /** A push journaled this long ago but never confirmed in Redis is re-added by the repairer. */
     private Duration repairAfter = Duration.ofSeconds(10);
     /**
@@ -74,6 +79,14 @@ public class JournalProperties {
 
     public void setStateLinger(Duration stateLinger) {
         this.stateLinger = stateLinger;
+    }
+
+    public Duration getPushLinger() {
+        return pushLinger;
+    }
+
+    public void setPushLinger(Duration pushLinger) {
+        this.pushLinger = pushLinger;
     }
 
     public Duration getRepairAfter() {
@@ -173,6 +186,10 @@ public class JournalProperties {
                 errors,
                 stateLinger != null && !stateLinger.isNegative() && stateLinger.toMillis() <= 1_000,
                 "mykit.delay.journal.state-linger must be 0-1s");
+        check(
+                errors,
+                pushLinger != null && !pushLinger.isNegative() && pushLinger.toMillis() <= 20,
+                "mykit.delay.journal.push-linger must be 0-20ms");
         check(
                 errors,
                 purgeBatchSize >= 1 && purgeBatchSize <= 10_000,

@@ -217,7 +217,8 @@ public class DelayQueueConfiguration {
                 bucketWaker,
                 clock,
                 properties.getJournal().getBatchSize(),
-                properties.getJournal().getWriters());
+                properties.getJournal().getWriters(),
+                properties.getJournal().getPushLinger().toNanos());
     }
 
     /** The request checks, against mykit.delay.limits.* and mykit.delay.pull.*. */

@@ -119,6 +119,11 @@ public class PushPipeline implements AutoCloseable {
      */
     private final Semaphore smallTurn = new Semaphore(1);
 
+    /** How long a small group waits for more pushes while the journal is busy (0: never). */
+    private final long lingerNanos;
+    /** When the last small commit ended (System.nanoTime): a commit that recent means the journal is busy. */
+    private volatile long lastSmallCommitEnd = Long.MIN_VALUE / 2;
+
     private volatile boolean running = true;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -130,6 +135,20 @@ public class PushPipeline implements AutoCloseable {
             Clock clock,
             int batchSize,
             int writerCount) {
+        this(journal, store, states, wakeBucket, clock, batchSize, writerCount, 0);
+    }
+
+    /** {@code lingerNanos}: how long a small group waits for more pushes while the journal is busy (0: never). */
+    public PushPipeline(
+            Journal journal,
+            JobWrites store,
+            StateChangeWriter states,
+            BiConsumer<Integer, Long> wakeBucket,
+            Clock clock,
+            int batchSize,
+            int writerCount,
+            long lingerNanos) {
+        this.lingerNanos = lingerNanos;
         this.journal = journal;
         this.store = store;
         this.states = states;
@@ -271,6 +290,7 @@ public class PushPipeline implements AutoCloseable {
         Runnable committed = () -> {
             if (small[0]) {
                 small[0] = false;
+                lastSmallCommitEnd = System.nanoTime();
                 smallTurn.release();
             }
         };
@@ -288,7 +308,10 @@ public class PushPipeline implements AutoCloseable {
                 // small groups commit one at a time: the pushes that arrive meanwhile join the next one; bounded, so
                 // a commit stuck on a lock (a client id's check) delays a caller committing on its own thread little
                 small[0] = smallTurn.tryAcquire(SMALL_TURN_WAIT_MS, TimeUnit.MILLISECONDS);
-                gather(group, rows);
+                rows = gather(group, rows);
+                if (small[0]) {
+                    linger(group, rows);
+                }
             }
             commit(group, passTurn, committed);
         } catch (Throwable e) {
@@ -299,6 +322,30 @@ public class PushPipeline implements AutoCloseable {
             committed.run();
             group.clear();
             groups.release();
+        }
+    }
+
+    /**
+     * While the journal is busy (a small commit ended within the linger), waits up to the linger for more pushes to
+     * join the group: at a steady rate of single pushes a commit otherwise carries one or two of them, and its fixed
+     * cost is most of the database's CPU per push. Holding the gather turn, so arriving pushes queue for this group.
+     */
+    private void linger(List<Pending> group, int rows) throws InterruptedException {
+        long start = System.nanoTime();
+        if (lingerNanos <= 0 || start - lastSmallCommitEnd > lingerNanos) {
+            return;
+        }
+        long end = start + lingerNanos;
+        long left;
+        while (rows < SMALL_GROUP_ROWS && (left = end - System.nanoTime()) > 0) {
+            Pending next = queue.pollFirst(left, TimeUnit.NANOSECONDS);
+            if (next == null) {
+                return;
+            }
+            if (next.take()) {
+                group.add(next);
+                rows += next.jobs().size();
+            }
         }
     }
 

@@ -75,6 +75,78 @@ class PushPipelineTest {
         }
     }
 
+    /** While the journal is busy, a small group waits for the pushes arriving within the linger: one commit for all. */
+    @Test
+    void pushes_arriving_within_the_linger_of_a_busy_journal_share_one_commit() throws Exception {
+        List<Integer> groupSizes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Journal journal = countingJournal(groupSizes);
+        StateChangeWriter states = new StateChangeWriter(stub(Journal.class, (name, args) -> null), 100, 0);
+        states.start();
+        long linger = TimeUnit.SECONDS.toNanos(3);
+        try (PushPipeline pipeline = new PushPipeline(
+                journal, storeStub(), states, (bucket, due) -> {}, Clock.systemUTC(), 1000, 1, linger)) {
+            pipeline.start();
+            // the first commit makes the journal busy for the linger's length
+            pipeline.submit(List.of(job("a")), Set.of()).done().get(10, TimeUnit.SECONDS);
+            CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(
+                            () -> pipeline.submit(List.of(job("b")), Set.of()))
+                    .thenCompose(PushPipeline.Pending::done);
+            CompletableFuture<Set<String>> third = CompletableFuture.supplyAsync(
+                            () -> pipeline.submit(List.of(job("c")), Set.of()))
+                    .thenCompose(PushPipeline.Pending::done);
+            second.get(10, TimeUnit.SECONDS);
+            third.get(10, TimeUnit.SECONDS);
+        } finally {
+            states.close();
+        }
+        assertThat(groupSizes).containsExactly(1, 2);
+    }
+
+    /** A push to an idle journal commits at once: the linger only applies right after another commit. */
+    @Test
+    void a_push_to_an_idle_journal_does_not_linger() throws Exception {
+        List<Integer> groupSizes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        StateChangeWriter states = new StateChangeWriter(stub(Journal.class, (name, args) -> null), 100, 0);
+        states.start();
+        long linger = TimeUnit.SECONDS.toNanos(60);
+        try (PushPipeline pipeline = new PushPipeline(
+                countingJournal(groupSizes),
+                storeStub(),
+                states,
+                (bucket, due) -> {},
+                Clock.systemUTC(),
+                1000,
+                1,
+                linger)) {
+            pipeline.start();
+            // well before the linger's 60 s: it did not wait for company
+            pipeline.submit(List.of(job("a")), Set.of()).done().get(30, TimeUnit.SECONDS);
+        } finally {
+            states.close();
+        }
+        assertThat(groupSizes).containsExactly(1);
+    }
+
+    private static Journal countingJournal(List<Integer> groupSizes) {
+        return stub(Journal.class, (name, args) -> switch (name) {
+            case "existingIds" -> Set.of();
+            case "insertWaitPut" -> {
+                groupSizes.add(((List<?>) args[0]).size());
+                ((Runnable) args[3]).run();
+                yield "group-" + groupSizes.size();
+            }
+            default -> throw new UnsupportedOperationException(name);
+        });
+    }
+
+    private static DelayStore storeStub() {
+        return stub(DelayStore.class, (name, args) -> switch (name) {
+            case "add" -> List.of();
+            case "bucketOf" -> 0;
+            default -> throw new UnsupportedOperationException(name);
+        });
+    }
+
     private static Job job(String id) {
         return new Job(id, "t", null, null, 1_000, 0, 0, 0, "body", System.currentTimeMillis());
     }
