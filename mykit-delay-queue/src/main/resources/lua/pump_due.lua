@@ -4,6 +4,7 @@
 -- KEYS[3] job pool HASH of the bucket
 -- KEYS[4] owner STRING of the bucket: the newest fencing token
 -- KEYS[5] stage counters HASH of the bucket
+-- KEYS[6] pull reservation counts HASH of the bucket (only read with claims, ARGV[6])
 -- ARGV[1] now, ms
 -- ARGV[2] limit
 -- ARGV[3] hand-over time allowed, ms: the deadline is Redis TIME plus this (one clock for every node)
@@ -11,7 +12,11 @@
 -- ARGV[5] (only where every topic goes to the pull queue) the bucket's ready LIST key up to the topic,
 --         '<tag>:ready:': the jobs go straight to their topic's ready list instead of in-flight, which saves the
 --         to_ready call per hand-over (the ready lists share the bucket's hash tag)
--- Returns { earliest remaining score or '-1', id1, record1, id2, record2, ... }
+-- ARGV[6] (with ARGV[5]) how many claims follow, each: most jobs, ttr ms, topic count, topics...: a claim is a
+--         stream's free credit; a due job of one of its topics is reserved for it here, as reserve.lua would, instead
+--         of going to the ready list first (one script call per job fewer, and no look)
+-- Returns { earliest remaining score or '-1', R, R x (id, record, reservations, claim number), id, record, ... }: the
+-- jobs reserved for claims first, then the others
 local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -28,8 +33,47 @@ local readyPrefix = ARGV[5]
 --#include clock
 
 --#include fence_check
-local deadline = nowMs() + tonumber(ARGV[3])
+local clockNow = nowMs()
+local deadline = clockNow + tonumber(ARGV[3])
 
+-- topic -> the claims that may take its jobs, in order; claim number -> { left, deadline }
+local claimsOf = {}
+local claims = {}
+if readyPrefix and ARGV[6] then
+    local at = 7
+    for c = 1, tonumber(ARGV[6]) do
+        local claim = { left = tonumber(ARGV[at]), deadline = clockNow + tonumber(ARGV[at + 1]) }
+        claims[c] = claim
+        local topicCount = tonumber(ARGV[at + 2])
+        for t = 1, topicCount do
+            local topic = ARGV[at + 2 + t]
+            local list = claimsOf[topic]
+            if not list then
+                list = {}
+                claimsOf[topic] = list
+            end
+            list[#list + 1] = c
+        end
+        at = at + 3 + topicCount
+    end
+end
+local reserved = KEYS[6]
+
+-- the first claim of the topic with room left, or nil
+local function claimFor(topic)
+    local list = claimsOf[topic]
+    if not list then
+        return nil
+    end
+    for _, c in ipairs(list) do
+        if claims[c].left > 0 then
+            return c
+        end
+    end
+    return nil
+end
+
+local direct = {}
 local out = { '-1' }
 local taken = 0
 -- topic -> ids, in due order, for the direct hand-over to the ready lists
@@ -56,11 +100,22 @@ while taken < limit do
             local record = records[i]
             -- a slice entry whose record is gone has no job to hand over: it is dropped
             if record then
-                out[#out + 1] = id
-                out[#out + 1] = record
                 local topic = topicOf(record)
                 bump('w', topic, -1)
-                if readyPrefix then
+                local c = readyPrefix and claimFor(topic)
+                if c then
+                    -- reserved for the claim's stream: in flight until its ttr, the reservation counted
+                    claims[c].left = claims[c].left - 1
+                    local n = redis.call('HINCRBY', reserved, id, 1)
+                    redis.call('ZADD', inflight, claims[c].deadline, id)
+                    bump('f', topic, 1)
+                    direct[#direct + 1] = id
+                    direct[#direct + 1] = record
+                    direct[#direct + 1] = n
+                    direct[#direct + 1] = c
+                elseif readyPrefix then
+                    out[#out + 1] = id
+                    out[#out + 1] = record
                     local list = readying[topic]
                     if not list then
                         list = {}
@@ -69,6 +124,8 @@ while taken < limit do
                     list[#list + 1] = id
                     bump('r', topic, 1)
                 else
+                    out[#out + 1] = id
+                    out[#out + 1] = record
                     flying[#flying + 1] = deadline
                     flying[#flying + 1] = id
                     bump('f', topic, 1)
@@ -85,7 +142,11 @@ for topic, ids in pairs(readying) do
 end
 saveCounts(counts)
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-if head[2] then
-    out[1] = head[2]
+local result = { head[2] or '-1', #direct / 4 }
+for _, value in ipairs(direct) do
+    result[#result + 1] = value
 end
-return out
+for i = 2, #out do
+    result[#result + 1] = out[i]
+end
+return result

@@ -2,10 +2,15 @@ package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
+import io.mykit.delay.queue.dispatch.pull.StreamClaims;
 import io.mykit.delay.queue.metrics.QueueMetrics;
+import io.mykit.delay.queue.store.PumpResult;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -47,11 +52,31 @@ public class Dispatcher {
         return onlyTarget != null;
     }
 
-    /** What {@link #dispatch} does after a pump that already put {@code jobs} in their ready lists. */
-    public void dispatchReadied(int bucket, List<Job> jobs) {
-        handedOver.accept(jobs);
-        metrics.handedOver(onlyTarget.name(), jobs);
-        onlyTarget.readied(bucket, jobs);
+    /** The free credit of open streams, for a pump that reserves due jobs for them directly ({@link #readyOnPump}). */
+    public StreamClaims claims(int max) {
+        return onlyTarget == null ? StreamClaims.NONE : onlyTarget.claims(max);
+    }
+
+    /**
+     * What {@link #dispatch} does after a pump that already put its jobs in their ready lists, or reserved them for the
+     * streams of {@code claims}: those streams get theirs first.
+     */
+    public void dispatchReadied(int bucket, PumpResult pumped, StreamClaims claims) {
+        // the streams first: their jobs are reserved already and wait for nothing else
+        onlyTarget.reservedOnPump(claims, pumped.reserved());
+        handedOver.accept(pumped.jobs());
+        metrics.handedOver(onlyTarget.name(), pumped.jobs());
+        if (pumped.reserved().isEmpty()) {
+            onlyTarget.readied(bucket, pumped.jobs());
+            return;
+        }
+        Set<Job> direct = Collections.newSetFromMap(new IdentityHashMap<>());
+        pumped.reserved().forEach(each -> direct.add(each.job()));
+        List<Job> readied =
+                pumped.jobs().stream().filter(job -> !direct.contains(job)).toList();
+        if (!readied.isEmpty()) {
+            onlyTarget.readied(bucket, readied);
+        }
     }
 
     /** Where hand-overs (and their lateness) are reported. */

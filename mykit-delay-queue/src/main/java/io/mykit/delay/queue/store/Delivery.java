@@ -25,6 +25,18 @@ public interface Delivery {
      */
     PumpResult pumpDueToReady(int bucket, long now, int limit);
 
+    /**
+     * {@link #pumpDueToReady}, reserving due jobs of each claim's topics for it in the same call (up to its
+     * {@code max}, for {@code ttrMs}, counted as a reservation would be) instead of putting them in a ready list: a
+     * stream with free credit gets them without a look. Fenced.
+     */
+    default PumpResult pumpDueToReady(int bucket, long now, int limit, List<Claim> claims) {
+        return pumpDueToReady(bucket, now, limit);
+    }
+
+    /** Room a stream has for jobs of {@code topics}: at most {@code max}, each reserved for {@code ttrMs}. */
+    record Claim(List<String> topics, int max, long ttrMs) {}
+
     /** Moves in-flight jobs of one pull topic to its ready list; returns how many moved. Fenced. */
     int toReady(int bucket, String topic, List<String> ids);
 

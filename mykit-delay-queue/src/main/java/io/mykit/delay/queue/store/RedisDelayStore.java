@@ -117,6 +117,11 @@ public class RedisDelayStore implements DelayStore {
     }
 
     @Override
+    public PumpResult pumpDueToReady(int bucket, long now, int limit, List<Claim> claims) {
+        return delivery.pumpDueToReady(bucket, now, limit, claims);
+    }
+
+    @Override
     public int toReady(int bucket, String topic, List<String> ids) {
         return delivery.toReady(bucket, topic, ids);
     }

@@ -43,10 +43,24 @@ final class RedisDelivery implements Delivery {
 
     @Override
     public PumpResult pumpDueToReady(int bucket, long now, int limit) {
-        // no hand-over deadline: the jobs never sit in flight
-        return pump(
-                bucket,
+        return pumpDueToReady(bucket, now, limit, List.of());
+    }
+
+    @Override
+    public PumpResult pumpDueToReady(int bucket, long now, int limit, List<Claim> claims) {
+        // no hand-over deadline: the jobs never sit in flight unless reserved for a claim
+        List<String> args = new ArrayList<>(
                 List.of(Long.toString(now), Integer.toString(limit), "0", fence.token(bucket), keys.ready(bucket, "")));
+        if (!claims.isEmpty()) {
+            args.add(Integer.toString(claims.size()));
+            for (Claim claim : claims) {
+                args.add(Integer.toString(claim.max()));
+                args.add(Long.toString(claim.ttrMs()));
+                args.add(Integer.toString(claim.topics().size()));
+                args.addAll(claim.topics());
+            }
+        }
+        return pump(bucket, args);
     }
 
     private PumpResult pump(int bucket, List<String> args) {
@@ -58,14 +72,25 @@ final class RedisDelivery implements Delivery {
                         keys.inflight(bucket),
                         keys.pool(bucket),
                         keys.owner(bucket),
-                        keys.counts(bucket)),
+                        keys.counts(bucket),
+                        keys.reserved(bucket)),
                 args);
+        // { next, R, R x (id, record, reservations, claim number), id, record, ... }
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
-        List<Job> jobs = new ArrayList<>((reply.size() - 1) / 2);
-        for (int i = 2; i < reply.size(); i += 2) {
+        int direct = (int) (long) (Long) reply.get(1);
+        int readiedFrom = 2 + 4 * direct;
+        List<Job> jobs = new ArrayList<>(direct + (reply.size() - readiedFrom) / 2);
+        List<PumpResult.Reserved> reserved = new ArrayList<>(direct);
+        for (int i = 2; i < readiedFrom; i += 4) {
+            Job job = JobCodec.decode((String) reply.get(i), (String) reply.get(i + 1));
+            job.setAttempts((int) ((Long) reply.get(i + 2) - 1));
+            jobs.add(job);
+            reserved.add(new PumpResult.Reserved((int) ((Long) reply.get(i + 3) - 1), job));
+        }
+        for (int i = readiedFrom + 1; i < reply.size(); i += 2) {
             jobs.add(JobCodec.decode((String) reply.get(i - 1), (String) reply.get(i)));
         }
-        return new PumpResult(jobs, nextDue);
+        return new PumpResult(jobs, nextDue, reserved);
     }
 
     @Override

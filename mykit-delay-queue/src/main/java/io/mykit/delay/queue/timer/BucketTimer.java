@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.timer;
 
 import io.mykit.delay.queue.dispatch.Dispatcher;
+import io.mykit.delay.queue.dispatch.pull.StreamClaims;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.PumpResult;
@@ -9,9 +10,9 @@ import java.util.function.IntPredicate;
 
 /**
  * Moves due jobs of one bucket to in-flight and hands them to the dispatcher (where every topic goes to the pull queue,
- * straight to their ready lists in the same call: {@link Dispatcher#readyOnPump}). Sleeps until the bucket's earliest
- * due time (capped by {@code maxIdleMs} for pushes made on other nodes); a local push with an earlier due time wakes
- * it. A full batch pumps again at once.
+ * straight to their ready lists in the same call, or reserved for streams with free credit:
+ * {@link Dispatcher#readyOnPump}). Sleeps until the bucket's earliest due time (capped by {@code maxIdleMs} for pushes
+ * made on other nodes); a local push with an earlier due time wakes it. A full batch pumps again at once.
  */
 public final class BucketTimer extends WakeableLoop {
     private final int bucket;
@@ -53,9 +54,15 @@ public final class BucketTimer extends WakeableLoop {
         PumpResult pumped;
         try {
             if (dispatcher.readyOnPump()) {
-                pumped = store.pumpDueToReady(bucket, now, batchSize);
-                if (!pumped.jobs().isEmpty()) {
-                    dispatcher.dispatchReadied(bucket, pumped.jobs());
+                StreamClaims claims = dispatcher.claims(batchSize);
+                try {
+                    pumped = store.pumpDueToReady(bucket, now, batchSize, claims.forStore());
+                    if (!pumped.jobs().isEmpty()) {
+                        dispatcher.dispatchReadied(bucket, pumped, claims);
+                    }
+                } finally {
+                    // a failed pump reserved nothing the streams know of: their promised credit is free again
+                    claims.release();
                 }
             } else {
                 pumped = store.pumpDue(bucket, now, batchSize, dispatchTimeoutMs);

@@ -8,6 +8,7 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.Delivery;
+import io.mykit.delay.queue.store.PumpResult;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
@@ -39,7 +41,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     private final Clock clock;
     private final HotBuckets hotBuckets;
     private final LongPolls polls;
+    /** Streams whose free credit one pump may claim: a claim's topics travel with the pump's call. */
+    static final int CLAIMS_PER_PUMP = 8;
+
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger claimTurn = new AtomicInteger();
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public PullTarget(Delivery store, StateChangeWriter states, Clock clock, long safetyIntervalMs) {
@@ -167,6 +173,39 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         streams.add(stream);
         stream.start();
         return stream;
+    }
+
+    /**
+     * Claims the free credit of up to {@link #CLAIMS_PER_PUMP} open streams, each up to {@code max} jobs, for a pump
+     * that reserves due jobs for them directly; taken in turn, so that every stream has its share of pumps.
+     */
+    public StreamClaims claims(int max) {
+        if (streams.isEmpty()) {
+            return StreamClaims.NONE;
+        }
+        List<Stream> open = List.copyOf(streams);
+        int start = Math.floorMod(claimTurn.getAndIncrement(), open.size());
+        List<Stream> turn = new ArrayList<>(Math.min(CLAIMS_PER_PUMP, open.size()));
+        for (int i = 0; i < open.size() && turn.size() < CLAIMS_PER_PUMP; i++) {
+            turn.add(open.get((start + i) % open.size()));
+        }
+        return StreamClaims.of(turn, max);
+    }
+
+    /**
+     * A pump reserved {@code reserved} for the streams of {@code claims}: they hold and write them now; journals Ready
+     * (handed over) and reports them as delivered, as a hand-over to a ready list does.
+     */
+    public void reservedOnPump(StreamClaims claims, List<PumpResult.Reserved> reserved) {
+        claims.settle(reserved);
+        if (reserved.isEmpty()) {
+            return;
+        }
+        long now = clock.millis();
+        List<StateChange> changes = new ArrayList<>(reserved.size());
+        reserved.forEach(each -> changes.add(StateChange.of(each.job().getId(), JobStatus.Ready, now)));
+        states.submitAll(changes);
+        reserved.forEach(each -> metrics.delivered(NAME, each.job()));
     }
 
     /** Streams open on this node right now. */

@@ -33,6 +33,9 @@ public final class Stream {
     private final Map<String, Held> held = new LinkedHashMap<>();
 
     private volatile int credit;
+    /** Credit promised to pumps' claims and not yet settled: counted as held meanwhile. Guarded by {@code this}. */
+    private int claimed;
+
     private boolean ended;
     private final AtomicBoolean looking = new AtomicBoolean();
     private volatile boolean lookWanted;
@@ -149,7 +152,36 @@ public final class Stream {
     }
 
     private synchronized int freeCredit() {
-        return ended ? 0 : credit - held.size();
+        return ended ? 0 : credit - held.size() - claimed;
+    }
+
+    /** The stream's topics. */
+    List<String> topics() {
+        return watches.stream().map(watch -> watch.topic).toList();
+    }
+
+    long ttrMs() {
+        return ttrMs;
+    }
+
+    /** Promises up to {@code max} of the free credit to a pump, which may reserve jobs for it directly. */
+    synchronized int claim(int max) {
+        int room = freeCredit();
+        int promised = Math.max(0, Math.min(max, room));
+        claimed += promised;
+        return promised;
+    }
+
+    /**
+     * The pump reserved {@code jobs} for a claim of {@code promised}: they are held and written as a look's jobs are,
+     * and the rest of the promise is free credit again.
+     */
+    void claimed(int promised, List<Job> jobs) {
+        hand(jobs, promised);
+        if (promised > jobs.size() && watches.stream().anyMatch(watch -> watch.maybe)) {
+            // a look meanwhile had less room because of the promise
+            lookSoon();
+        }
     }
 
     /** Asks for a look; one runs at a time, and one asked while another runs follows it. */
@@ -222,13 +254,23 @@ public final class Stream {
     }
 
     private void hand(List<Job> jobs) {
+        hand(jobs, 0);
+    }
+
+    /** Holds and writes {@code jobs}; {@code promised} credit a pump's claim held for them is settled at once. */
+    private void hand(List<Job> jobs, int promised) {
         long expiresAt = polls.now() + ttrMs + EXPIRY_GRACE_MS;
         boolean kept;
         synchronized (this) {
+            // one step, so that no look sees the promise gone before the jobs are held
+            claimed -= promised;
             kept = !ended;
             if (kept) {
                 jobs.forEach(job -> held.put(job.getId(), new Held(job, expiresAt)));
             }
+        }
+        if (jobs.isEmpty()) {
+            return;
         }
         if (!kept) {
             // closed while it looked: nobody holds these
