@@ -54,6 +54,11 @@ public class PushPipeline implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PushPipeline.class);
     /** Groups below this many jobs commit one at a time ({@link #smallTurn}). */
     static final int SMALL_GROUP_ROWS = 32;
+    /**
+     * A group this small lingers for more pushes; a larger one commits at once: clients waiting for their answers (a
+     * closed loop) make groups this large without help, and a linger would only slow them down.
+     */
+    static final int LINGER_BELOW_ROWS = 4;
     /** How long a small group waits for the small-commit turn before it commits side by side anyway. */
     static final long SMALL_TURN_WAIT_MS = 100;
 
@@ -326,9 +331,10 @@ public class PushPipeline implements AutoCloseable {
     }
 
     /**
-     * While the journal is busy (a small commit ended within the linger), waits up to the linger for more pushes to
-     * join the group: at a steady rate of single pushes a commit otherwise carries one or two of them, and its fixed
-     * cost is most of the database's CPU per push. Holding the gather turn, so arriving pushes queue for this group.
+     * While the journal is busy (a small commit ended within the linger), a group of fewer than
+     * {@link #LINGER_BELOW_ROWS} jobs waits up to the linger for more pushes to join it: at a steady rate of single
+     * pushes a commit otherwise carries one or two of them, and its fixed cost is most of the database's CPU per push.
+     * Holding the gather turn, so arriving pushes queue for this group.
      */
     private void linger(List<Pending> group, int rows) throws InterruptedException {
         long start = System.nanoTime();
@@ -337,7 +343,7 @@ public class PushPipeline implements AutoCloseable {
         }
         long end = start + lingerNanos;
         long left;
-        while (rows < SMALL_GROUP_ROWS && (left = end - System.nanoTime()) > 0) {
+        while (rows < LINGER_BELOW_ROWS && (left = end - System.nanoTime()) > 0) {
             Pending next = queue.pollFirst(left, TimeUnit.NANOSECONDS);
             if (next == null) {
                 return;
