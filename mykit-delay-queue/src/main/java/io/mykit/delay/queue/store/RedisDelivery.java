@@ -82,8 +82,7 @@ final class RedisDelivery implements Delivery {
         List<Job> jobs = new ArrayList<>(direct + (reply.size() - readiedFrom) / 2);
         List<PumpResult.Reserved> reserved = new ArrayList<>(direct);
         for (int i = 2; i < readiedFrom; i += 4) {
-            Job job = JobCodec.decode((String) reply.get(i), (String) reply.get(i + 1));
-            job.setAttempts((int) ((Long) reply.get(i + 2) - 1));
+            Job job = reservedJob(reply.get(i), reply.get(i + 1), reply.get(i + 2));
             jobs.add(job);
             reserved.add(new PumpResult.Reserved((int) ((Long) reply.get(i + 3) - 1), job));
         }
@@ -178,11 +177,16 @@ final class RedisDelivery implements Delivery {
         List<?> flat = (List<?>) reply;
         List<Job> jobs = new ArrayList<>(flat.size() / 3);
         for (int i = 0; i + 2 < flat.size(); i += 3) {
-            Job job = JobCodec.decode((String) flat.get(i), (String) flat.get(i + 1));
-            job.setAttempts((int) ((Long) flat.get(i + 2) - 1));
-            jobs.add(job);
+            jobs.add(reservedJob(flat.get(i), flat.get(i + 1), flat.get(i + 2)));
         }
         return jobs;
+    }
+
+    /** A reserved job as a script answers it: its attempts are the reservations before this one. */
+    private static Job reservedJob(Object id, Object record, Object reservations) {
+        Job job = JobCodec.decode((String) id, (String) record);
+        job.setAttempts((int) ((Long) reservations - 1));
+        return job;
     }
 
     @Override

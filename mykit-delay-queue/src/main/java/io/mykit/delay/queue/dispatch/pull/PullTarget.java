@@ -15,8 +15,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
@@ -44,7 +42,9 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     /** Streams whose free credit one pump may claim: a claim's topics travel with the pump's call. */
     static final int CLAIMS_PER_PUMP = 8;
 
-    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    /** Replaced whole on open and close, which are rare, so that every pump's claims read it without a copy. */
+    private volatile List<Stream> streams = List.of();
+
     private final AtomicInteger claimTurn = new AtomicInteger();
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -169,8 +169,12 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * {@code credit} held at once, and writes them to {@code outlet}. Its first look runs at once on a poll worker.
      */
     public Stream openStream(List<String> topics, int credit, long ttrMs, StreamOutlet outlet) {
-        Stream stream = new Stream(polls, topics, credit, ttrMs, outlet, streams::remove);
-        streams.add(stream);
+        Stream stream = new Stream(polls, topics, credit, ttrMs, outlet, this::closed);
+        synchronized (this) {
+            List<Stream> more = new ArrayList<>(streams);
+            more.add(stream);
+            streams = List.copyOf(more);
+        }
         stream.start();
         return stream;
     }
@@ -180,10 +184,10 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * that reserves due jobs for them directly; taken in turn, so that every stream has its share of pumps.
      */
     public StreamClaims claims(int max) {
-        if (streams.isEmpty()) {
+        List<Stream> open = streams;
+        if (open.isEmpty()) {
             return StreamClaims.NONE;
         }
-        List<Stream> open = List.copyOf(streams);
         int start = Math.floorMod(claimTurn.getAndIncrement(), open.size());
         List<Stream> turn = new ArrayList<>(Math.min(CLAIMS_PER_PUMP, open.size()));
         for (int i = 0; i < open.size() && turn.size() < CLAIMS_PER_PUMP; i++) {
@@ -206,6 +210,12 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
         reserved.forEach(each -> changes.add(StateChange.of(each.job().getId(), JobStatus.Ready, now)));
         states.submitAll(changes);
         reserved.forEach(each -> metrics.delivered(NAME, each.job()));
+    }
+
+    private synchronized void closed(Stream stream) {
+        List<Stream> fewer = new ArrayList<>(streams);
+        fewer.remove(stream);
+        streams = List.copyOf(fewer);
     }
 
     /** Streams open on this node right now. */
@@ -237,7 +247,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     public void stopWaiting() {
         polls.stopWaiting();
         // the connections end, and their held jobs go back now, while Redis is still there
-        List.copyOf(streams).forEach(stream -> {
+        streams.forEach(stream -> {
             stream.stopping();
             stream.close();
         });
