@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -46,6 +48,7 @@ final class StreamConnection implements StreamOutlet {
     private final StreamSettings settings;
     private final TenantEvents events;
     private final LongSupplier clock;
+    private final Executor closer;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
 
@@ -61,7 +64,8 @@ final class StreamConnection implements StreamOutlet {
             ObjectMapper mapper,
             StreamSettings settings,
             TenantEvents events,
-            LongSupplier clock) {
+            LongSupplier clock,
+            Executor closer) {
         this.session = session;
         this.outbox = outbox;
         this.request = request;
@@ -70,6 +74,7 @@ final class StreamConnection implements StreamOutlet {
         this.settings = settings;
         this.events = events;
         this.clock = clock;
+        this.closer = closer;
         this.lastReceived = clock.getAsLong();
         this.lastSent = lastReceived;
     }
@@ -334,6 +339,15 @@ final class StreamConnection implements StreamOutlet {
         }
         // the jobs first: a close frame to a consumer that does not read waits for the container's send timeout
         end();
+        // and the close frame off the caller's thread: the stream timer ticks every other stream meanwhile
+        try {
+            closer.execute(() -> sendClose(status));
+        } catch (RejectedExecutionException e) {
+            sendClose(status);
+        }
+    }
+
+    private void sendClose(CloseStatus status) {
         try {
             session.close(status);
         } catch (IOException | RuntimeException e) {

@@ -6,8 +6,11 @@ import jakarta.websocket.Session;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +38,7 @@ public class StreamHandler extends TextWebSocketHandler implements AutoCloseable
     private final AtomicInteger slots = new AtomicInteger();
     private final Map<String, StreamConnection> connections = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
+    private final ExecutorService closer;
 
     public StreamHandler(DelayQueueService queue, ObjectMapper mapper, StreamSettings settings, TenantEvents events) {
         this.queue = queue;
@@ -43,6 +47,12 @@ public class StreamHandler extends TextWebSocketHandler implements AutoCloseable
         this.events = events;
         this.timer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "mykit-stream-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // two threads: a close frame to a consumer that stopped reading blocks one for up to the blocking send timeout
+        this.closer = new ThreadPoolExecutor(2, 2, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "mykit-stream-closer");
             thread.setDaemon(true);
             return thread;
         });
@@ -78,7 +88,7 @@ public class StreamHandler extends TextWebSocketHandler implements AutoCloseable
         StreamOutbox outbox =
                 new StreamOutbox(endpoint.getAsyncRemote(), settings.maxSendBufferBytes(), System::currentTimeMillis);
         StreamConnection connection = new StreamConnection(
-                session, outbox, request, queue, mapper, settings, events, System::currentTimeMillis);
+                session, outbox, request, queue, mapper, settings, events, System::currentTimeMillis, closer);
         connections.put(session.getId(), connection);
         try {
             connection.open();
@@ -138,5 +148,6 @@ public class StreamHandler extends TextWebSocketHandler implements AutoCloseable
     @Override
     public void close() {
         timer.shutdownNow();
+        closer.shutdown();
     }
 }
