@@ -2,6 +2,7 @@ package io.mykit.delay.test.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
@@ -134,5 +135,26 @@ class ConsoleManyTopicsBrowserTest {
         awaitRange("topics 1–10 of 10");
         assertThat(topicsOnPage()).hasSize(10).allMatch(topic -> topic.startsWith("t-1999"));
         assertThat(browser.findElement(By.id("topics-next")).isEnabled()).isFalse();
+    }
+
+    /** The route the console pages: without parameters the answer of before, with them one page of a prefix. */
+    @Test
+    void stats_answer_the_first_thousand_lines_without_paging_parameters_and_one_page_with_them() {
+        GatewayClient client = gateway.client();
+        JsonNode whole = client.get("/stats").data();
+        assertThat(whole.path("topics")).hasSize(1_000);
+        assertThat(whole.path("topicCount").asInt()).isEqualTo(TOPICS);
+        assertThat(whole.path("topicsCut").asBoolean()).isTrue();
+        assertThat(whole.path("moreTopics").asInt()).isEqualTo(TOPICS - 1_000);
+
+        JsonNode page = client.get("/stats?prefix=t-1999&after=t-19994&limit=3").data();
+        assertThat(page.findValuesAsText("topic")).containsExactly("t-19995", "t-19996", "t-19997");
+        assertThat(page.path("topicCount").asInt()).isEqualTo(10);
+        assertThat(page.path("moreTopics").asInt()).isEqualTo(2);
+        assertThat(page.path("pending").asLong()).as("totals of every topic").isEqualTo(TOPICS);
+
+        Reply refused = client.get("/stats?limit=0");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().toString()).contains("limit");
     }
 }
