@@ -151,7 +151,6 @@
         if (!topicPage.prefix) {
             // the whole list's size sets the pace: the server reads every topic's counters on each poll
             pollMs = count > MANY_TOPICS ? SLOW_POLL_MS : POLL_MS;
-            $('updated').dataset.pollMs = pollMs;
         }
     }
 
