@@ -1,10 +1,20 @@
-// The mykit-delay console: reads GET /stats every 2 s and calls the gateway's own endpoints; no build step, no library.
+// The mykit-delay console: reads one page of GET /stats every 2 s (every 10 s with many topics) and calls the gateway's
+// own endpoints; no build step, no library.
 (function () {
     'use strict';
     const TOKEN_KEY = 'mykit-delay.admin-token';
     // a tenant's token: with tenants configured every data-plane call needs one, and the page shows that tenant's view
     const TENANT_KEY = 'mykit-delay.tenant-token';
     const $ = id => document.getElementById(id);
+    // topic lines one stats answer carries: with thousands of topics a whole list would be megabytes every poll
+    const TOPIC_PAGE = 100;
+    // more topics than this and the overview is read every SLOW_POLL_MS instead of every POLL_MS
+    const MANY_TOPICS = 1000;
+    const POLL_MS = 2000;
+    const SLOW_POLL_MS = 10000;
+    // the page of topics on screen: the filter's prefix, the last topic before the page, those of the pages before
+    const topicPage = { prefix: '', after: null, earlier: [], lastTopic: null };
+    let pollMs = POLL_MS;
 
     // builds elements from data with textContent only, so nothing a job carries is ever parsed as HTML
     function el(tag, attrs, ...children) {
@@ -47,7 +57,9 @@
         try { json = await response.json(); } catch (e) { json = null; }
         if (response.status === 401 && !admin) {
             $('tenant-token').classList.add('wanted');
-            throw new Error('token required: enter your token at the top');
+            const error = new Error('token required: enter your token at the top');
+            error.status = 401;
+            throw error;
         }
         if (response.status === 401) {
             $('admin-token').classList.add('wanted');
@@ -55,9 +67,17 @@
             throw new Error('admin token required: enter it at the top and try again');
         }
         if (!response.ok || (json && json.success === false)) {
-            throw new Error((json && json.message) || ('HTTP ' + response.status));
+            const error = new Error((json && json.message) || ('HTTP ' + response.status));
+            error.status = response.status;
+            throw error;
         }
         return json ? json.data : null;
+    }
+
+    // a query string of the parameters that have a value: an empty field is left out, never sent as "name="
+    function withQuery(path, params) {
+        const given = Object.entries(params).filter(([, v]) => v != null && v !== '');
+        return given.length ? path + '?' + new URLSearchParams(given).toString() : path;
     }
 
     function when(ms) {
@@ -84,17 +104,54 @@
             el('td', { class: 'num ready' }, t.ready),
             el('td', { class: 'num inflight' }, t.inFlight),
             el('td', { class: 'num dead' }, t.dead))));
-        if (!stats.topics.length) body.append(el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'no jobs in Redis')));
-        const totals = $('totals');
-        totals.querySelector('.pending').textContent = stats.pending;
-        totals.querySelector('.ready').textContent = stats.ready;
-        totals.querySelector('.inflight').textContent = stats.inFlight;
-        totals.querySelector('.dead').textContent = stats.dead + (stats.deadExact ? '' : '+');
+        if (!stats.topics.length) {
+            body.append(el('tr', {}, el('td', { colspan: 5, class: 'muted' },
+                topicPage.prefix ? 'no topic starts with ' + topicPage.prefix : 'no jobs in Redis')));
+        }
+        showTotals(stats);
+        renderPager(stats);
         $('next-due').textContent = when(stats.nextDueTime);
         $('oldest-overdue').textContent = stats.oldestOverdueTime == null ? '–' : span(stats.oldestOverdueMs) + ' late';
         $('overdue').textContent = stats.overdue == null ? '–' : stats.overdue;
         $('topic-names').replaceChildren(...stats.topics.map(t => el('option', { value: t.topic })));
         renderLateness(stats.lateness || { recent: [], samples: '–' });
+    }
+
+    // the totals row: numbers once an answer came, a dash while none did or the caller may not see them
+    function showTotals(stats) {
+        const totals = $('totals');
+        totals.querySelector('.pending').textContent = stats ? stats.pending : '–';
+        totals.querySelector('.ready').textContent = stats ? stats.ready : '–';
+        totals.querySelector('.inflight').textContent = stats ? stats.inFlight : '–';
+        totals.querySelector('.dead').textContent = stats ? stats.dead + (stats.deadExact ? '' : '+') : '–';
+    }
+
+    // a token refused: nothing shown before may stay on screen, it is not this caller's to see
+    function renderUnknown() {
+        $('topics').replaceChildren();
+        showTotals(null);
+        $('topics-range').textContent = '';
+        $('topics-prev').disabled = true;
+        $('topics-next').disabled = true;
+        ['next-due', 'oldest-overdue', 'overdue'].forEach(id => { $(id).textContent = '–'; });
+        $('topic-names').replaceChildren();
+        renderLateness({ recent: [], samples: '–' });
+    }
+
+    function renderPager(stats) {
+        const count = stats.topicCount == null ? stats.topics.length : stats.topicCount;
+        const more = stats.moreTopics == null ? (stats.topicsCut ? 1 : 0) : stats.moreTopics;
+        const last = count - more;
+        const first = last - stats.topics.length + 1;
+        $('topics-range').textContent = !stats.topics.length ? ''
+            : 'topics ' + first.toLocaleString('en') + '–' + last.toLocaleString('en') + ' of ' + count.toLocaleString('en');
+        topicPage.lastTopic = stats.topics.length ? stats.topics[stats.topics.length - 1].topic : null;
+        $('topics-prev').disabled = !topicPage.earlier.length;
+        $('topics-next').disabled = more <= 0 || !topicPage.lastTopic;
+        if (!topicPage.prefix) {
+            // the whole list's size sets the pace: the server reads every topic's counters on each poll
+            pollMs = count > MANY_TOPICS ? SLOW_POLL_MS : POLL_MS;
+        }
     }
 
     function renderLateness(l) {
@@ -135,17 +192,65 @@
             + (due.estimated ? ' (spread over the minutes estimated from a sample)' : '') + ', ' + due.overdue + ' overdue now';
     }
 
+    let refreshes = 0;
+
     async function refresh() {
+        const mine = ++refreshes;
         try {
             // a tenant's token sees its own topics; due times across all topics are the admin's (403 to a tenant)
-            const [stats, due] = await Promise.all([api('GET', '/stats'),
+            const [stats, due] = await Promise.all([
+                api('GET', withQuery('/stats', { limit: TOPIC_PAGE, after: topicPage.after, prefix: topicPage.prefix })),
                 api('GET', '/stats/due?minutes=60').catch(() => null)]);
+            // a later refresh (a click while a poll was under way) has the newer answer
+            if (mine !== refreshes) return;
+            if (!stats.topics.length && topicPage.after != null) {
+                // the topics past the cursor went away: back to the first page
+                topicPage.after = null;
+                topicPage.earlier = [];
+                return refresh();
+            }
             renderTopics(stats);
             if (due) renderDue(due); else $('due-total').textContent = 'due times across all topics: admin only';
             $('updated').textContent = 'updated ' + new Date(stats.at).toLocaleTimeString();
         } catch (e) {
+            if (mine !== refreshes) return;
+            if (e.status === 401 || e.status === 403) renderUnknown();
             $('updated').textContent = 'stats unavailable: ' + e.message;
         }
+    }
+
+    async function poll() {
+        await refresh();
+        setTimeout(poll, pollMs);
+    }
+
+    function nextTopics() {
+        if (!topicPage.lastTopic) return;
+        topicPage.earlier.push(topicPage.after);
+        topicPage.after = topicPage.lastTopic;
+        refresh();
+    }
+
+    function previousTopics() {
+        if (!topicPage.earlier.length) return;
+        topicPage.after = topicPage.earlier.pop();
+        refresh();
+    }
+
+    let filterTimer = null;
+
+    function applyFilter() {
+        clearTimeout(filterTimer);
+        topicPage.prefix = $('topic-filter').value.trim();
+        topicPage.after = null;
+        topicPage.earlier = [];
+        refresh();
+    }
+
+    function filterTopics() {
+        // typing waits for a pause, so a word is one request and not one per letter
+        clearTimeout(filterTimer);
+        filterTimer = setTimeout(applyFilter, 300);
     }
 
     function report(target, data) {
@@ -187,11 +292,14 @@
     }
 
     function bizQuery() {
-        return '/jobs?bizKey=' + encodeURIComponent($('biz-key').value.trim()) + '&topic=' + encodeURIComponent($('biz-topic').value.trim());
+        return withQuery('/jobs', { bizKey: $('biz-key').value.trim(), topic: $('biz-topic').value.trim() });
     }
 
     async function findByBizKey(ev) {
         ev.preventDefault();
+        // whatever this lookup answers, the job of an earlier one is not its answer
+        $('job-result').replaceChildren();
+        if (!$('biz-key').value.trim()) return say('enter a bizKey', 'error');
         try {
             const found = await api('GET', bizQuery());
             const jobs = Array.isArray(found) ? found : [found];
@@ -199,6 +307,7 @@
             showJob(jobs[0]);
             say(jobs.length > 1 ? jobs.length + ' jobs share that bizKey; showing the first' : '');
         } catch (e) {
+            $('job-result').replaceChildren();
             say(e.message, 'error');
         }
     }
@@ -219,14 +328,19 @@
         if (!topic) return say('enter a topic', 'error');
         try {
             const jobs = await api('GET', '/dead/' + encodeURIComponent(topic) + '?limit=100');
+            // ids and bizKeys on one line each, cut with an ellipsis when long; the whole value is the hover's title
+            // and what a copy takes. attempts: the tries the job used, as the server counts them
             $('dead-rows').replaceChildren(...jobs.map(j => el('tr', { 'data-id': j.id },
-                el('td', {}, j.id), el('td', {}, j.bizKey), el('td', { class: 'num' }, j.attempts),
+                el('td', { class: 'id' }, el('span', { class: 'clip', title: j.id }, j.id)),
+                el('td', { class: 'bizkey' }, el('span', { class: 'clip', title: j.bizKey || '' }, j.bizKey)),
+                el('td', { class: 'num attempts' }, j.attempts),
                 el('td', {},
                     el('button', { type: 'button', class: 'respawn admin', onclick: () => deadAction('respawn', topic, [j.id]) }, 'Respawn'),
                     ' ',
                     el('button', { type: 'button', class: 'drop admin danger', onclick: () => deadAction('drop', topic, [j.id]) }, 'Drop')))));
             if (!jobs.length) $('dead-rows').append(el('tr', {}, el('td', { colspan: 4, class: 'muted' }, 'no dead letters in ' + topic)));
         } catch (e) {
+            $('dead-rows').replaceChildren();
             say(e.message, 'error');
         }
     }
@@ -330,8 +444,14 @@
     $('restore-form').addEventListener('submit', startRestore);
     $('restore-status').addEventListener('click', restoreStatus);
     $('cluster-load').addEventListener('click', loadCluster);
+    $('topics-next').addEventListener('click', nextTopics);
+    $('topics-prev').addEventListener('click', previousTopics);
+    $('topic-filter').addEventListener('input', filterTopics);
+    $('topics-pager').addEventListener('submit', ev => {
+        ev.preventDefault();
+        applyFilter();
+    });
 
     showTokenState();
-    refresh();
-    setInterval(refresh, 2000);
+    poll();
 })();

@@ -2,6 +2,8 @@ package io.mykit.delay.controller;
 
 import io.mykit.delay.queue.stats.StatsService;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,18 +24,38 @@ public class StatsController {
 
     // GET /stats  every topic's pending / ready / in-flight / dead, next due, oldest overdue, recent lateness;
     // at most StatsService.MAX_TOPIC_LINES topic lines (topicsCut says when more were left out)
+    // GET /stats?limit=100&after=<last topic>&prefix=<p>  one page of the topic lines, by name; totals stay whole
     // GET /stats?topic=t  the same as /stats/{topic} (for a topic named like a sub-route, "due")
     @Operation(
             summary = "Counts of every topic",
             description = "Pending, ready, in-flight and dead jobs per topic, "
                     + "next due and oldest overdue time, recent lateness; at most 1,000 topic lines, the first "
-                    + "by name (topicsCut true when more were left out, topicCount says how many); with ?topic= "
-                    + "the same as "
-                    + "GET /stats/{topic}. Read from "
-                    + "counters, never a scan of the jobs.")
+                    + "by name (topicsCut true when more were left out, topicCount says how many). limit, after "
+                    + "and prefix page the topic lines: at most limit lines of the topics starting with prefix, "
+                    + "the first after the topic named by after; topicCount then counts the prefix's topics and "
+                    + "moreTopics those after the page, while the totals still cover every topic. With ?topic= "
+                    + "the same as GET /stats/{topic}. Read from counters, never a scan of the jobs.")
     @GetMapping("/stats")
     public ApiResponse<Object> overview(
-            @RequestParam(value = "topic", required = false) String topic, HttpServletRequest request) {
+            @RequestParam(value = "topic", required = false) String topic,
+            @RequestParam(value = "limit", required = false)
+                    @Parameter(
+                            description = "topic lines in this answer",
+                            schema =
+                                    @Schema(
+                                            type = "integer",
+                                            format = "int32",
+                                            minimum = "1",
+                                            maximum = "" + StatsService.MAX_TOPIC_LINES,
+                                            defaultValue = "" + StatsService.MAX_TOPIC_LINES))
+                    Integer limit,
+            @RequestParam(value = "after", required = false)
+                    @Parameter(description = "the last topic of the previous page", example = "order-close")
+                    String after,
+            @RequestParam(value = "prefix", required = false)
+                    @Parameter(description = "only topics whose name starts with it", example = "order-")
+                    String prefix,
+            HttpServletRequest request) {
         if (topic != null) {
             return ApiResponse.ok(topicOf(topic, request));
         }
@@ -41,7 +63,7 @@ public class StatsController {
         caller.requireKnown();
         StatsService.Overview overview =
                 caller.scoped() ? stats.overview(caller.tenant().topics()) : stats.overview();
-        return ApiResponse.ok(overview.limited(StatsService.MAX_TOPIC_LINES));
+        return ApiResponse.ok(overview.page(prefix, after, limit == null ? StatsService.MAX_TOPIC_LINES : limit));
     }
 
     /** A topic outside the caller's patterns answers as a topic nobody ever used. */

@@ -21,6 +21,8 @@ public class StatsService {
     public static final int MAX_MINUTES = 1440;
     /** Topic lines one answer of GET /stats lists at most; the totals still cover every topic. */
     public static final int MAX_TOPIC_LINES = 1_000;
+    /** The longest {@code prefix} or {@code after} a page of topic lines takes: a topic's own limit. */
+    static final int MAX_TOPIC_CHARS = 128;
 
     private final StoreCounters counters;
     private final DeadLetterCounts dead;
@@ -41,7 +43,8 @@ public class StatsService {
      * Every topic Redis or the dead letters know, the totals, the head of the due times and recent lateness;
      * {@code countsComplete} false while Redis lacks the counters' mark and its recount is not due yet. In a view of
      * some topics only, {@code overdue} and {@code lateness} (kept for all topics together) are null. {@code topics}
-     * lists {@code topicCount} lines, or the first of them by name when {@code topicsCut} ({@link #limited}).
+     * lists {@code topicCount} lines, or some of them by name when {@code topicsCut} ({@link #page});
+     * {@code moreTopics} of them come after the listed ones.
      */
     public record Overview(
             long at,
@@ -58,11 +61,34 @@ public class StatsService {
             LatenessRecorder.Summary lateness,
             boolean countsComplete,
             int topicCount,
-            boolean topicsCut) {
+            boolean topicsCut,
+            int moreTopics) {
 
-        /** This overview listing at most {@code maxLines} topic lines, the first by name; totals stay whole. */
-        public Overview limited(int maxLines) {
-            if (topics.size() <= maxLines) {
+        /**
+         * One page of this overview's topic lines: those whose name starts with {@code prefix} (every one when null),
+         * by name, the first after {@code after} (from the first when null), at most {@code limit}. {@code topicCount}
+         * then counts the lines of that prefix; the totals, due times and lateness stay those of every topic.
+         */
+        public Overview page(String prefix, String after, int limit) {
+            if (limit < 1 || limit > MAX_TOPIC_LINES) {
+                throw new InvalidJobException("limit", "must be 1.." + MAX_TOPIC_LINES + ", was " + limit);
+            }
+            requireShort("prefix", prefix);
+            requireShort("after", after);
+            List<TopicLine> matching = prefix == null || prefix.isEmpty()
+                    ? topics
+                    : topics.stream()
+                            .filter(line -> line.topic().startsWith(prefix))
+                            .toList();
+            int from = 0;
+            if (after != null) {
+                // the lines are sorted by name: the page starts at the first name beyond the cursor
+                while (from < matching.size() && matching.get(from).topic().compareTo(after) <= 0) {
+                    from++;
+                }
+            }
+            int to = Math.min(matching.size(), from + limit);
+            if (matching == topics && from == 0 && to == topics.size()) {
                 return this;
             }
             return new Overview(
@@ -76,11 +102,18 @@ public class StatsService {
                     nextDueTime,
                     oldestOverdueTime,
                     oldestOverdueMs,
-                    topics.subList(0, maxLines),
+                    List.copyOf(matching.subList(from, to)),
                     lateness,
                     countsComplete,
-                    topicCount,
-                    true);
+                    matching.size(),
+                    from > 0 || to < matching.size(),
+                    matching.size() - to);
+        }
+
+        private static void requireShort(String name, String value) {
+            if (value != null && value.length() > MAX_TOPIC_CHARS) {
+                throw new InvalidJobException(name, "must be at most " + MAX_TOPIC_CHARS + " characters");
+            }
         }
     }
 
@@ -139,7 +172,8 @@ public class StatsService {
                 lateness.summary(LATENESS_WINDOW_MS, LATENESS_RECENT),
                 snapshot.complete(),
                 lines.size(),
-                false);
+                false,
+                0);
     }
 
     /**
@@ -185,7 +219,8 @@ public class StatsService {
                 null,
                 all.countsComplete(),
                 lines.size(),
-                false);
+                false,
+                0);
     }
 
     /**

@@ -136,4 +136,41 @@ class TenantConsoleBrowserTest {
                 .until(driver -> topicsOnPage().contains(mail));
         assertThat(topicsOnPage()).doesNotContain(orders).allMatch(topic -> topic.startsWith("mail-"));
     }
+
+    private static List<String> totals() {
+        return browser.findElements(By.cssSelector("#totals th.num")).stream()
+                .map(WebElement::getText)
+                .toList();
+    }
+
+    /** Totals the page does not know (no token yet, or one forgotten) read as a dash, never as a count of 0. */
+    @Test
+    void totals_show_a_dash_until_a_token_reads_them() {
+        TenantHttp http = new TenantHttp(gateway.baseUrl());
+        String orders = "order-totals-" + RUN;
+        http.push("orders-token", orders, "k", 1_800_000);
+
+        browser.get(gateway.baseUrl() + "/console");
+        ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
+        browser.navigate().refresh();
+        waiting()
+                .until(ExpectedConditions.textMatches(
+                        By.id("updated"), Pattern.compile("stats unavailable: token required")));
+        assertThat(totals()).as("totals without a token").containsOnly("–");
+        assertThat(browser.findElement(By.id("overdue")).getText()).isEqualTo("–");
+
+        browser.findElement(By.id("tenant-token")).sendKeys("orders-token");
+        browser.findElement(By.id("tenant-save")).click();
+        waiting()
+                .withMessage("the orders tenant's topic on the page")
+                .until(driver -> topicsOnPage().contains(orders));
+        assertThat(totals()).as("totals with the token").hasSize(4).allMatch(total -> total.matches("\\d+\\+?"));
+
+        // the token forgotten: the tenant's topics and totals leave the page with it
+        browser.findElement(By.id("tenant-forget")).click();
+        waiting()
+                .withMessage(() -> "dashes for totals, page shows " + totals())
+                .until(driver -> totals().stream().allMatch("–"::equals));
+        assertThat(topicsOnPage()).isEmpty();
+    }
 }
