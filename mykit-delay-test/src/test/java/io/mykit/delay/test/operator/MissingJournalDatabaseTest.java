@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mykit.delay.MykitDelayApplication;
+import io.mykit.delay.config.RedisProperties;
+import io.mykit.delay.test.support.KeyPrefixCleanup;
 import io.mykit.delay.test.support.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -29,9 +31,18 @@ class MissingJournalDatabaseTest {
     private final String database =
             "mykit_it_missing_" + UUID.randomUUID().toString().substring(0, 8);
 
+    private final String keyPrefix = "it-" + UUID.randomUUID().toString().substring(0, 8);
+
     @AfterEach
-    void dropDatabase() {
-        TestServers.dropDatabase(database);
+    void cleanUp() {
+        try {
+            RedisProperties redis = new RedisProperties();
+            redis.setHost(TestServers.redis().host());
+            redis.setPort(TestServers.redis().port());
+            KeyPrefixCleanup.delete(redis, keyPrefix);
+        } finally {
+            TestServers.dropDatabase(database);
+        }
     }
 
     /** The test MariaDB with {@code database} in the URL, which nothing has created. */
@@ -40,7 +51,7 @@ class MissingJournalDatabaseTest {
                 + "?useSSL=false&allowPublicKeyRetrieval=true" + options;
     }
 
-    private static ConfigurableApplicationContext start(String url) {
+    private ConfigurableApplicationContext start(String url) {
         TestServers.RedisEndpoint redis = TestServers.redis();
         return new SpringApplicationBuilder(MykitDelayApplication.class)
                 .run(
@@ -48,8 +59,7 @@ class MissingJournalDatabaseTest {
                         "--mykit.delay.http.warmup=0",
                         "--mykit.delay.redis.host=" + redis.host(),
                         "--mykit.delay.redis.port=" + redis.port(),
-                        "--mykit.delay.redis.key-prefix=it-"
-                                + UUID.randomUUID().toString().substring(0, 8),
+                        "--mykit.delay.redis.key-prefix=" + keyPrefix,
                         "--spring.datasource.url=" + url,
                         "--spring.datasource.username=" + TestServers.jdbcUser(),
                         "--spring.datasource.password=" + TestServers.jdbcPassword());
