@@ -10,7 +10,7 @@ import java.util.List;
 public class LimitsProperties {
     /** Largest body, in UTF-8 bytes. */
     private int maxBodyBytes = 64 * 1024;
-    /** Most jobs in one /push/batch call. */
+    /** Most jobs in one /push/batch, most a batch pull reserves (its count), most ids in one batch finish. */
     private int maxBatchSize = 1000;
     /** Longest delay (and ttl) accepted. */
     private Duration maxDelay = Duration.ofDays(366);

@@ -78,7 +78,7 @@ public class OriginalSettingsPostProcessor implements EnvironmentPostProcessor, 
         }
     }
 
-    /** The original's starter.properties: on the classpath as it shipped, or beside the jar. */
+    /** The original's starter.properties: on the classpath as it shipped, else under the working directory. */
     private static Optional<OriginalSettings.Located> starterProperties() {
         for (Resource resource :
                 List.of(new ClassPathResource(STARTER_PROPERTIES), new FileSystemResource(STARTER_PROPERTIES))) {
