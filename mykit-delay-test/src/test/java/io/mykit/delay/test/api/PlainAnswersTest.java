@@ -7,12 +7,14 @@ import io.mykit.delay.queue.stats.LatenessRecorder;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
+import io.mykit.delay.test.gateway.StreamClient;
 import io.mykit.delay.test.gateway.TestGateway;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -204,6 +206,9 @@ class PlainAnswersTest {
             assertRefused(reply, 409, null);
             assertThat(reply.json().path("message").asText()).contains(topic, "log target", "not to pullers");
         }
+        assertThat(StreamClient.refusal(gateway.baseUrl(), "topics=" + unique("plain-pulled-") + "," + topic, Map.of()))
+                .as("a stream of it")
+                .isEqualTo(409);
     }
 
     @Test
