@@ -15,8 +15,9 @@
 -- ARGV[6] (with ARGV[5]) how many claims follow, each: most jobs, ttr ms, topic count, topics...: a claim is a
 --         stream's free credit; a due job of one of its topics is reserved for it here, as reserve.lua would, instead
 --         of going to the ready list first (one script call per job fewer, and no look)
--- Returns { earliest remaining score or '-1', R, R x (id, record, reservations, claim number), id, record, ... }: the
--- jobs reserved for claims first, then the others
+-- Returns { earliest remaining score or '-1', R, R x (id, record, reservations, claim number, due), id, record, due,
+-- ... }: the jobs reserved for claims first, then the others; due is the time each was due at (its score), which a
+-- release or a retry may have moved past the one its record says
 local due = KEYS[1]
 local inflight = KEYS[2]
 local pool = KEYS[3]
@@ -87,7 +88,14 @@ while taken < limit do
     end
     local s = firsts[1]
     local slice = sliceKey(due, s)
-    local ids = redis.call('ZRANGEBYSCORE', slice, '-inf', firsts[4] or now, 'LIMIT', 0, limit - taken)
+    local entries =
+        redis.call('ZRANGEBYSCORE', slice, '-inf', firsts[4] or now, 'WITHSCORES', 'LIMIT', 0, limit - taken)
+    local ids = {}
+    local dueOf = {}
+    for i = 1, #entries, 2 do
+        ids[#ids + 1] = entries[i]
+        dueOf[entries[i]] = entries[i + 1]
+    end
     callInParts('ZREM', slice, ids)
     refreshSlice(due, s)
     taken = taken + #ids
@@ -113,9 +121,11 @@ while taken < limit do
                     direct[#direct + 1] = record
                     direct[#direct + 1] = n
                     direct[#direct + 1] = c
+                    direct[#direct + 1] = dueOf[id]
                 elseif readyPrefix then
                     out[#out + 1] = id
                     out[#out + 1] = record
+                    out[#out + 1] = dueOf[id]
                     local list = readying[topic]
                     if not list then
                         list = {}
@@ -126,6 +136,7 @@ while taken < limit do
                 else
                     out[#out + 1] = id
                     out[#out + 1] = record
+                    out[#out + 1] = dueOf[id]
                     flying[#flying + 1] = deadline
                     flying[#flying + 1] = id
                     bump('f', topic, 1)
@@ -142,7 +153,7 @@ for topic, ids in pairs(readying) do
 end
 saveCounts(counts)
 local head = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
-local result = { head[2] or '-1', #direct / 4 }
+local result = { head[2] or '-1', #direct / 5 }
 for _, value in ipairs(direct) do
     result[#result + 1] = value
 end

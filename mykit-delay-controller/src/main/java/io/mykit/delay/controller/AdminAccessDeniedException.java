@@ -14,6 +14,11 @@ public class AdminAccessDeniedException extends RuntimeException {
                 401, "admin token required: Authorization: Bearer <token> or X-Admin-Token: <token>");
     }
 
+    static AdminAccessDeniedException tokenWrong() {
+        return new AdminAccessDeniedException(
+                401, "admin token wrong: the token sent is not mykit.delay.admin.token; send the admin token");
+    }
+
     static AdminAccessDeniedException tenantToken() {
         return new AdminAccessDeniedException(403, "a tenant's token gives no admin rights: call with the admin token");
     }

@@ -124,7 +124,12 @@ public class AdminGuard implements HandlerInterceptor {
                 // constant time: how much of a guess matched must not show in the response time
                 boolean valid =
                         presented != null && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
-                yield valid ? null : AdminAccessDeniedException.tokenRequired();
+                if (valid) {
+                    yield null;
+                }
+                yield presented == null || presented.isEmpty()
+                        ? AdminAccessDeniedException.tokenRequired()
+                        : AdminAccessDeniedException.tokenWrong();
             }
             case LOOPBACK -> {
                 if (!LocalCaller.direct(request)) {

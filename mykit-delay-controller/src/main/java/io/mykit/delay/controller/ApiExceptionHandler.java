@@ -2,6 +2,7 @@ package io.mykit.delay.controller;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.mykit.delay.common.error.DelayException;
 import io.mykit.delay.common.error.InvalidJobException;
@@ -67,13 +68,52 @@ public class ApiExceptionHandler {
         if (e.getCause() instanceof JsonMappingException mapping
                 && !mapping.getPath().isEmpty()) {
             String field = fieldPath(mapping);
-            return respond(400, field + ": wrong type or value", field);
+            String expected = mapping instanceof MismatchedInputException mismatch ? expected(mismatch) : null;
+            return respond(
+                    400,
+                    expected == null ? field + ": wrong type or value" : field + ": wrong type, must be " + expected,
+                    field);
+        }
+        if (e.getCause() instanceof MismatchedInputException mismatch && expected(mismatch) != null) {
+            // the whole body is of the wrong kind; Jackson's own words name Java classes
+            return respond(400, "request: the body must be " + expected(mismatch), "request");
         }
         if (e.getCause() instanceof JsonProcessingException json) {
             return respond(
                     400, "request: malformed JSON (" + json.getOriginalMessage().split("\n")[0] + ")", "request");
         }
         return respond(400, "request: a JSON body is required", "request");
+    }
+
+    /** What JSON the target type takes, in the client's words (never a Java class name); null when unknown. */
+    static String expected(MismatchedInputException e) {
+        return expected(e.getTargetType());
+    }
+
+    /** What JSON (or query value) {@code type} takes, in the client's words; null when unknown. */
+    static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
+            return "a whole number" + (type == long.class || type == Long.class ? " (milliseconds)" : "");
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+            return "a number";
+        }
+        if (type.isArray() || java.util.Collection.class.isAssignableFrom(type)) {
+            return "a JSON array";
+        }
+        if (type.isPrimitive() || type.isEnum()) {
+            return null;
+        }
+        return "a JSON object";
     }
 
     /** The JSON path of the offending value: {@code delay}, {@code [2].dealy}. */
@@ -127,7 +167,9 @@ public class ApiExceptionHandler {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     public ResponseEntity<ApiResponse<Void>> typeMismatch(MethodArgumentTypeMismatchException e) {
-        return respond(400, e.getName() + ": wrong type", e.getName());
+        String expected = expected(e.getRequiredType());
+        return respond(
+                400, e.getName() + ": wrong type" + (expected == null ? "" : ", must be " + expected), e.getName());
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)

@@ -105,7 +105,11 @@ public class JobController {
 
     /** The body as a job; failures raise the exception Spring's converter would, so errors read the same. */
     private Job readJob(HttpServletRequest request) {
-        return JsonBody.read(request, jobReader);
+        return JsonBody.read(
+                request,
+                jobReader,
+                () -> new InvalidJobException(
+                        "request", "/push takes one job as a JSON object; send several as an array to /push/batch"));
     }
 
     // POST /push/batch  body: array of up to limits.max-batch-size jobs -> their ids, in order
@@ -293,7 +297,8 @@ public class JobController {
 
     /** A job as the caller sees it. */
     private static JobDetails details(Caller caller, JobView view) {
-        return JobDetails.of(new JobView(caller.shown(view.job()), view.status(), view.updateTime(), view.stage()));
+        return JobDetails.of(
+                new JobView(caller.shown(view.job()), view.status(), view.updateTime(), view.stage(), view.dueTime()));
     }
 
     // GET /jobs?bizKey=&topic=&after=&limit=  one page of the jobs pushed with bizKey (in topic when given), by id
@@ -304,7 +309,9 @@ public class JobController {
     @GetMapping("/jobs")
     public ApiResponse<List<JobDetails>> findByBizKey(
             @RequestParam("bizKey") @Parameter(example = "order-42") String bizKey,
-            @RequestParam(value = "topic", required = false) @Parameter(example = "order-close") String topic,
+            @RequestParam(value = "topic", required = false)
+                    @Parameter(example = "order-close", description = "one topic only; absent or empty: every topic")
+                    String topicOrEmpty,
             @RequestParam(value = "after", required = false) @Parameter(description = "last id of the previous page")
                     String after,
             @RequestParam(value = "limit", defaultValue = "" + DelayQueueService.MAX_BIZ_KEY_PAGE)
@@ -319,6 +326,8 @@ public class JobController {
                     int limit,
             HttpServletRequest request) {
         Caller caller = Caller.of(request);
+        // the topic is optional here, and a form (the console's) sends an empty field for none
+        String topic = topicOrEmpty == null || topicOrEmpty.isEmpty() ? null : topicOrEmpty;
         if (topic != null) {
             caller.requireTopic(topic);
         }

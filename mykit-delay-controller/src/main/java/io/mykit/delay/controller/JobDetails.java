@@ -21,13 +21,19 @@ public record JobDetails(
         @Schema(example = "0") long ttl,
         @Schema(example = "16") int tries,
 
-        @Schema(description = "Deliveries or reservations so far.", example = "0")
+        @Schema(
+                description = "Tries used so far: reservations by pullers, failed sends to a broker; a dead job's"
+                        + " are those it died with.",
+                example = "0")
         int attempts,
 
         @Schema(example = "{\"orderId\":42}") String body,
         @Schema(example = "1767225600000") long createTime,
 
-        @Schema(description = "createTime + delay + priority, epoch milliseconds.", example = "1767227400000")
+        @Schema(
+                description = "When the job is due, epoch milliseconds: createTime + delay + priority, or the later"
+                        + " time a release or a retry set while it waits for it.",
+                example = "1767227400000")
         long dueTime,
 
         @Schema(description = "Journal status.", example = "Delay")
@@ -59,7 +65,7 @@ public record JobDetails(
                 job.getAttempts(),
                 job.getBody(),
                 job.getCreateTime(),
-                job.dueTime(),
+                view.dueTime(),
                 view.status(),
                 view.status().code(),
                 view.updateTime(),

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.util.function.Supplier;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.server.ServletServerHttpRequest;
 
@@ -20,10 +21,21 @@ final class JsonBody {
     private JsonBody() {}
 
     static <T> T read(HttpServletRequest request, ObjectReader reader) {
+        return read(request, reader, null);
+    }
+
+    /**
+     * {@link #read(HttpServletRequest, ObjectReader)}, raising {@code whenArray}'s failure for a body that is an array.
+     */
+    static <T> T read(HttpServletRequest request, ObjectReader reader, Supplier<RuntimeException> whenArray) {
         T value;
         try (JsonParser parser = reader.createParser(request.getInputStream())) {
+            JsonToken first = parser.nextToken();
+            if (first == JsonToken.START_ARRAY && whenArray != null) {
+                throw whenArray.get();
+            }
             // the reader refuses trailing tokens itself when so configured
-            value = parser.nextToken() == null ? null : reader.readValue(parser);
+            value = first == null ? null : reader.readValue(parser);
         } catch (IOException e) {
             throw unreadable(request, e);
         }

@@ -57,7 +57,8 @@ public class PullController {
     @Operation(
             summary = "Reserve one due job",
             description = "Long-polls up to timeout ms; the job is reserved for "
-                    + "ttr ms, then comes back unless finished. data is null when none came.")
+                    + "ttr ms, then comes back unless finished. data is null when none came. A topic the "
+                    + "routes send to a broker or the log is refused with 409.")
     @ChangesState
     @GetMapping("/get/{topic}")
     public ApiResponse<Job> get(
@@ -77,7 +78,8 @@ public class PullController {
     @Operation(
             summary = "Reserve up to count due jobs",
             description = "Waits up to timeout ms for the first one, "
-                    + "then answers with what is ready; data is [] when none came.")
+                    + "then answers with what is ready; data is [] when none came. A topic the routes send to a "
+                    + "broker or the log is refused with 409.")
     @ChangesState
     @GetMapping("/get/{topic}/batch")
     public ApiResponse<List<Job>> getBatch(

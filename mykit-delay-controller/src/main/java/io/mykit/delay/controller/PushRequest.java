@@ -61,5 +61,9 @@ public record PushRequest(
         @Schema(description = "The message, handed to the target as it is.", example = "{\"orderId\":42}")
         String body,
 
-        @Schema(description = "Epoch milliseconds the delay counts from; 0 = now.", example = "0", minimum = "0")
+        @Schema(
+                description = "Milliseconds since the epoch the delay counts from, from 2000-01-01T00:00:00Z"
+                        + " (946684800000) to now + the max delay; 0 = now. Seconds are refused.",
+                example = "0",
+                minimum = "0")
         long createTime) {}

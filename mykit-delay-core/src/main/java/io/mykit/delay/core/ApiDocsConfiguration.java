@@ -200,6 +200,7 @@ public class ApiDocsConfiguration {
                                                 "403",
                                                 error("A topic outside the token's patterns, or a "
                                                         + "browser's handshake from another origin"))
+                                        .addApiResponse("409", error("A topic the routes send to a broker or the log"))
                                         .addApiResponse(
                                                 "429",
                                                 error("Too many streams open on this node, or of " + "the tenant"))

@@ -239,7 +239,8 @@ public class DelayQueueConfiguration {
             PullTarget pull,
             DeliveryOutcomes outcomes,
             BiConsumer<Integer, Long> bucketWaker,
-            Clock clock) {
+            Clock clock,
+            DeliveryTargets targets) {
         return new DelayQueueService(
                 validator,
                 properties.getJournal().getPushTimeout(),
@@ -251,7 +252,8 @@ public class DelayQueueConfiguration {
                 pull,
                 outcomes,
                 bucketWaker,
-                clock);
+                clock,
+                topic -> targets.router().route(topic).name());
     }
 
     @Bean

@@ -10,6 +10,7 @@ import io.mykit.delay.queue.store.RedisNodes;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -29,7 +30,7 @@ public class StatsConfiguration {
                 new StoreCounters(redis, store.keys()), new DeadLetterCounts(journal, clock), lateness, clock);
     }
 
-    /** /console and /console/ show the page; its scripts and styles are served as they are. */
+    /** /console and /console/ show the page (/ sends there); its scripts and styles are served as they are. */
     @Bean
     public WebMvcConfigurer consolePage() {
         return new WebMvcConfigurer() {
@@ -37,6 +38,8 @@ public class StatsConfiguration {
             public void addViewControllers(ViewControllerRegistry registry) {
                 registry.addViewController("/console").setViewName("forward:/console/index.html");
                 registry.addViewController("/console/").setViewName("forward:/console/index.html");
+                // the gateway's root has no API of its own: whoever opens it is most likely looking for the console
+                registry.addRedirectViewController("/", "/console/").setStatusCode(HttpStatus.FOUND);
             }
         };
     }

@@ -24,6 +24,9 @@ public final class Job {
     private int attempts;
     private String body;
     private long createTime;
+    /** The due time the job had when the timer handed it over (0: not handed over); never part of its JSON. */
+    @JsonIgnore
+    private long handOverDue;
 
     public Job() {}
 
@@ -54,6 +57,19 @@ public final class Job {
     @JsonIgnore
     public long dueTime() {
         return createTime + delay + priority;
+    }
+
+    /**
+     * The due time the job had when the timer handed it over: {@link #dueTime()}, or the later time a release or a
+     * retry set. Lateness counts from it.
+     */
+    public long handOverDue() {
+        return handOverDue != 0 ? handOverDue : dueTime();
+    }
+
+    /** Set by the store as it hands the job over. */
+    public void handOverDue(long due) {
+        this.handOverDue = due;
     }
 
     public String getId() {

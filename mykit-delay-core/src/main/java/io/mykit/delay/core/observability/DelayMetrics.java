@@ -104,7 +104,7 @@ public final class DelayMetrics implements QueueMetrics {
                             target,
                             topicTag(job.getTopic()))
                     .increment();
-            late("handed_over", target, now - job.dueTime());
+            late("handed_over", target, now - job.handOverDue());
         }
     }
 
@@ -118,7 +118,7 @@ public final class DelayMetrics implements QueueMetrics {
                         name,
                         topicTag(job.getTopic()))
                 .increment();
-        late("delivered", name, clock.millis() - job.dueTime());
+        late("delivered", name, clock.millis() - job.handOverDue());
     }
 
     @Override

@@ -10,8 +10,10 @@ import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.Fencing;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -159,9 +161,13 @@ public class DeliveryOutcomes {
             return;
         }
         long now = clock.millis();
-        journal.apply(jobs.stream()
-                .map(job -> StateChange.of(job.getId(), JobStatus.Dead, now))
-                .toList());
+        Map<String, Integer> attempts = new HashMap<>();
+        jobs.forEach(job -> attempts.put(job.getId(), job.getAttempts()));
+        journal.bury(
+                jobs.stream()
+                        .map(job -> StateChange.of(job.getId(), JobStatus.Dead, now))
+                        .toList(),
+                attempts);
         store.forget(bucket, jobs.stream().map(Job::getId).toList());
         jobs.forEach(job -> metrics.dead(null, job));
     }

@@ -7,6 +7,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,6 +132,28 @@ final class JobTable {
         return statements;
     }
 
+    private static Map<String, Integer> zeroes(List<String> ids) {
+        Map<String, Integer> zero = new LinkedHashMap<>();
+        ids.forEach(id -> zero.put(id, 0));
+        return zero;
+    }
+
+    /** The UPDATE that writes buried jobs' tries used, by id: one statement for them all. */
+    static MultiRowInsert.Sql attemptsStatement(Map<String, Integer> attempts) {
+        StringBuilder sql = new StringBuilder("UPDATE mykit_delay_queue_job SET attempts = CASE id");
+        List<Object> args = new ArrayList<>(attempts.size() * 3);
+        attempts.forEach((id, tries) -> {
+            sql.append(" WHEN ? THEN ?");
+            args.add(id);
+            args.add(tries);
+        });
+        sql.append(" END WHERE id IN (")
+                .append(String.join(",", Collections.nCopies(attempts.size(), "?")))
+                .append(')');
+        args.addAll(attempts.keySet());
+        return new MultiRowInsert.Sql(sql.toString(), args);
+    }
+
     /** {@link #changeStatements} of changes all made on this node. */
     List<MultiRowInsert.Sql> changeStatements(List<StateChange> changes, KeptEnds kept) {
         return changeStatements(changes, i -> host, kept);
@@ -190,6 +213,11 @@ final class JobTable {
                 .toList();
         if (!moving.isEmpty()) {
             STATUS_UPDATE.update(jdbc, moving, to.code(), time, from.code(), null);
+            if (from == JobStatus.Dead && to == JobStatus.WaitPut) {
+                // a respawned job starts its tries afresh: a restore must not hand it the ones it died with
+                MultiRowInsert.Sql reset = attemptsStatement(zeroes(moving));
+                MultiRowInsert.update(jdbc, reset.text(), reset.args());
+            }
             LOG_INSERT.insert(
                     jdbc,
                     moving.stream().map(id -> logRow(id, to, thread, time)).toList());

@@ -53,6 +53,14 @@ public interface Journal {
      */
     void apply(List<StateChange> changes);
 
+    /**
+     * {@link #apply} of the Dead changes of buried jobs, writing each one's tries used ({@code attempts}, by id) to its
+     * row in the same transaction: the journal keeps what Redis counted, since Redis forgets the job.
+     */
+    default void bury(List<StateChange> deaths, Map<String, Integer> attempts) {
+        apply(deaths);
+    }
+
     /** Where the ends this journal leaves out (the job had ended already) are reported. */
     default void metrics(io.mykit.delay.queue.metrics.QueueMetrics metrics) {}
 

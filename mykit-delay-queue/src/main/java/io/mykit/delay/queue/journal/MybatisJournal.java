@@ -84,6 +84,16 @@ public class MybatisJournal implements Journal {
 
     @Override
     public void apply(List<StateChange> changes) {
+        applyWith(changes, List.of());
+    }
+
+    @Override
+    public void bury(List<StateChange> deaths, Map<String, Integer> attempts) {
+        applyWith(deaths, attempts.isEmpty() ? List.of() : List.of(JobTable.attemptsStatement(attempts)));
+    }
+
+    /** {@link #apply}, with {@code more} statements after the changes' in the same transaction. */
+    private void applyWith(List<StateChange> changes, List<MultiRowInsert.Sql> more) {
         if (changes.isEmpty()) {
             return;
         }
@@ -108,6 +118,8 @@ public class MybatisJournal implements Journal {
         if (!storedGroups.isEmpty()) {
             statements.add(StoringRows.deleteStatement(storedGroups));
         }
+        // after the changes' statements: KeptEnds reads their results by position
+        statements.addAll(more);
         if (statements.isEmpty()) {
             return;
         }

@@ -4,6 +4,7 @@ import io.mykit.delay.common.error.InvalidJobException;
 import io.mykit.delay.common.error.JobNotFoundException;
 import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.error.StoreUnavailableException;
+import io.mykit.delay.common.error.TopicNotPulledException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.common.util.JobIdGenerator;
@@ -63,10 +64,15 @@ public class DelayQueueService {
     private final Cancellation cancellation;
     private final Finishing finishing;
     private final Rescheduling rescheduling;
+    /** The name of the target each topic's due jobs go to ({@link PullTarget#NAME} for pullers). */
+    private final Function<String, String> targetOf;
 
     private volatile boolean warmingUp;
 
-    /** {@code pushTimeout}: how long a push waits for its group commit before answering 503. */
+    /**
+     * {@code pushTimeout}: how long a push waits for its group commit before answering 503; {@code targetOf}: the name
+     * of the target a topic's due jobs go to, so that a pull of a topic no puller ever receives is refused.
+     */
     public DelayQueueService(
             JobValidator validator,
             Duration pushTimeout,
@@ -78,8 +84,10 @@ public class DelayQueueService {
             PullTarget pull,
             DeliveryOutcomes outcomes,
             BiConsumer<Integer, Long> wakeBucket,
-            Clock clock) {
+            Clock clock,
+            Function<String, String> targetOf) {
         this.validator = validator;
+        this.targetOf = targetOf;
         this.pushTimeout = pushTimeout;
         this.ids = ids;
         this.pushes = pushes;
@@ -281,8 +289,37 @@ public class DelayQueueService {
     public JobView lookup(String jobId) {
         requireId(jobId);
         JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
-        StoredJob.Stage stage = store.peek(jobId).map(StoredJob::stage).orElse(null);
-        return new JobView(entry.job(), entry.status(), entry.updateTime(), stage);
+        return view(entry, store.peek(jobId).orElse(null));
+    }
+
+    /**
+     * A journaled job as it is now. Live, Redis's counts are its tries, since they decide when it dies; the journal
+     * gets them once, at its burial, so no reservation or send costs a journal write for them.
+     */
+    private static JobView view(JournalEntry entry, StoredJob stored) {
+        if (stored == null) {
+            return new JobView(entry.job(), entry.status(), entry.updateTime(), null);
+        }
+        Job job = withAttempts(entry.job(), stored.job().getAttempts() + stored.reservations());
+        long due = stored.stage() == StoredJob.Stage.DELAYED ? stored.score() : job.dueTime();
+        return new JobView(job, entry.status(), entry.updateTime(), stored.stage(), due);
+    }
+
+    /** A copy of {@code job} with {@code attempts}: the original may be shared. */
+    private static Job withAttempts(Job job, int attempts) {
+        Job copy = new Job(
+                job.getId(),
+                job.getTopic(),
+                job.getSubtopic(),
+                job.getBizKey(),
+                job.getDelay(),
+                job.getPriority(),
+                job.getTtl(),
+                job.getTries(),
+                job.getBody(),
+                job.getCreateTime());
+        copy.setAttempts(attempts);
+        return copy;
     }
 
     /**
@@ -310,11 +347,7 @@ public class DelayQueueService {
 
     private List<JobView> views(List<JournalEntry> entries) {
         return entries.stream()
-                .map(entry -> new JobView(
-                        entry.job(),
-                        entry.status(),
-                        entry.updateTime(),
-                        store.peek(entry.job().getId()).map(StoredJob::stage).orElse(null)))
+                .map(entry -> view(entry, store.peek(entry.job().getId()).orElse(null)))
                 .toList();
     }
 
@@ -326,6 +359,7 @@ public class DelayQueueService {
     /** Reserves up to {@code count} due jobs of a topic; empty when none came within the timeout. */
     public List<Job> reserve(String topic, int count, Long ttrMs, Long timeoutMs) {
         JobValidator.PullRequest args = validator.checkPull(topic, count, ttrMs, timeoutMs);
+        requirePulled(topic);
         try {
             return pull.reserve(topic, count, args.ttr(), args.timeout());
         } catch (InterruptedException e) {
@@ -340,6 +374,7 @@ public class DelayQueueService {
      */
     public PendingPoll reserveAsync(String topic, int count, Long ttrMs, Long timeoutMs, PollAnswer answer) {
         JobValidator.PullRequest args = validator.checkPull(topic, count, ttrMs, timeoutMs);
+        requirePulled(topic);
         return pull.reserveAsync(topic, count, args.ttr(), args.timeout(), answer);
     }
 
@@ -372,6 +407,7 @@ public class DelayQueueService {
      */
     public long checkStream(List<String> topics, Long ttrMs) {
         topics.forEach(JobValidator::requireTopic);
+        topics.forEach(this::requirePulled);
         return validator.ttr(ttrMs);
     }
 
@@ -397,7 +433,8 @@ public class DelayQueueService {
         if (!store.touch(jobId, validator.ttr(null))) {
             throw notReserved(jobId);
         }
-        outcomes.bury(store.bucketOf(jobId), List.of(held));
+        // the held copy counts the reservations before its own, which used a try too
+        outcomes.bury(store.bucketOf(jobId), List.of(withAttempts(held, held.getAttempts() + 1)));
     }
 
     /** Extends a puller's reservation of a job to {@code ttrMs} from now. */
@@ -413,6 +450,14 @@ public class DelayQueueService {
     private RuntimeException notReserved(String jobId) {
         JournalEntry entry = journal.find(jobId).orElseThrow(() -> new JobNotFoundException(jobId));
         return new JobStateConflictException(jobId, "job " + jobId + " is not reserved (" + entry.status() + ")");
+    }
+
+    /** A topic routed to a broker (or the log) never has a job for a puller: 409 rather than an empty answer. */
+    private void requirePulled(String topic) {
+        String target = targetOf.apply(topic);
+        if (!PullTarget.NAME.equals(target)) {
+            throw new TopicNotPulledException(topic, target);
+        }
     }
 
     private static void requireId(String jobId) {

@@ -14,6 +14,11 @@ public final class JobValidator {
 
     private static final int MAX_PRIORITY_MS = 86_400_000;
     private static final int MAX_BIZ_KEY = 128;
+    /**
+     * 2000-01-01T00:00:00Z in ms: an earlier createTime is most likely seconds (today's is about 1.8e9 s), which read
+     * as ms would make the job due at once.
+     */
+    static final long MIN_CREATE_TIME_MS = 946_684_800_000L;
 
     private final JobLimits limits;
     private final PullLimits pull;
@@ -63,8 +68,13 @@ public final class JobValidator {
         if (job.getTries() < 0 || job.getTries() > 1000) {
             throw new InvalidJobException("tries", "must be 0..1000 (0 = default), was " + job.getTries());
         }
-        if (job.getCreateTime() < 0 || job.getCreateTime() > now + maxDelay) {
-            throw new InvalidJobException("createTime", "must be epoch millis no later than now + max delay");
+        long createTime = job.getCreateTime();
+        if (createTime != 0 && (createTime < MIN_CREATE_TIME_MS || createTime > now + maxDelay)) {
+            throw new InvalidJobException(
+                    "createTime",
+                    "must be milliseconds since the epoch, from 2000-01-01T00:00:00Z to now + " + maxDelay
+                            + " ms (0 or absent: now), was " + createTime
+                            + (createTime > 0 && createTime < MIN_CREATE_TIME_MS ? " (seconds?)" : ""));
         }
         if (job.getCreateTime() > 0 && job.getCreateTime() + job.getDelay() > now + maxDelay) {
             throw new InvalidJobException("delay", "createTime + delay is more than the max delay from now");

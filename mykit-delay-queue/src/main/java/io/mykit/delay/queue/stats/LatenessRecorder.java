@@ -6,9 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How late this node handed due jobs to their targets, for the last {@link #CAPACITY} first hand-overs: a ring of
- * (time, lateness) pairs in memory, so recording costs two array writes and nothing survives a restart. Retries are
- * left out (their due time is the original one, so they would read as late by their backoff).
+ * How late this node handed due jobs to their targets, for the last {@link #CAPACITY} hand-overs: a ring of (time,
+ * lateness) pairs in memory, so recording costs two array writes and nothing survives a restart. Lateness counts from
+ * the due time the job had as it was handed over ({@link Job#handOverDue()}), so a job released with a delay, or a
+ * retry after its backoff, is not counted late by the time it waited on purpose.
  */
 public class LatenessRecorder {
     static final int CAPACITY = 1024;
@@ -27,11 +28,9 @@ public class LatenessRecorder {
         long now = clock.millis();
         synchronized (this) {
             for (Job job : jobs) {
-                if (job.getAttempts() == 0) {
-                    int slot = (int) (recorded++ % CAPACITY);
-                    at[slot] = now;
-                    lateMs[slot] = Math.max(0, now - job.dueTime());
-                }
+                int slot = (int) (recorded++ % CAPACITY);
+                at[slot] = now;
+                lateMs[slot] = Math.max(0, now - job.handOverDue());
             }
         }
     }

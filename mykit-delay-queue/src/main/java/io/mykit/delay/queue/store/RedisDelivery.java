@@ -75,21 +75,29 @@ final class RedisDelivery implements Delivery {
                         keys.counts(bucket),
                         keys.reserved(bucket)),
                 args);
-        // { next, R, R x (id, record, reservations, claim number), id, record, ... }
+        // { next, R, R x (id, record, reservations, claim number, due), id, record, due, ... }
         long nextDue = (long) Double.parseDouble((String) reply.get(0));
         int direct = (int) (long) (Long) reply.get(1);
-        int readiedFrom = 2 + 4 * direct;
-        List<Job> jobs = new ArrayList<>(direct + (reply.size() - readiedFrom) / 2);
+        int readiedFrom = 2 + 5 * direct;
+        List<Job> jobs = new ArrayList<>(direct + (reply.size() - readiedFrom) / 3);
         List<PumpResult.Reserved> reserved = new ArrayList<>(direct);
-        for (int i = 2; i < readiedFrom; i += 4) {
+        for (int i = 2; i < readiedFrom; i += 5) {
             Job job = reservedJob(reply.get(i), reply.get(i + 1), reply.get(i + 2));
+            job.handOverDue(score(reply.get(i + 4)));
             jobs.add(job);
             reserved.add(new PumpResult.Reserved((int) ((Long) reply.get(i + 3) - 1), job));
         }
-        for (int i = readiedFrom + 1; i < reply.size(); i += 2) {
-            jobs.add(JobCodec.decode((String) reply.get(i - 1), (String) reply.get(i)));
+        for (int i = readiedFrom; i + 2 < reply.size(); i += 3) {
+            Job job = JobCodec.decode((String) reply.get(i), (String) reply.get(i + 1));
+            job.handOverDue(score(reply.get(i + 2)));
+            jobs.add(job);
         }
         return new PumpResult(jobs, nextDue, reserved);
+    }
+
+    /** A score as a script returns it (a string, as Redis formats a double). */
+    private static long score(Object reply) {
+        return (long) Double.parseDouble((String) reply);
     }
 
     @Override

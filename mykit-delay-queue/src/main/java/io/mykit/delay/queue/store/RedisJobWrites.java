@@ -120,26 +120,29 @@ final class RedisJobWrites implements JobWrites {
             Response<String> record;
             Response<Double> due;
             Response<Double> deadline;
+            Response<String> reserved;
             try (NodePipelines<?> pipes = calls.redis().pipelines()) {
-                // the three keys share the bucket's slot: one pipeline on one node
+                // the four keys share the bucket's slot: one pipeline on one node
                 record = pipes.on(keys.pool(bucket)).hget(keys.pool(bucket), jobId);
                 due = pipes.on(keys.due(bucket)).zscore(keys.dueSlice(bucket, jobId), jobId);
                 deadline = pipes.on(keys.inflight(bucket)).zscore(keys.inflight(bucket), jobId);
+                reserved = pipes.on(keys.reserved(bucket)).hget(keys.reserved(bucket), jobId);
                 pipes.sync();
             }
             if (record.get() == null) {
                 return Optional.empty();
             }
             Job job = JobCodec.decode(jobId, record.get());
+            int reservations = reserved.get() == null ? 0 : Integer.parseInt(reserved.get());
             if (due.get() != null) {
                 return Optional.of(
-                        new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue()));
+                        new StoredJob(job, StoredJob.Stage.DELAYED, due.get().longValue(), reservations));
             }
             if (deadline.get() != null) {
                 return Optional.of(new StoredJob(
-                        job, StoredJob.Stage.IN_FLIGHT, deadline.get().longValue()));
+                        job, StoredJob.Stage.IN_FLIGHT, deadline.get().longValue(), reservations));
             }
-            return Optional.of(new StoredJob(job, StoredJob.Stage.READY, job.dueTime()));
+            return Optional.of(new StoredJob(job, StoredJob.Stage.READY, job.dueTime(), reservations));
         });
     }
 
