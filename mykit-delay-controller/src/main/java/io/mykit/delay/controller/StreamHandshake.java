@@ -85,8 +85,9 @@ public class StreamHandshake implements HandshakeInterceptor {
             throw new InvalidJobException("credit", "must be 1.." + settings.maxCredit());
         }
         Long ttr = number(http, "ttr", null, Long::valueOf);
-        long ttrMs = queue.checkStream(topics, ttr);
+        // the caller's right first, as on the pull routes: a foreign topic is 403 whatever it is routed to
         topics.forEach(caller::requireTopic);
+        long ttrMs = queue.checkStream(topics, ttr);
         Runnable node = streams.takeSlot();
         Runnable tenant;
         try {

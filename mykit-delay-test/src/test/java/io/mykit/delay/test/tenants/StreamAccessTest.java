@@ -32,7 +32,9 @@ class StreamAccessTest {
         "mykit.delay.tenants.mail.token=" + MAIL,
         "mykit.delay.tenants.mail.topics=mail-*",
         "mykit.delay.stream.max-topics=3",
-        "mykit.delay.stream.max-credit=50"
+        "mykit.delay.stream.max-credit=50",
+        "mykit.delay.dispatch.routes[mail-logged]=log",
+        "mykit.delay.dispatch.routes[ord-logged]=log"
     })
     private static TestGateway gateway;
 
@@ -56,6 +58,12 @@ class StreamAccessTest {
         assertThat(refusal("topics=ord-a,mail-a", bearer(ORDERS)))
                 .as("foreign topic")
                 .isEqualTo(403);
+        assertThat(refusal("topics=mail-logged", bearer(ORDERS)))
+                .as("foreign topic, whatever it is routed to")
+                .isEqualTo(403);
+        assertThat(refusal("topics=ord-logged", bearer(ORDERS)))
+                .as("own topic routed to the log")
+                .isEqualTo(409);
         assertThat(refusal("credit=5", bearer(ORDERS))).as("no topics").isEqualTo(400);
         assertThat(refusal("topics=ord-a,ord-b,ord-c,ord-d", bearer(ORDERS)))
                 .as("past max-topics")
