@@ -124,19 +124,7 @@ public final class Caller {
         if (job == null || shown(job.getId()).equals(job.getId())) {
             return job;
         }
-        Job copy = new Job(
-                shown(job.getId()),
-                job.getTopic(),
-                job.getSubtopic(),
-                job.getBizKey(),
-                job.getDelay(),
-                job.getPriority(),
-                job.getTtl(),
-                job.getTries(),
-                job.getBody(),
-                job.getCreateTime());
-        copy.setAttempts(job.getAttempts());
-        return copy;
+        return job.copy(shown(job.getId()), job.getAttempts());
     }
 
     /** A failure as the caller is answered it: a message naming its stored ids names them as the caller does. */

@@ -67,6 +67,13 @@ public final class Job {
         return handOverDue != 0 ? handOverDue : dueTime();
     }
 
+    /** A copy under {@code id} with {@code attempts}, for answers that must not change a job others may share. */
+    public Job copy(String id, int attempts) {
+        Job copy = new Job(id, topic, subtopic, bizKey, delay, priority, ttl, tries, body, createTime);
+        copy.setAttempts(attempts);
+        return copy;
+    }
+
     /** Set by the store as it hands the job over. */
     public void handOverDue(long due) {
         this.handOverDue = due;

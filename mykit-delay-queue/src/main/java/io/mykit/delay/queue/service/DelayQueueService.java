@@ -300,26 +300,9 @@ public class DelayQueueService {
         if (stored == null) {
             return new JobView(entry.job(), entry.status(), entry.updateTime(), null);
         }
-        Job job = withAttempts(entry.job(), stored.job().getAttempts() + stored.reservations());
+        Job job = entry.job().copy(entry.job().getId(), stored.job().getAttempts() + stored.reservations());
         long due = stored.stage() == StoredJob.Stage.DELAYED ? stored.score() : job.dueTime();
         return new JobView(job, entry.status(), entry.updateTime(), stored.stage(), due);
-    }
-
-    /** A copy of {@code job} with {@code attempts}: the original may be shared. */
-    private static Job withAttempts(Job job, int attempts) {
-        Job copy = new Job(
-                job.getId(),
-                job.getTopic(),
-                job.getSubtopic(),
-                job.getBizKey(),
-                job.getDelay(),
-                job.getPriority(),
-                job.getTtl(),
-                job.getTries(),
-                job.getBody(),
-                job.getCreateTime());
-        copy.setAttempts(attempts);
-        return copy;
     }
 
     /**
@@ -434,7 +417,7 @@ public class DelayQueueService {
             throw notReserved(jobId);
         }
         // the held copy counts the reservations before its own, which used a try too
-        outcomes.bury(store.bucketOf(jobId), List.of(withAttempts(held, held.getAttempts() + 1)));
+        outcomes.bury(store.bucketOf(jobId), List.of(held.copy(held.getId(), held.getAttempts() + 1)));
     }
 
     /** Extends a puller's reservation of a job to {@code ttrMs} from now. */
