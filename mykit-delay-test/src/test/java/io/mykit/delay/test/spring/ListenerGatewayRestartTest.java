@@ -14,10 +14,13 @@ import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -59,7 +62,20 @@ class ListenerGatewayRestartTest {
                     "mykit.delay.redis.key-prefix=" + prefix,
                     "spring.datasource.url=" + TestServers.jdbcUrl(database));
 
-            await().atMost(WAIT).until(() -> received.ids.containsAll(ids));
+            try {
+                await().atMost(WAIT).until(() -> received.ids.containsAll(ids));
+            } catch (ConditionTimeoutException e) {
+                // where the missing jobs are says which side lost them
+                Map<String, String> missing = new TreeMap<>();
+                ids.stream()
+                        .filter(id -> !received.ids.contains(id))
+                        .forEach(id -> missing.put(
+                                id,
+                                template.lookup(id)
+                                        .map(view -> view.status() + "/" + view.stage())
+                                        .orElse("unknown")));
+                throw new AssertionError("not received: " + missing + "; listeners " + listeners.listenerStates(), e);
+            }
             await().atMost(WAIT)
                     .until(() -> ids.stream()
                             .allMatch(id -> template.lookup(id)
