@@ -41,24 +41,25 @@ class DeliveryPathTest {
         String topic = topic();
         long pushedAt = System.currentTimeMillis();
         Reply pushed = client.push("{\"topic\":\"" + topic
-                + "\",\"subtopic\":\"s1\",\"bizKey\":\"order-42\",\"delay\":400,\"body\":\"hello\"}");
+                + "\",\"subtopic\":\"s1\",\"bizKey\":\"order-42\",\"delay\":3000,\"body\":\"hello\"}");
         assertThat(pushed.status()).isEqualTo(200);
         assertThat(pushed.json().path("success").asBoolean()).isTrue();
         assertThat(pushed.json().path("message").asText()).isEqualTo("ok");
         String id = pushed.data().asText();
 
+        // seconds of delay, so a slow machine cannot let it fall due before the next call
         assertThat(client.get(topic, 30_000, 0).data().isNull())
                 .as("not due yet")
                 .isTrue();
-        Reply pulled = client.get(topic, 30_000, 5_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         long pulledAt = System.currentTimeMillis();
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
         assertThat(pulled.data().path("body").asText()).isEqualTo("hello");
         assertThat(pulled.data().path("bizKey").asText()).isEqualTo("order-42");
-        assertThat(pulledAt - pushedAt).isGreaterThanOrEqualTo(400);
+        assertThat(pulledAt - pushedAt).isGreaterThanOrEqualTo(3_000);
 
         assertThat(client.finish(id).status()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));
@@ -97,13 +98,15 @@ class DeliveryPathTest {
         String topic = topic();
         String id =
                 client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
-        Reply first = client.get(topic, 500, 5_000);
+        // a ttr of seconds: on a loaded machine the next call can come more than a second later, and the job must
+        // still be reserved then; the redelivery is waited for, not timed
+        Reply first = client.get(topic, 3_000, 30_000);
         assertThat(first.data().path("id").asText()).isEqualTo(id);
-        assertThat(client.get(topic, 500, 0).data().isNull())
+        assertThat(client.get(topic, 3_000, 0).data().isNull())
                 .as("reserved, so not handed to a second puller")
                 .isTrue();
 
-        Reply again = client.get(topic, 30_000, 5_000);
+        Reply again = client.get(topic, 30_000, 30_000);
         assertThat(again.data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         // Ready -> (ttr passed) Delay -> Ready -> Finish; the log is in write order, and the sweeper's return is
@@ -126,7 +129,7 @@ class DeliveryPathTest {
         assertThat(b.status()).isEqualTo(200);
         assertThat(b.data().asText()).isEqualTo(id);
 
-        Reply pulled = client.get(topic, 30_000, 5_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("body").asText()).isEqualTo("first");
         client.finish(id);
         assertThat(client.get(topic, 30_000, 800).data().isNull())
@@ -182,7 +185,7 @@ class DeliveryPathTest {
         }
         List<String> bodies = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            Reply r = client.get(topic, 30_000, 5_000);
+            Reply r = client.get(topic, 30_000, 30_000);
             bodies.add(r.data().path("body").asText());
             client.finish(r.data().path("id").asText());
         }
