@@ -125,7 +125,7 @@ class ActiveMq5CompatibilityTest {
         assertThat(message.getLongProperty("dueTime")).isBetween(before + 300, System.currentTimeMillis());
         assertThat(message.getIntProperty("attempt")).isEqualTo(1);
         assertThat(message.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(status(id)).isEqualTo("Finish"));
     }
 
@@ -169,7 +169,7 @@ class ActiveMq5CompatibilityTest {
                     .as("attempt of " + id)
                     .isGreaterThan(1);
         }
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(dueWhileDown)
                         .allSatisfy(id -> assertThat(status(id)).isEqualTo("Finish")));
     }

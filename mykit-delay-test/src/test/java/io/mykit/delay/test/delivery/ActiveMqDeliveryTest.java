@@ -85,7 +85,7 @@ class ActiveMqDeliveryTest {
         } finally {
             session.close();
         }
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));
@@ -128,7 +128,7 @@ class ActiveMqDeliveryTest {
         int duplicates = received.values().stream().mapToInt(n -> n - 1).sum();
         System.out.println("ActiveMQ outage: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
         String sample = ids.iterator().next();
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(
                                 client.lookup(sample).data().path("status").asText())
                         .isEqualTo("Finish"));
@@ -163,7 +163,7 @@ class ActiveMqDeliveryTest {
                 client.raw("POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.data().path("respawned").asInt()).isEqualTo(1);
         assertThat(receive(topic, 1, Duration.ofSeconds(15))).containsKey(id);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));

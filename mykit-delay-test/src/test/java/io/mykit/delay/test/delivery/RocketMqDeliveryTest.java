@@ -72,7 +72,7 @@ class RocketMqDeliveryTest {
         assertThat(Long.parseLong(message.getUserProperty("dueTime")))
                 .isBetween(before + 300, System.currentTimeMillis());
         assertThat(message.getUserProperty("topic")).isEqualTo(t[0]);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));
@@ -110,7 +110,7 @@ class RocketMqDeliveryTest {
             assertThat(new String(message.getBody(), StandardCharsets.UTF_8)).isEqualTo("body " + i);
             assertThat(message.getUserProperty("dueTime")).isEqualTo(Long.toString(due));
         }
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> ids.forEach(
                         id -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish")));

@@ -89,7 +89,7 @@ class BatchPullTest {
         assertThat(refused.size()).isEqualTo(1);
         assertThat(refused.path(unknown).asText()).isEqualTo("no such job");
 
-        pushed.forEach(id -> await().atMost(Duration.ofSeconds(5))
+        pushed.forEach(id -> await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish")));

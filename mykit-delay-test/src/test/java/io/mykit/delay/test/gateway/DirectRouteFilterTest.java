@@ -199,7 +199,7 @@ class DirectRouteFilterTest {
         client.get("/get/" + topic + "/batch?count=0x5&timeout=0");
 
         // the event follows the answer on the request's thread: wait for it
-        await().atMost(Duration.ofSeconds(5)).until(() -> dispatched.size() >= 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatched.size() >= 3);
         assertThat(dispatched)
                 .as("requests Spring MVC handled")
                 .containsExactly("/push;x=1", "/get/" + topic, "/get/" + topic + "/batch");

@@ -94,7 +94,7 @@ class IdleLongPollCostTest {
         reader.start();
         try (Jedis ping = new Jedis(redis.host(), redis.port())) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
-            await().atMost(Duration.ofSeconds(5)).until(() -> {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ping.ping();
                 return watching.getCount() == 0;
             });

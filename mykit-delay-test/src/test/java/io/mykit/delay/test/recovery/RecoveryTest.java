@@ -111,7 +111,7 @@ class RecoveryTest {
         String topic = topic();
         String done = push(topic, 1, 0).iterator().next();
         assertThat(pullAll(topic, 1, Duration.ofSeconds(10))).containsExactly(done);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.get("/reStoreJob?jobId=" + done).status())
                                 .isEqualTo(409));
