@@ -47,7 +47,7 @@ class RestFormsTest {
     private static String pulled() {
         String topic = topic();
         String id = push(topic, 0);
-        Reply reserved = client.get(topic, 30_000, 10_000);
+        Reply reserved = client.get(topic, 30_000, 30_000);
         assertThat(reserved.data().path("id").asText()).as(reserved.toString()).isEqualTo(id);
         return id;
     }

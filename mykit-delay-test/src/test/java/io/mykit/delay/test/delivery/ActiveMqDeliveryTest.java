@@ -97,7 +97,7 @@ class ActiveMqDeliveryTest {
         String id = client.push("{\"topic\":\"" + pullTopic + "\",\"delay\":0}")
                 .data()
                 .asText();
-        assertThat(client.get(pullTopic, 30_000, 5_000).data().path("id").asText())
+        assertThat(client.get(pullTopic, 30_000, 30_000).data().path("id").asText())
                 .isEqualTo(id);
         assertThat(receive(pullTopic, 1, Duration.ofMillis(500))).isEmpty();
 

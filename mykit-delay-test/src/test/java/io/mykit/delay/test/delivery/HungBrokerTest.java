@@ -82,7 +82,7 @@ class HungBrokerTest {
                 Thread.sleep(30);
             }
             String pullId = push(pullTopic);
-            GatewayClient.Reply reply = client.get(pullTopic, 30_000, 5_000);
+            GatewayClient.Reply reply = client.get(pullTopic, 30_000, 30_000);
             pulled = reply.data().path("id").asText();
             assertThat(pulled).as("pull job handed over while the broker hangs").isEqualTo(pullId);
             String late = ids.get(ids.size() - 1);

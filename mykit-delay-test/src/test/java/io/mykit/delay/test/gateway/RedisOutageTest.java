@@ -207,7 +207,7 @@ class RedisOutageTest {
                 .push("{\"topic\":\"" + topic + "\",\"delay\":200}")
                 .data()
                 .asText();
-        Reply pulled = gateway.client().get(topic, 30_000, 10_000);
+        Reply pulled = gateway.client().get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
     }
 

@@ -93,7 +93,7 @@ class DeadWriteFailureTest {
     }
 
     private static String reserveId(String topic) {
-        Reply reply = client.get(topic, 60_000, 10_000);
+        Reply reply = client.get(topic, 60_000, 30_000);
         assertThat(reply.data().isObject()).as(reply.toString()).isTrue();
         return reply.data().path("id").asText();
     }

@@ -170,7 +170,7 @@ class LongPollAsyncTest {
         answered.get(10, TimeUnit.SECONDS);
         assertThat(offered).containsExactly(id);
 
-        Reply next = client.get(topic, 60_000, 5_000);
+        Reply next = client.get(topic, 60_000, 30_000);
         assertThat(next.data().path("id").asText())
                 .as("given back to the ready list at once")
                 .isEqualTo(id);

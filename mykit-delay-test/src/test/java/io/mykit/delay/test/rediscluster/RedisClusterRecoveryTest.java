@@ -139,7 +139,7 @@ class RedisClusterRecoveryTest {
         String topic = topic();
         String waiting = push(topic, 1, 3_600_000).iterator().next();
         String reserved = push(topic, 1, 0).iterator().next();
-        Reply pulled = client.get(topic, 30_000, 10_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(reserved);
         awaitJournal(reserved, JobStatus.Ready);
 

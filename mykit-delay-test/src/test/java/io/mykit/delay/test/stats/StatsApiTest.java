@@ -119,7 +119,7 @@ class StatsApiTest {
     void a_dead_letter_is_counted_and_a_respawn_brings_it_back() throws Exception {
         String topic = topic();
         String id = push(topic, ",\"tries\":1");
-        assertThat(client.get(topic, 200, 10_000).data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get(topic, 200, 30_000).data().path("id").asText()).isEqualTo(id);
         // the reservation expires unfinished: with one try the job is buried
         awaitCounts(topic, "0/0/0/1");
         assertThat(line(topic).path("dead").asLong())
