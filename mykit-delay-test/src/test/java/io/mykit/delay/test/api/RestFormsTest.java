@@ -72,7 +72,7 @@ class RestFormsTest {
         assertThat(legacy.status()).as(legacy.toString()).isEqualTo(200);
         assertThat(rest.data().asText()).isEqualTo(viaRest);
         for (String id : List.of(viaRest, viaLegacy)) {
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(id).data().path("status").asText())
                             .isEqualTo("Finish"));

@@ -136,7 +136,7 @@ class ActiveMq5CompatibilityTest {
         String confirmed = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"before\"}")
                 .data()
                 .asText();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(status(confirmed)).isEqualTo("Finish"));
 
         broker.crash();
@@ -149,7 +149,7 @@ class ActiveMq5CompatibilityTest {
                         .asText());
             }
             // every job fell due and had a send fail against the dead broker: a Delay log row when backed off
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(dueWhileDown)
                             .allSatisfy(id -> assertThat(delayEntries(id))
                                     .as("Delay entries of " + id)

@@ -72,7 +72,7 @@ class BrokerHandOverTest {
             String held;
             try {
                 held = push(client, topic, 0);
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(30))
                         .untilAsserted(() -> assertThat(
                                         client.lookup(held).data().path("stage").asText())
                                 .isEqualTo("IN_FLIGHT"));
@@ -100,7 +100,7 @@ class BrokerHandOverTest {
             }
             assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
                     .containsKey(held);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(held).data().path("status").asText())
                             .isEqualTo(JobStatus.Finish.name()));
@@ -127,7 +127,7 @@ class BrokerHandOverTest {
             }
             assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
                     .containsKey(due);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(due).data().path("status").asText())
                             .isEqualTo(JobStatus.Finish.name()));
@@ -169,7 +169,7 @@ class BrokerHandOverTest {
             assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
             pushed.data().forEach(id -> ids.add(id.asText()));
             String last = ids.get(ids.size() - 1);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(last).data().path("stage").asText())
                             .isEqualTo("IN_FLIGHT"));

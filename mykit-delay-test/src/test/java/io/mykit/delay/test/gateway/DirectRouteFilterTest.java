@@ -147,7 +147,7 @@ class DirectRouteFilterTest {
                     .asText());
         }
         List<String> got = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
             Reply reply = client.get("/get/" + topic + "/batch?count=10&timeout=1000&ttr=30000");
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             reply.data().forEach(job -> got.add(job.path("id").asText()));

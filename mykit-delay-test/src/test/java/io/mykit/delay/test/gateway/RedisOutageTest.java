@@ -192,7 +192,7 @@ class RedisOutageTest {
                 timers.timers().stream().mapToLong(BucketTimer::failures).sum();
         redis.stop();
         try {
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> timers.timers().stream()
                                     .mapToLong(BucketTimer::failures)
                                     .sum()

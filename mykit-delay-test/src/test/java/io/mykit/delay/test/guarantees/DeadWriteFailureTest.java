@@ -61,7 +61,7 @@ class DeadWriteFailureTest {
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         Job deliveredJob = store.peek(delivered).orElseThrow().job();
         Job spentJob = store.peek(spent).orElseThrow().job();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(
                                 client.lookup(delivered).data().path("status").asText())
                         .isEqualTo("Ready"));

@@ -196,7 +196,7 @@ class RedisClusterDeliveryTest {
                 .as("in flight and reservation counts")
                 .isPositive();
         Keys keys = gateway.bean(RedisDelayStore.class).keys();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> keysByMaster(keys).values().stream()
                         .flatMap(List::stream)
                         .anyMatch(key -> key.contains(":ready:")));

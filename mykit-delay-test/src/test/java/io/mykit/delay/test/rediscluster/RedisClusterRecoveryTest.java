@@ -170,7 +170,7 @@ class RedisClusterRecoveryTest {
     }
 
     private static void awaitJournal(String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .as("journal status of " + id)

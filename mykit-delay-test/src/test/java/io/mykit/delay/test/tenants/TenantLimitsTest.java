@@ -98,7 +98,7 @@ class TenantLimitsTest {
         assertThat(http.call("pending-token", "DELETE", "/jobs/" + ids.get(0), null)
                         .status())
                 .isEqualTo(200);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(300))
                 .until(() -> push("pending-token", topic).status() == 200);
         assertThat(push("pending-token", topic).status()).isEqualTo(429);
@@ -169,7 +169,7 @@ class TenantLimitsTest {
         }
         List<String> waiting = new ArrayList<>();
         // the buried jobs leave the pending count at its next read, within a second: until then a push may be refused
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     Answer pushed = push("dead-token", topic);
@@ -192,7 +192,7 @@ class TenantLimitsTest {
                     .isEqualTo(200);
         }
         String two = "{\"ids\":[\"" + dead.get(0) + "\",\"" + dead.get(1) + "\"]}";
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(300))
                 .until(() -> http.call("dead-token", "POST", "/dead/" + topic + "/respawn", two)
                                 .status()
@@ -227,7 +227,7 @@ class TenantLimitsTest {
         assertThat(released.data().path("dead").asBoolean())
                 .as(released.toString())
                 .isTrue();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> http.call(token, "GET", "/dead/" + topic, null)
                         .data()
                         .toString()
