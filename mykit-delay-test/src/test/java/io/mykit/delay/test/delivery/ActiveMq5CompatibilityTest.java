@@ -115,7 +115,7 @@ class ActiveMq5CompatibilityTest {
                 .data()
                 .asText();
 
-        TextMessage message = receive(topic, 1, Duration.ofSeconds(10)).get(id);
+        TextMessage message = receive(topic, 1, Duration.ofSeconds(30)).get(id);
         assertThat(message).as("message of job " + id + " on queue " + topic).isNotNull();
         assertThat(message.getText()).isEqualTo("close order 5");
         assertThat(message.getStringProperty("jobId")).isEqualTo(id);
@@ -160,7 +160,7 @@ class ActiveMq5CompatibilityTest {
 
         List<String> expected = new ArrayList<>(dueWhileDown);
         expected.add(confirmed);
-        Map<String, TextMessage> received = receive(topic, expected.size(), Duration.ofSeconds(15));
+        Map<String, TextMessage> received = receive(topic, expected.size(), Duration.ofSeconds(30));
         assertThat(received.keySet()).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(received.get(confirmed).getText()).isEqualTo("before");
         assertThat(received.get(confirmed).getIntProperty("attempt")).isEqualTo(1);

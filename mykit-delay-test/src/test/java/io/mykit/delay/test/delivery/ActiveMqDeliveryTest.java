@@ -103,7 +103,7 @@ class ActiveMqDeliveryTest {
 
         String amqTopic = topic();
         client.push("{\"topic\":\"" + amqTopic + "\",\"delay\":0}");
-        assertThat(receive(amqTopic, 1, Duration.ofSeconds(10))).hasSize(1);
+        assertThat(receive(amqTopic, 1, Duration.ofSeconds(30))).hasSize(1);
         assertThat(client.get(amqTopic, 30_000, 300).data().isNull()).isTrue();
     }
 
@@ -162,7 +162,7 @@ class ActiveMqDeliveryTest {
         GatewayClient.Reply respawned =
                 client.raw("POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.data().path("respawned").asInt()).isEqualTo(1);
-        assertThat(receive(topic, 1, Duration.ofSeconds(15))).containsKey(id);
+        assertThat(receive(topic, 1, Duration.ofSeconds(30))).containsKey(id);
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())

@@ -65,7 +65,7 @@ class BrokerHandOverTest {
                 TestGateway gateway = gatewayBehind(proxy)) {
             GatewayClient client = gateway.client();
             String warm = push(client, topic, 0);
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(10)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(warm);
 
             proxy.freeze();
@@ -98,7 +98,7 @@ class BrokerHandOverTest {
             } finally {
                 proxy.thaw();
             }
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(held);
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
@@ -125,7 +125,7 @@ class BrokerHandOverTest {
             } finally {
                 timers.startBucket(bucket);
             }
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(due);
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
@@ -150,7 +150,7 @@ class BrokerHandOverTest {
                 TestGateway gateway = gatewayBehind(proxy)) {
             GatewayClient client = gateway.client();
             String warm = push(client, topic, 0);
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(10)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(warm);
 
             // every chunk through the proxy now takes 400 ms each way: the batch's commit is answered ~1 s late

@@ -70,7 +70,7 @@ class HungBrokerTest {
         String hungTopic = "hung-" + UUID.randomUUID().toString().substring(0, 8);
         String pullTopic = "plain-" + UUID.randomUUID().toString().substring(0, 8);
         String first = push(hungTopic);
-        assertThat(receive(hungTopic, List.of(first), Duration.ofSeconds(10))).containsKey(first);
+        assertThat(receive(hungTopic, List.of(first), Duration.ofSeconds(30))).containsKey(first);
 
         List<String> ids = new ArrayList<>();
         String pulled;
@@ -104,7 +104,7 @@ class HungBrokerTest {
     void a_slow_broker_that_keeps_answering_holds_hand_overs_back_without_failing_them() throws Exception {
         String topic = "hung-slow-" + UUID.randomUUID().toString().substring(0, 8);
         String warm = push(topic);
-        assertThat(receive(topic, List.of(warm), Duration.ofSeconds(10))).containsKey(warm);
+        assertThat(receive(topic, List.of(warm), Duration.ofSeconds(30))).containsKey(warm);
         proxy.delay(Duration.ofMillis(100));
         try {
             // ten jobs due at one instant: one batch of ten confirmed sends, about 200 ms each through the proxy,

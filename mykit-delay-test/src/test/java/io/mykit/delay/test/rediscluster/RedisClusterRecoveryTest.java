@@ -95,7 +95,7 @@ class RedisClusterRecoveryTest {
         assertThat(report.path("restored").asLong()).as(report.toString()).isGreaterThanOrEqualTo(20);
         JsonNode again = client.get("/reStore?expire=true").data();
         assertThat(again.path("restored").asLong()).as("idempotent: " + again).isZero();
-        assertThat(pullAll(topic, 20, Duration.ofSeconds(15))).isEqualTo(ids);
+        assertThat(pullAll(topic, 20, Duration.ofSeconds(30))).isEqualTo(ids);
         assertThat(client.get(topic, 30_000, 300).data().isNull())
                 .as("no second copy")
                 .isTrue();
