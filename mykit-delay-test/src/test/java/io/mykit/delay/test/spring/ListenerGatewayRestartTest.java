@@ -59,7 +59,10 @@ class ListenerGatewayRestartTest {
                     "mykit.delay.redis.key-prefix=" + prefix,
                     "spring.datasource.url=" + TestServers.jdbcUrl(database));
 
-            await().atMost(WAIT).until(() -> received.ids.containsAll(ids));
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(received.ids)
+                            .as(() -> missing(template, ids, received.ids, listeners))
+                            .containsAll(ids));
             await().atMost(WAIT)
                     .until(() -> ids.stream()
                             .allMatch(id -> template.lookup(id)
@@ -74,6 +77,23 @@ class ListenerGatewayRestartTest {
             // the keys and the journal are the first gateway's: its close deletes them
             first.close();
         }
+    }
+
+    /** The jobs not received, each with its status, stage and attempts, and the listeners' states. */
+    private static String missing(
+            DelayTemplate template, List<String> ids, Set<String> received, DelayListenerRegistry listeners) {
+        StringBuilder text = new StringBuilder("listeners ")
+                .append(listeners.listenerStates())
+                .append("; not received (id=status/stage/attempts):");
+        ids.stream()
+                .filter(id -> !received.contains(id))
+                .forEach(id -> text.append(' ')
+                        .append(id)
+                        .append('=')
+                        .append(template.lookup(id)
+                                .map(job -> job.status() + "/" + job.stage() + "/" + job.attempts())
+                                .orElse("unknown")));
+        return text.toString();
     }
 
     @Configuration(proxyBeanMethods = false)
