@@ -143,8 +143,10 @@ class ActiveMq5CompatibilityTest {
         List<String> dueWhileDown = new ArrayList<>();
         try {
             for (int i = 0; i < 10; i++) {
+                // tries enough to outlast the broker's restart however slow the machine: with this class's 1 s cap
+                // 50 tries last under a minute of failed sends
                 dueWhileDown.add(client.push("{\"topic\":\"" + topic + "\",\"delay\":" + (i * 20)
-                                + ",\"tries\":50,\"body\":\"during " + i + "\"}")
+                                + ",\"tries\":1000,\"body\":\"during " + i + "\"}")
                         .data()
                         .asText());
             }
