@@ -145,8 +145,13 @@ class HungBrokerTest {
         }
     }
 
+    /**
+     * A job due now with tries enough to outlast the hang however slow the machine: at this class's 1 s retry cap the
+     * default 16 tries last about 15 s of failed hand-overs.
+     */
     private static String push(String topic) {
-        GatewayClient.Reply reply = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b\"}");
+        GatewayClient.Reply reply =
+                client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"tries\":1000,\"body\":\"b\"}");
         assertThat(reply.success()).as(reply.toString()).isTrue();
         return reply.data().asText();
     }
