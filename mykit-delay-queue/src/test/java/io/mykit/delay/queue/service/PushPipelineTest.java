@@ -43,7 +43,7 @@ class PushPipelineTest {
             case "add" -> {
                 if (adds.incrementAndGet() == 1) {
                     firstAddEntered.countDown();
-                    overlapped.set(secondInsertEntered.await(5, TimeUnit.SECONDS));
+                    overlapped.set(secondInsertEntered.await(30, TimeUnit.SECONDS));
                 }
                 yield List.of();
             }
@@ -58,15 +58,15 @@ class PushPipelineTest {
             CompletableFuture<Set<String>> first = CompletableFuture.supplyAsync(
                             () -> pipeline.submit(List.of(job("a")), Set.of()))
                     .thenCompose(PushPipeline.Pending::done);
-            assertThat(firstAddEntered.await(5, TimeUnit.SECONDS))
+            assertThat(firstAddEntered.await(30, TimeUnit.SECONDS))
                     .as("first group reached Redis")
                     .isTrue();
             CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(
                             () -> pipeline.submit(List.of(job("b")), Set.of()))
                     .thenCompose(PushPipeline.Pending::done);
 
-            assertThat(first.get(10, TimeUnit.SECONDS)).isEmpty();
-            assertThat(second.get(10, TimeUnit.SECONDS)).isEmpty();
+            assertThat(first.get(60, TimeUnit.SECONDS)).isEmpty();
+            assertThat(second.get(60, TimeUnit.SECONDS)).isEmpty();
             assertThat(overlapped)
                     .as("second group's journal call ran while the first waited for Redis")
                     .isTrue();
@@ -87,15 +87,15 @@ class PushPipelineTest {
                 journal, storeStub(), states, (bucket, due) -> {}, Clock.systemUTC(), 1000, 1, linger)) {
             pipeline.start();
             // the first commit makes the journal busy for the linger's length
-            pipeline.submit(List.of(job("a")), Set.of()).done().get(10, TimeUnit.SECONDS);
+            pipeline.submit(List.of(job("a")), Set.of()).done().get(60, TimeUnit.SECONDS);
             CompletableFuture<Set<String>> second = CompletableFuture.supplyAsync(
                             () -> pipeline.submit(List.of(job("b")), Set.of()))
                     .thenCompose(PushPipeline.Pending::done);
             CompletableFuture<Set<String>> third = CompletableFuture.supplyAsync(
                             () -> pipeline.submit(List.of(job("c")), Set.of()))
                     .thenCompose(PushPipeline.Pending::done);
-            second.get(10, TimeUnit.SECONDS);
-            third.get(10, TimeUnit.SECONDS);
+            second.get(60, TimeUnit.SECONDS);
+            third.get(60, TimeUnit.SECONDS);
         } finally {
             states.close();
         }

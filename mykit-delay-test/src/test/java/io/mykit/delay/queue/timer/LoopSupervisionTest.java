@@ -51,7 +51,7 @@ class LoopSupervisionTest {
         timer.beforeNextPass(() -> {
             throw new UnloggableError();
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> timer.heartbeat().restarts() > restartsBefore);
+        await().atMost(Duration.ofSeconds(30)).until(() -> timer.heartbeat().restarts() > restartsBefore);
 
         Reply pushed = gateway.client().push("{\"topic\":\"" + topic + "\",\"id\":\"" + id + "\",\"delay\":100}");
         assertThat(pushed.success()).as(pushed.toString()).isTrue();

@@ -144,7 +144,7 @@ class BizKeyTest {
         assertThat(client.get(cancelled, 30_000, 1_000).data().isNull())
                 .as("a cancelled job was delivered")
                 .isTrue();
-        assertThat(client.get(kept, 30_000, 5_000).data().path("id").asText()).isEqualTo(survivor);
+        assertThat(client.get(kept, 30_000, 30_000).data().path("id").asText()).isEqualTo(survivor);
         doomed.forEach(id -> assertThat(status(id)).isEqualTo("Delete"));
 
         Reply again = cancel("bizKey=" + q(bizKey) + "&topic=" + cancelled);
@@ -159,7 +159,7 @@ class BizKeyTest {
         String bizKey = unique("order");
         String topic = unique("bk-reserved");
         String reserved = push(topic, bizKey, 0);
-        Reply pulled = client.get(topic, 30_000, 10_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(reserved);
         String pending = push(topic, bizKey, A_DAY_MS);
 

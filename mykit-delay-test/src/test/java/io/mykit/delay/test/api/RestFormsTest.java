@@ -47,7 +47,7 @@ class RestFormsTest {
     private static String pulled() {
         String topic = topic();
         String id = push(topic, 0);
-        Reply reserved = client.get(topic, 30_000, 10_000);
+        Reply reserved = client.get(topic, 30_000, 30_000);
         assertThat(reserved.data().path("id").asText()).as(reserved.toString()).isEqualTo(id);
         return id;
     }
@@ -72,7 +72,7 @@ class RestFormsTest {
         assertThat(legacy.status()).as(legacy.toString()).isEqualTo(200);
         assertThat(rest.data().asText()).isEqualTo(viaRest);
         for (String id : List.of(viaRest, viaLegacy)) {
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(id).data().path("status").asText())
                             .isEqualTo("Finish"));

@@ -76,7 +76,7 @@ class TwoNodeClusterTest {
 
         java.util.Set<String> pulled = new java.util.HashSet<>();
         for (int i = 0; i < 20; i++) {
-            JsonNode job = b.get(topic, 30_000, 10_000).data();
+            JsonNode job = b.get(topic, 30_000, 30_000).data();
             assertThat(job.isNull())
                     .as("pull %d of 20 on the second node within its long-poll", i + 1)
                     .isFalse();
@@ -177,7 +177,7 @@ class TwoNodeClusterTest {
         String id = a.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"b\"}")
                 .data()
                 .asText();
-        JsonNode pulled = a.get(topic, 30_000, 10_000).data();
+        JsonNode pulled = a.get(topic, 30_000, 30_000).data();
         assertThat(pulled.path("id").asText()).isEqualTo(id);
         // let the Ready of the hand-over reach the journal, so only the Finish is left queued
         first.journalStatuses(id);

@@ -37,7 +37,7 @@ class ClearAllCancelTest {
         String handedOver = client.push("{\"topic\":\"clear-taken\",\"delay\":0,\"body\":\"t\"}")
                 .data()
                 .asText();
-        assertThat(client.get("clear-taken", 60_000, 5_000).data().path("id").asText())
+        assertThat(client.get("clear-taken", 60_000, 30_000).data().path("id").asText())
                 .isEqualTo(handedOver);
 
         JsonNode cleared = admin(gateway, "/clearAll?cancel=true");

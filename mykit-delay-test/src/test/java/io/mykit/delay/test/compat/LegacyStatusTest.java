@@ -34,13 +34,13 @@ class LegacyStatusTest {
                 .data()
                 .asText();
         assertThat(legacy.client()
-                        .get("legacy-due", 30_000, 5_000)
+                        .get("legacy-due", 30_000, 30_000)
                         .data()
                         .path("id")
                         .asText())
                 .isEqualTo(id);
         assertThat(standard.client()
-                        .get("legacy-due", 30_000, 5_000)
+                        .get("legacy-due", 30_000, 30_000)
                         .data()
                         .path("id")
                         .asText())

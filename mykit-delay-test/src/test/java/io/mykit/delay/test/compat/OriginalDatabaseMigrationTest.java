@@ -133,7 +133,7 @@ class OriginalDatabaseMigrationTest {
                 }
             }
             try (TestGateway gateway = TestGateway.start("spring.datasource.url=" + url)) {
-                GatewayClient.Reply reply = gateway.client().get(TOPIC, 30_000, 10_000);
+                GatewayClient.Reply reply = gateway.client().get(TOPIC, 30_000, 30_000);
                 assertThat(reply.data().path("id").asText())
                         .as("the pending row delivered: %s", reply)
                         .isEqualTo(row.id());

@@ -53,7 +53,7 @@ class RepushAndRescheduleTest {
         long due = moved.data().path("dueTime").asLong();
         assertThat(due).isBetween(asked + 1_500, System.currentTimeMillis() + 1_500);
 
-        GatewayClient.Reply pulled = client.get(topic, 30_000, 10_000);
+        GatewayClient.Reply pulled = client.get(topic, 30_000, 30_000);
         long arrived = System.currentTimeMillis();
         JsonNode delivered = pulled.data();
         assertThat(delivered.path("id").asText()).as("pull: %s", pulled).isEqualTo(id);
@@ -90,7 +90,7 @@ class RepushAndRescheduleTest {
         // Redis loses everything; the journal alone decides what comes back, and when
         assertThat(client.get("/clearAll").status()).isEqualTo(200);
         assertThat(client.get("/reStore?expire=true").status()).isEqualTo(200);
-        GatewayClient.Reply pulled = client.get(topic, 30_000, 10_000);
+        GatewayClient.Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText())
                 .as("pull after restore: %s", pulled)
                 .isEqualTo(id);

@@ -24,7 +24,7 @@ class RestoreDefaultTest {
         assertThat(restored.data().path("restored").asLong())
                 .as("restore: %s", restored)
                 .isEqualTo(1);
-        assertThat(client.get("restore-default", 30_000, 5_000)
+        assertThat(client.get("restore-default", 30_000, 30_000)
                         .data()
                         .path("id")
                         .asText())

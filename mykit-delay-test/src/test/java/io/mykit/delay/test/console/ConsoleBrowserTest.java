@@ -175,7 +175,7 @@ class ConsoleBrowserTest {
         // a pull job with one try whose reservation runs out unfinished becomes a dead letter
         String payments = "payments-" + UUID.randomUUID().toString().substring(0, 6);
         String dead = push(payments, ",\"tries\":1,\"bizKey\":\"pay-7\"");
-        assertThat(client.get(payments, 200, 10_000).data().path("id").asText()).isEqualTo(dead);
+        assertThat(client.get(payments, 200, 30_000).data().path("id").asText()).isEqualTo(dead);
         awaitCell(payments, "dead", "1");
 
         type("dead-topic", payments);

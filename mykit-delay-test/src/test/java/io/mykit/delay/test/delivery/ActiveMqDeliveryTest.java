@@ -85,7 +85,7 @@ class ActiveMqDeliveryTest {
         } finally {
             session.close();
         }
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));
@@ -97,13 +97,13 @@ class ActiveMqDeliveryTest {
         String id = client.push("{\"topic\":\"" + pullTopic + "\",\"delay\":0}")
                 .data()
                 .asText();
-        assertThat(client.get(pullTopic, 30_000, 5_000).data().path("id").asText())
+        assertThat(client.get(pullTopic, 30_000, 30_000).data().path("id").asText())
                 .isEqualTo(id);
         assertThat(receive(pullTopic, 1, Duration.ofMillis(500))).isEmpty();
 
         String amqTopic = topic();
         client.push("{\"topic\":\"" + amqTopic + "\",\"delay\":0}");
-        assertThat(receive(amqTopic, 1, Duration.ofSeconds(10))).hasSize(1);
+        assertThat(receive(amqTopic, 1, Duration.ofSeconds(30))).hasSize(1);
         assertThat(client.get(amqTopic, 30_000, 300).data().isNull()).isTrue();
     }
 
@@ -128,7 +128,7 @@ class ActiveMqDeliveryTest {
         int duplicates = received.values().stream().mapToInt(n -> n - 1).sum();
         System.out.println("ActiveMQ outage: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
         String sample = ids.iterator().next();
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(
                                 client.lookup(sample).data().path("status").asText())
                         .isEqualTo("Finish"));
@@ -162,8 +162,8 @@ class ActiveMqDeliveryTest {
         GatewayClient.Reply respawned =
                 client.raw("POST", "/dead/" + topic + "/respawn", "application/json", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.data().path("respawned").asInt()).isEqualTo(1);
-        assertThat(receive(topic, 1, Duration.ofSeconds(15))).containsKey(id);
-        await().atMost(Duration.ofSeconds(5))
+        assertThat(receive(topic, 1, Duration.ofSeconds(30))).containsKey(id);
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish"));

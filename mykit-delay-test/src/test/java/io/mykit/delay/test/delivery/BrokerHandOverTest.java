@@ -65,14 +65,14 @@ class BrokerHandOverTest {
                 TestGateway gateway = gatewayBehind(proxy)) {
             GatewayClient client = gateway.client();
             String warm = push(client, topic, 0);
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(10)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(warm);
 
             proxy.freeze();
             String held;
             try {
                 held = push(client, topic, 0);
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(30))
                         .untilAsserted(() -> assertThat(
                                         client.lookup(held).data().path("stage").asText())
                                 .isEqualTo("IN_FLIGHT"));
@@ -98,9 +98,9 @@ class BrokerHandOverTest {
             } finally {
                 proxy.thaw();
             }
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(held);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(held).data().path("status").asText())
                             .isEqualTo(JobStatus.Finish.name()));
@@ -125,9 +125,9 @@ class BrokerHandOverTest {
             } finally {
                 timers.startBucket(bucket);
             }
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(15)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(due);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(due).data().path("status").asText())
                             .isEqualTo(JobStatus.Finish.name()));
@@ -150,7 +150,7 @@ class BrokerHandOverTest {
                 TestGateway gateway = gatewayBehind(proxy)) {
             GatewayClient client = gateway.client();
             String warm = push(client, topic, 0);
-            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(10)))
+            assertThat(JmsReceiver.receive(consumer, topic, 1, Duration.ofSeconds(30)))
                     .containsKey(warm);
 
             // every chunk through the proxy now takes 400 ms each way: the batch's commit is answered ~1 s late
@@ -169,7 +169,7 @@ class BrokerHandOverTest {
             assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
             pushed.data().forEach(id -> ids.add(id.asText()));
             String last = ids.get(ids.size() - 1);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(last).data().path("stage").asText())
                             .isEqualTo("IN_FLIGHT"));

@@ -138,7 +138,7 @@ class JarRocketMqDeliveryTest {
         assertThat(got).as("log:%n%s", Files.readString(log)).containsKey(id);
         assertThat(new String(got.get(id).get(0).getBody(), StandardCharsets.UTF_8))
                 .isEqualTo("close order 1");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(call("GET", base + "/jobs/" + id, null)
                                 .path("data")
                                 .path("status")

@@ -100,7 +100,7 @@ class RocketMq4CompatibilityTest {
             assertThat(new String(one.getBody(), StandardCharsets.UTF_8)).isEqualTo("b" + i);
             assertThat(one.getUserProperty("dueTime")).isEqualTo(Long.toString(due));
         }
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(client.lookup(single).data().path("status").asText()).isEqualTo("Finish");
             together.forEach(id ->
                     assertThat(client.lookup(id).data().path("status").asText()).isEqualTo("Finish"));

@@ -149,7 +149,7 @@ class StopWithHungBrokerTest {
         }
         accepted.addAll(handedToBrokers);
         clientPackageByTarget.forEach((target, clientPackage) ->
-                await().atMost(Duration.ofSeconds(10)).until(() -> senderInsideClient(before, target, clientPackage)));
+                await().atMost(Duration.ofSeconds(30)).until(() -> senderInsideClient(before, target, clientPackage)));
         List<String> waiting = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             accepted.add(push(gateway, "stop-pull-" + run, 0));

@@ -63,7 +63,7 @@ class BatchPullTest {
         // the jobs become ready bucket by bucket: keep asking until all seven came, never more than three at a time
         Set<String> reserved = new HashSet<>();
         List<String> all = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
             List<String> got = ids(client.get("/get/" + topic + "/batch?count=3&ttr=30000&timeout=1000"));
             assertThat(got.size()).isBetween(0, 3);
             all.addAll(got);
@@ -89,7 +89,7 @@ class BatchPullTest {
         assertThat(refused.size()).isEqualTo(1);
         assertThat(refused.path(unknown).asText()).isEqualTo("no such job");
 
-        pushed.forEach(id -> await().atMost(Duration.ofSeconds(5))
+        pushed.forEach(id -> await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .isEqualTo("Finish")));
@@ -104,8 +104,9 @@ class BatchPullTest {
         String topic = topic();
         List<String> pushed = pushDue(topic, 3);
         List<String> first = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            first.addAll(ids(client.get("/get/" + topic + "/batch?count=3&ttr=600&timeout=1000")));
+        // a ttr of seconds: the reservations must last until the finish below on a loaded machine too
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            first.addAll(ids(client.get("/get/" + topic + "/batch?count=3&ttr=3000&timeout=1000")));
             return first.size() == 3;
         });
         assertThat(finishBatch("[\"" + first.get(0) + "\"]")
@@ -115,7 +116,7 @@ class BatchPullTest {
                 .isEqualTo(1);
 
         List<String> second = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
             second.addAll(ids(client.get("/get/" + topic + "/batch?count=3&ttr=30000&timeout=1000")));
             return second.size() >= 2;
         });

@@ -32,7 +32,7 @@ class DeadLetterIdLimitTest {
         Reply pushed = client.push("{\"topic\":\"" + TOPIC + "\",\"tries\":1}");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         deadId = pushed.data().asText();
-        assertThat(client.get(TOPIC, 200, 10_000).data().path("id").asText()).isEqualTo(deadId);
+        assertThat(client.get(TOPIC, 200, 30_000).data().path("id").asText()).isEqualTo(deadId);
         // the reservation runs out unfinished: with one try the job is buried
         await().atMost(Duration.ofSeconds(15)).until(() -> deadIds().contains(deadId));
     }

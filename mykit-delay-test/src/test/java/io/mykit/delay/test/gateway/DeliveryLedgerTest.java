@@ -251,7 +251,7 @@ class DeliveryLedgerTest {
                 .push("{\"topic\":\"" + topic + "\",\"delay\":0}")
                 .data()
                 .asText();
-        Reply pulled = on.client().get(topic, 30_000, 10_000);
+        Reply pulled = on.client().get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as("%s", pulled).isEqualTo(id);
         assertThat(on.client().finish(id).status()).isEqualTo(200);
         assertThat(on.bean(StateChangeWriter.class).flush(5_000)).isTrue();

@@ -147,7 +147,7 @@ class DirectRouteFilterTest {
                     .asText());
         }
         List<String> got = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
             Reply reply = client.get("/get/" + topic + "/batch?count=10&timeout=1000&ttr=30000");
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             reply.data().forEach(job -> got.add(job.path("id").asText()));
@@ -190,7 +190,7 @@ class DirectRouteFilterTest {
         String topic = "hot-mvc-" + UUID.randomUUID().toString().substring(0, 8);
         String id =
                 client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
-        assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get(topic, 30_000, 30_000).data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         client.get("/get/" + topic + "/batch?count=5&timeout=0");
         client.raw("POST", "/finish/batch", JSON, "[\"" + id + "\"]");
@@ -199,7 +199,7 @@ class DirectRouteFilterTest {
         client.get("/get/" + topic + "/batch?count=0x5&timeout=0");
 
         // the event follows the answer on the request's thread: wait for it
-        await().atMost(Duration.ofSeconds(5)).until(() -> dispatched.size() >= 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatched.size() >= 3);
         assertThat(dispatched)
                 .as("requests Spring MVC handled")
                 .containsExactly("/push;x=1", "/get/" + topic, "/get/" + topic + "/batch");
@@ -212,7 +212,7 @@ class DirectRouteFilterTest {
         Reply pushed = client.push("{\"topic\":\"" + topic + "\",\"delay\":0,\"body\":\"hello\"}");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         String id = pushed.data().asText();
-        Reply got = client.get(topic, 30_000, 5_000);
+        Reply got = client.get(topic, 30_000, 30_000);
         assertThat(got.data().path("id").asText()).as(got.toString()).isEqualTo(id);
         assertThat(got.data().path("body").asText()).isEqualTo("hello");
         assertThat(client.finish(id).status()).isEqualTo(200);
@@ -226,7 +226,7 @@ class DirectRouteFilterTest {
         String id = client.push("{\"topic\":\"" + topic + "-mvc\",\"delay\":0}")
                 .data()
                 .asText();
-        Reply got = client.get(topic + "-mvc", 30_000, 5_000);
+        Reply got = client.get(topic + "-mvc", 30_000, 30_000);
         assertThat(got.data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         return client.finish(id).status();

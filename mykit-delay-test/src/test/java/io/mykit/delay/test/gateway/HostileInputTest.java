@@ -191,7 +191,7 @@ public class HostileInputTest {
         Reply pushed = client.push("{\"topic\":\"" + topic + "\",\"body\":\"still alive\"}");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         String id = pushed.data().asText();
-        Reply pulled = client.get(topic, 30_000, 10_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.status()).as(pulled.toString()).isEqualTo(200);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(id);
         assertThat(pulled.data().path("body").asText()).isEqualTo("still alive");

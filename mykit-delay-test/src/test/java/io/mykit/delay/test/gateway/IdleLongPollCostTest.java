@@ -94,7 +94,7 @@ class IdleLongPollCostTest {
         reader.start();
         try (Jedis ping = new Jedis(redis.host(), redis.port())) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
-            await().atMost(Duration.ofSeconds(5)).until(() -> {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ping.ping();
                 return watching.getCount() == 0;
             });
@@ -103,7 +103,7 @@ class IdleLongPollCostTest {
         long first = pull.safetyChecks();
         long[] before = {naming.get(), counts.get()};
         // a pass may be under way when counting starts: wait for three whole ones after it
-        await().atMost(Duration.ofSeconds(10)).until(() -> pull.safetyChecks() >= first + 4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.safetyChecks() >= first + 4);
         long[] seen = {naming.get() - before[0], counts.get() - before[1]};
         monitor.close();
         assertThat(ended.await(5, TimeUnit.SECONDS)).as("monitor closed").isTrue();

@@ -102,9 +102,11 @@ class RedisOutageTest {
     @Test
     void a_pull_answers_503_json_when_redis_is_down_at_its_first_look_or_while_it_waits() throws Exception {
         String topic = "outage-pull-" + UUID.randomUUID().toString().substring(0, 8);
+        // waits past the next re-check of its topic (pull.poll-interval, 5 s), which meets Redis down
         CompletableFuture<Reply> waiting =
-                CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 2_500));
-        Thread.sleep(500);
+                CompletableFuture.supplyAsync(() -> gateway.client().get(topic, 30_000, 8_000));
+        PullTarget pull = gateway.bean(PullTarget.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 1);
         try (FailureLog failures = FailureLog.capture()) {
             redis.stop();
             Reply atOnce = gateway.client().get(topic, 30_000, 1_000);
@@ -112,7 +114,7 @@ class RedisOutageTest {
             assertThat(atOnce.json().path("success").asBoolean(true))
                     .as(atOnce.toString())
                     .isFalse();
-            Reply later = waiting.get(15, TimeUnit.SECONDS);
+            Reply later = waiting.get(30, TimeUnit.SECONDS);
             assertThat(later.status())
                     .as("a look while waiting fails: " + later)
                     .isEqualTo(503);
@@ -190,7 +192,7 @@ class RedisOutageTest {
                 timers.timers().stream().mapToLong(BucketTimer::failures).sum();
         redis.stop();
         try {
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> timers.timers().stream()
                                     .mapToLong(BucketTimer::failures)
                                     .sum()
@@ -205,7 +207,7 @@ class RedisOutageTest {
                 .push("{\"topic\":\"" + topic + "\",\"delay\":200}")
                 .data()
                 .asText();
-        Reply pulled = gateway.client().get(topic, 30_000, 10_000);
+        Reply pulled = gateway.client().get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(id);
     }
 
@@ -217,10 +219,12 @@ class RedisOutageTest {
         PullTarget pull = gateway.bean(PullTarget.class);
         List<CompletableFuture<Reply>> polls = new ArrayList<>();
         for (int i = 0; i < topics; i++) {
-            String path = "/get/idle-" + run + "-" + i + (i % 2 == 0 ? "?timeout=5000" : "/batch?count=5&timeout=5000");
+            // the polls outlast the measurement however slow the machine; a job for each ends them afterwards
+            String path =
+                    "/get/idle-" + run + "-" + i + (i % 2 == 0 ? "?timeout=30000" : "/batch?count=5&timeout=30000");
             polls.add(CompletableFuture.supplyAsync(() -> gateway.client().get(path), IDLE_POLLERS));
         }
-        await().atMost(Duration.ofSeconds(4)).until(() -> pull.waitingPolls() == topics);
+        await().atMost(Duration.ofSeconds(15)).until(() -> pull.waitingPolls() == topics);
 
         // the window measured: the polls wait, nothing is pushed; the safety re-check (seconds apart) may fall into it
         // once: one scan of the buckets per topic
@@ -229,8 +233,12 @@ class RedisOutageTest {
         assertThat(scans)
                 .as("LLEN calls in 3 s of %d waiting polls", topics)
                 .isLessThanOrEqualTo((long) topics * buckets);
+        for (int i = 0; i < topics; i++) {
+            gateway.client().push("{\"topic\":\"idle-" + run + "-" + i + "\",\"delay\":0}");
+        }
         for (CompletableFuture<Reply> poll : polls) {
-            assertThat(poll.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+            Reply answer = poll.get(30, TimeUnit.SECONDS);
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
         }
     }
 
@@ -260,7 +268,7 @@ class RedisOutageTest {
         reader.start();
         try (Jedis ping = new Jedis(redis.host(), redis.port())) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
-            await().atMost(Duration.ofSeconds(5)).until(() -> {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ping.ping();
                 return watching.getCount() == 0;
             });

@@ -61,7 +61,7 @@ class DeadWriteFailureTest {
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         Job deliveredJob = store.peek(delivered).orElseThrow().job();
         Job spentJob = store.peek(spent).orElseThrow().job();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(
                                 client.lookup(delivered).data().path("status").asText())
                         .isEqualTo("Ready"));
@@ -93,7 +93,7 @@ class DeadWriteFailureTest {
     }
 
     private static String reserveId(String topic) {
-        Reply reply = client.get(topic, 60_000, 10_000);
+        Reply reply = client.get(topic, 60_000, 30_000);
         assertThat(reply.data().isObject()).as(reply.toString()).isTrue();
         return reply.data().path("id").asText();
     }

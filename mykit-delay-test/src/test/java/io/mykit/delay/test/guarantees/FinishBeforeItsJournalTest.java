@@ -100,7 +100,7 @@ class FinishBeforeItsJournalTest {
         assertThat(client.finish(id).status()).isEqualTo(200);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         PullPath.awaitStatus(client, id, JobStatus.Finish);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> !store.finishMarksBefore(Long.MAX_VALUE, 1000).containsKey(id));
     }
 

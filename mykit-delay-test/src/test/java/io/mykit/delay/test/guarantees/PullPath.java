@@ -35,7 +35,7 @@ final class PullPath {
     }
 
     static void awaitStatus(GatewayClient client, String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .as("journal status of " + id)

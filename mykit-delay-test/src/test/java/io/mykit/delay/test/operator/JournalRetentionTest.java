@@ -114,7 +114,7 @@ class JournalRetentionTest {
         assertThat(countJobs(keep)).isEqualTo(15);
         assertThat(countLogs(keep)).isEqualTo(5 * 2 + 5 * 2 + 5 * 3);
         // the metric counts what went: 70 job rows and their 210 log rows
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> Scrape.of(gateway.baseUrl()).sum("mykit_delay_journal_purged_total") == 70 + 70 * 3);
     }
 

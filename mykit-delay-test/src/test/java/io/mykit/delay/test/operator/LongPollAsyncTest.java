@@ -170,7 +170,7 @@ class LongPollAsyncTest {
         answered.get(10, TimeUnit.SECONDS);
         assertThat(offered).containsExactly(id);
 
-        Reply next = client.get(topic, 60_000, 5_000);
+        Reply next = client.get(topic, 60_000, 30_000);
         assertThat(next.data().path("id").asText())
                 .as("given back to the ready list at once")
                 .isEqualTo(id);
@@ -195,12 +195,12 @@ class LongPollAsyncTest {
             out.write(("GET /get/" + topic + "?ttr=2000&timeout=20000 HTTP/1.1\r\nHost: x\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            await().atMost(Duration.ofSeconds(10)).until(() -> pull.waitingPolls() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 1);
         }
         String id =
                 client.push("{\"topic\":\"" + topic + "\",\"delay\":0}").data().asText();
         // the closed poll is the oldest waiter: it takes the job, and its answer goes nowhere
-        await().atMost(Duration.ofSeconds(10)).until(() -> pull.waitingPolls() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 0);
         Reply next = client.get(topic, 60_000, 20_000);
         assertThat(next.data().path("id").asText()).as(next.toString()).isEqualTo(id);
         assertThat(next.data().path("attempts").asInt())

@@ -148,9 +148,9 @@ class MetricsTest {
             assertThat(scrape.sum("mykit_delay_ready")).isEqualTo(2.0);
             assertThat(scrape.sum("mykit_delay_inflight")).isEqualTo(0.0);
         });
-        Reply pulled = gateway.client().get(PULLED, 60_000, 5_000);
+        Reply pulled = gateway.client().get(PULLED, 60_000, 30_000);
         assertThat(pulled.data().isObject()).as(pulled.toString()).isTrue();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             Scrape scrape = Scrape.of(gateway.baseUrl());
             assertThat(scrape.sum("mykit_delay_ready")).isEqualTo(1.0);
             assertThat(scrape.sum("mykit_delay_inflight")).isEqualTo(1.0);

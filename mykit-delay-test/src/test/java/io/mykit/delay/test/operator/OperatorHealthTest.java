@@ -167,7 +167,7 @@ class OperatorHealthTest {
         StateChangeWriter.Ending ending = states.beginEnding();
         try {
             restore = CompletableFuture.supplyAsync(() -> Admin.get(gateway, "/reStore", TOKEN));
-            await().atMost(Duration.ofSeconds(8))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> health(gateway, "/readiness").status() == 503);
             Reply readiness = health(gateway, "/readiness");
             assertThat(readiness.json().path("status").asText()).isEqualTo("RESTORING");

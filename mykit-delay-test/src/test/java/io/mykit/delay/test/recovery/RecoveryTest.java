@@ -85,7 +85,7 @@ class RecoveryTest {
         assertThat(client.get("/reStore/status").data().path("scanned").asLong())
                 .isEqualTo(again.path("scanned").asLong());
 
-        assertThat(pullAll(topic, 20, Duration.ofSeconds(15))).isEqualTo(ids);
+        assertThat(pullAll(topic, 20, Duration.ofSeconds(30))).isEqualTo(ids);
         assertThat(client.get(topic, 30_000, 500).data().isNull())
                 .as("no second copy")
                 .isTrue();
@@ -102,7 +102,7 @@ class RecoveryTest {
         assertThat(client.lookup(id).data().path("stage").isNull()).isTrue();
         assertThat(client.get("/reStore?expire=true").data().path("restored").asLong())
                 .isGreaterThanOrEqualTo(1);
-        assertThat(pullAll(topic, 1, Duration.ofSeconds(10))).containsExactly(id);
+        assertThat(pullAll(topic, 1, Duration.ofSeconds(30))).containsExactly(id);
     }
 
     @Test
@@ -110,8 +110,8 @@ class RecoveryTest {
         assertThat(client.get("/reStoreJob?jobId=no-such-job").status()).isEqualTo(404);
         String topic = topic();
         String done = push(topic, 1, 0).iterator().next();
-        assertThat(pullAll(topic, 1, Duration.ofSeconds(10))).containsExactly(done);
-        await().atMost(Duration.ofSeconds(5))
+        assertThat(pullAll(topic, 1, Duration.ofSeconds(30))).containsExactly(done);
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.get("/reStoreJob?jobId=" + done).status())
                                 .isEqualTo(409));

@@ -80,13 +80,14 @@ class RedisClusterDeliveryTest {
     void pushed_job_is_pulled_after_its_delay_and_finished() throws Exception {
         String topic = topic("rc");
         long pushedAt = System.currentTimeMillis();
-        String id = push(topic, 400);
+        // seconds of delay, so a slow machine cannot let it fall due before the next call
+        String id = push(topic, 3_000);
         assertThat(client.get(topic, 30_000, 0).data().isNull())
                 .as("not due yet")
                 .isTrue();
-        Reply pulled = client.get(topic, 30_000, 5_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(id);
-        assertThat(System.currentTimeMillis() - pushedAt).isGreaterThanOrEqualTo(400);
+        assertThat(System.currentTimeMillis() - pushedAt).isGreaterThanOrEqualTo(3_000);
         assertThat(client.finish(id).status()).isEqualTo(200);
         // WaitPut(0) (the push; its row is Delay from the start) -> Ready(2) -> Finish(3)
         assertThat(gateway.journalStatuses(id)).containsExactly(0, 2, 3);
@@ -103,11 +104,12 @@ class RedisClusterDeliveryTest {
         assertThat(client.delete(cancelled).status()).as("second cancel").isEqualTo(409);
 
         String id = push(topic, 0);
-        assertThat(client.get(topic, 500, 5_000).data().path("id").asText()).isEqualTo(id);
-        assertThat(client.get(topic, 500, 0).data().isNull())
+        // a ttr of seconds, so the next call comes within it on a loaded machine; the redelivery is waited for
+        assertThat(client.get(topic, 3_000, 30_000).data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get(topic, 3_000, 0).data().isNull())
                 .as("reserved, so not handed to a second puller")
                 .isTrue();
-        assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText())
+        assertThat(client.get(topic, 30_000, 30_000).data().path("id").asText())
                 .as("after its ttr")
                 .isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
@@ -152,11 +154,11 @@ class RedisClusterDeliveryTest {
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer consumer = session.createConsumer(session.createQueue(topic));
             String id = push(topic, 200);
-            TextMessage message = (TextMessage) consumer.receive(10_000);
+            TextMessage message = (TextMessage) consumer.receive(30_000);
             assertThat(message).as("message on queue " + topic).isNotNull();
             assertThat(message.getStringProperty("jobId")).isEqualTo(id);
             assertThat(message.getText()).isEqualTo("b");
-            await().atMost(Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(
                                     client.lookup(id).data().path("status").asText())
                             .isEqualTo("Finish"));
@@ -172,7 +174,7 @@ class RedisClusterDeliveryTest {
         // single calls (reserve, finish) and per-node pipelines (add, sweep) both meet NOSCRIPT first
         Set<String> ids = pushBatch(topic, 40, 0);
         Set<String> received = new HashSet<>();
-        long deadline = System.currentTimeMillis() + 20_000;
+        long deadline = System.currentTimeMillis() + 60_000;
         while (received.size() < ids.size() && System.currentTimeMillis() < deadline) {
             Reply reply = client.get(topic, 30_000, 1_000);
             if (reply.data().isObject()) {
@@ -194,7 +196,7 @@ class RedisClusterDeliveryTest {
                 .as("in flight and reservation counts")
                 .isPositive();
         Keys keys = gateway.bean(RedisDelayStore.class).keys();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> keysByMaster(keys).values().stream()
                         .flatMap(List::stream)
                         .anyMatch(key -> key.contains(":ready:")));

@@ -95,7 +95,7 @@ class RedisClusterRecoveryTest {
         assertThat(report.path("restored").asLong()).as(report.toString()).isGreaterThanOrEqualTo(20);
         JsonNode again = client.get("/reStore?expire=true").data();
         assertThat(again.path("restored").asLong()).as("idempotent: " + again).isZero();
-        assertThat(pullAll(topic, 20, Duration.ofSeconds(15))).isEqualTo(ids);
+        assertThat(pullAll(topic, 20, Duration.ofSeconds(30))).isEqualTo(ids);
         assertThat(client.get(topic, 30_000, 300).data().isNull())
                 .as("no second copy")
                 .isTrue();
@@ -139,7 +139,7 @@ class RedisClusterRecoveryTest {
         String topic = topic();
         String waiting = push(topic, 1, 3_600_000).iterator().next();
         String reserved = push(topic, 1, 0).iterator().next();
-        Reply pulled = client.get(topic, 30_000, 10_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(reserved);
         awaitJournal(reserved, JobStatus.Ready);
 
@@ -170,7 +170,7 @@ class RedisClusterRecoveryTest {
     }
 
     private static void awaitJournal(String id, JobStatus status) {
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(client.lookup(id).data().path("status").asText())
                                 .as("journal status of " + id)

@@ -179,7 +179,7 @@ class DelayListenerTest {
         }
         List<String> pulled = new ArrayList<>();
         while (pulled.size() < unstarted.size()) {
-            JsonNode job = http.get(topic, 60_000, 10_000).data();
+            JsonNode job = http.get(topic, 60_000, 30_000).data();
             assertThat(job.isNull()).as("a job given back is ready at once").isFalse();
             pulled.add(job.path("id").asText());
             assertThat(job.path("attempts").asInt()).as("attempts of " + job).isZero();

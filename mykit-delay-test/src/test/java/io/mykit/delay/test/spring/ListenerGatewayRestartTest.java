@@ -14,13 +14,10 @@ import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.TestServers;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -62,20 +59,12 @@ class ListenerGatewayRestartTest {
                     "mykit.delay.redis.key-prefix=" + prefix,
                     "spring.datasource.url=" + TestServers.jdbcUrl(database));
 
-            try {
-                await().atMost(WAIT).until(() -> received.ids.containsAll(ids));
-            } catch (ConditionTimeoutException e) {
-                // where the missing jobs are says which side lost them
-                Map<String, String> missing = new TreeMap<>();
-                ids.stream()
-                        .filter(id -> !received.ids.contains(id))
-                        .forEach(id -> missing.put(
-                                id,
-                                template.lookup(id)
-                                        .map(view -> view.status() + "/" + view.stage())
-                                        .orElse("unknown")));
-                throw new AssertionError("not received: " + missing + "; listeners " + listeners.listenerStates(), e);
-            }
+            // each failed check looks the missing jobs up: not too often
+            await().atMost(WAIT)
+                    .pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> assertThat(received.ids)
+                            .as(() -> missing(template, ids, received.ids, listeners))
+                            .containsAll(ids));
             await().atMost(WAIT)
                     .until(() -> ids.stream()
                             .allMatch(id -> template.lookup(id)
@@ -90,6 +79,23 @@ class ListenerGatewayRestartTest {
             // the keys and the journal are the first gateway's: its close deletes them
             first.close();
         }
+    }
+
+    /** The jobs not received, each with its status, stage and attempts, and the listeners' states. */
+    private static String missing(
+            DelayTemplate template, List<String> ids, Set<String> received, DelayListenerRegistry listeners) {
+        StringBuilder text = new StringBuilder("listeners ")
+                .append(listeners.listenerStates())
+                .append("; not received (id=status/stage/attempts):");
+        ids.stream()
+                .filter(id -> !received.contains(id))
+                .forEach(id -> text.append(' ')
+                        .append(id)
+                        .append('=')
+                        .append(template.lookup(id)
+                                .map(job -> job.status() + "/" + job.stage() + "/" + job.attempts())
+                                .orElse("unknown")));
+        return text.toString();
     }
 
     @Configuration(proxyBeanMethods = false)

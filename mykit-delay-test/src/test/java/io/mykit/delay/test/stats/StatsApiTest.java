@@ -59,7 +59,7 @@ class StatsApiTest {
     }
 
     private static void awaitCounts(String topic, String pendingReadyInFlightDead) {
-        await().atMost(Duration.ofSeconds(15))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(counts(topic))
                         .as("pending/ready/inFlight/dead of " + topic)
                         .isEqualTo(pendingReadyInFlightDead));
@@ -91,15 +91,16 @@ class StatsApiTest {
         String topic = topic();
         String later = push(topic, ",\"delay\":3600000");
         push(topic, ",\"delay\":3600000");
-        String soon = push(topic, ",\"delay\":300");
-        assertThat(counts(topic)).isEqualTo("3/0/0/0");
+        assertThat(counts(topic)).isEqualTo("2/0/0/0");
         assertThat(line(topic)).as("the topic in the overview").isNotNull();
 
         assertThat(client.delete(later).status()).isEqualTo(200);
-        assertThat(counts(topic)).as("after a cancel").isEqualTo("2/0/0/0");
+        assertThat(counts(topic)).as("after a cancel").isEqualTo("1/0/0/0");
 
+        // pushed only now: the counts above must not depend on how soon a short delay runs out on a busy machine
+        String soon = push(topic, ",\"delay\":300");
         awaitCounts(topic, "1/1/0/0");
-        Reply pulled = client.get(topic, 30_000, 5_000);
+        Reply pulled = client.get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).isEqualTo(soon);
         assertThat(counts(topic)).as("reserved by a puller").isEqualTo("1/0/1/0");
         assertThat(client.finish(soon).status()).isEqualTo(200);
@@ -118,7 +119,7 @@ class StatsApiTest {
     void a_dead_letter_is_counted_and_a_respawn_brings_it_back() throws Exception {
         String topic = topic();
         String id = push(topic, ",\"tries\":1");
-        assertThat(client.get(topic, 200, 10_000).data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get(topic, 200, 30_000).data().path("id").asText()).isEqualTo(id);
         // the reservation expires unfinished: with one try the job is buried
         awaitCounts(topic, "0/0/0/1");
         assertThat(line(topic).path("dead").asLong())
@@ -128,7 +129,7 @@ class StatsApiTest {
         Reply respawned = admin("POST", "/dead/" + topic + "/respawn", "{\"ids\":[\"" + id + "\"]}");
         assertThat(respawned.status()).as(respawned.toString()).isEqualTo(200);
         awaitCounts(topic, "0/1/0/0");
-        assertThat(client.get(topic, 30_000, 5_000).data().path("id").asText()).isEqualTo(id);
+        assertThat(client.get(topic, 30_000, 30_000).data().path("id").asText()).isEqualTo(id);
         assertThat(client.finish(id).status()).isEqualTo(200);
         awaitCounts(topic, "0/0/0/0");
     }

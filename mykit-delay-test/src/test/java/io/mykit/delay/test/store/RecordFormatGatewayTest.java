@@ -52,7 +52,7 @@ class RecordFormatGatewayTest {
     }
 
     private void pulledBack(TestGateway gateway) {
-        GatewayClient.Reply pulled = gateway.client().get(topic, 30_000, 10_000);
+        GatewayClient.Reply pulled = gateway.client().get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as(pulled.toString()).isEqualTo(lastId);
         assertThat(pulled.data().path("body").asText()).isEqualTo("b");
         assertThat(gateway.client().finish(lastId).status()).isEqualTo(200);

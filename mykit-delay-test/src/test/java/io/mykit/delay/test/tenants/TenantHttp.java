@@ -105,7 +105,7 @@ final class TenantHttp {
             throw new AssertionError("not dead: " + released);
         }
         // the dead letter is listed once its journal row says so
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> call(token, "GET", "/dead/" + topic, null)
                         .data()
                         .toString()

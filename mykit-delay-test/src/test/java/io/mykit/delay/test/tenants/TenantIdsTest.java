@@ -102,7 +102,7 @@ class TenantIdsTest {
         JsonNode mailView = http.call(ADMIN, "GET", "/jobs/mail~" + id, null).data();
         assertThat(ordersView.path("topic").asText()).isEqualTo(orderTopic);
         assertThat(mailView.path("topic").asText()).isEqualTo(mailTopic);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> List.of(statusOf("orders~" + id), statusOf("mail~" + id))
                         .equals(List.of("Finish", "Finish")));
     }
@@ -208,7 +208,7 @@ class TenantIdsTest {
         gateway.bean(DelayQueueService.class)
                 .pushReporting(List.of(new Job("old-" + RUN, topic, null, null, 0, 0, 0, 0, "b", 0)));
         Set<String> pulled = new TreeSet<>();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
             http.call(ORDERS, "GET", "/get/" + topic + "/batch?count=5&timeout=1000", null)
                     .data()
                     .forEach(job -> pulled.add(job.path("id").asText()));
@@ -253,7 +253,7 @@ class TenantIdsTest {
         assertThat(released.data().path("dead").asBoolean())
                 .as(released.toString())
                 .isTrue();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> idsOf(
                                 http.call(token, "GET", "/dead/" + topic, null).data())
                         .contains(id));

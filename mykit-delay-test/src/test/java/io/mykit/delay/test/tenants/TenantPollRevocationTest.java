@@ -34,7 +34,7 @@ class TenantPollRevocationTest {
             PullTarget pull = gateway.bean(PullTarget.class);
             CompletableFuture<Answer> revoked = CompletableFuture.supplyAsync(
                     () -> http.call("old-token", "GET", "/get/" + topic + "?timeout=45000", null));
-            await().atMost(Duration.ofSeconds(5)).until(() -> pull.waitingPolls() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 1);
 
             Files.writeString(file, """
                     mykit.delay.tenants.orders.tokens=new-token

@@ -32,6 +32,8 @@ class TenantPollShareTest {
     static void start() {
         gateway = TestGateway.start(
                 "mykit.delay.pull.max-waiting-polls=6",
+                // long-polls that outlast every step of the test on a loaded machine
+                "mykit.delay.pull.max-timeout=60s",
                 "mykit.delay.tenants.greedy.token=greedy-token",
                 "mykit.delay.tenants.greedy.topics=greedy-*",
                 "mykit.delay.tenants.modest.token=modest-token",
@@ -50,34 +52,47 @@ class TenantPollShareTest {
         }
     }
 
+    /** A long-poll that lasts longer than any step of a test on a loaded machine; the test ends it with a job. */
     private static CompletableFuture<Answer> longPoll(String tenant) {
         return CompletableFuture.supplyAsync(
-                () -> http.call(tenant + "-token", "GET", "/get/" + tenant + "-" + RUN + "?timeout=8000", null),
+                () -> http.call(tenant + "-token", "GET", "/get/" + tenant + "-" + RUN + "?timeout=45000", null),
                 POLLERS);
+    }
+
+    /** Ends {@code polls} waiting long-polls of a tenant by pushing each a job due now. */
+    private static void answer(String tenant, List<CompletableFuture<Answer>> polls) throws Exception {
+        for (int i = 0; i < polls.size(); i++) {
+            Answer pushed = http.call(
+                    tenant + "-token", "POST", "/push", "{\"topic\":\"" + tenant + "-" + RUN + "\",\"delay\":0}");
+            assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+        }
+        for (CompletableFuture<Answer> poll : polls) {
+            Answer answer = poll.get(30, TimeUnit.SECONDS);
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+            assertThat(answer.body()).contains(tenant + "-" + RUN);
+        }
     }
 
     @Test
     void a_tenant_without_its_own_limit_holds_its_share_and_leaves_the_rest_to_the_others() throws Exception {
         PullTarget pull = gateway.bean(PullTarget.class);
-        List<CompletableFuture<Answer>> open = new ArrayList<>();
-        open.add(longPoll("greedy"));
-        open.add(longPoll("greedy"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> pull.waitingPolls() == 2);
+        List<CompletableFuture<Answer>> greedy = List.of(longPoll("greedy"), longPoll("greedy"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 2);
 
-        Answer third = longPoll("greedy").get(5, TimeUnit.SECONDS);
+        Answer third = longPoll("greedy").get(30, TimeUnit.SECONDS);
         assertThat(third.status()).as(third.toString()).isEqualTo(429);
         assertThat(third.body()).contains("greedy holds 2 long-polls");
 
-        open.add(longPoll("modest"));
-        open.add(longPoll("modest"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> pull.waitingPolls() == 4);
+        List<CompletableFuture<Answer>> modest = List.of(longPoll("modest"), longPoll("modest"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 4);
 
-        for (CompletableFuture<Answer> poll : open) {
-            assertThat(poll.get(15, TimeUnit.SECONDS).status()).isEqualTo(200);
-        }
+        answer("greedy", greedy);
+        answer("modest", modest);
+        List<CompletableFuture<Answer>> own = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            open.add(longPoll("own"));
+            own.add(longPoll("own"));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> pull.waitingPolls() == 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pull.waitingPolls() == 3);
+        answer("own", own);
     }
 }

@@ -90,14 +90,14 @@ class PullTargetTest {
             // the one poll worker is held by a look of another topic
             poll(pull, "blocker", new CompletableFuture<>());
             makeReady(pull, "blocker", "held");
-            await().atMost(5, TimeUnit.SECONDS).until(() -> blockerLooks.get() == 2);
+            await().atMost(30, TimeUnit.SECONDS).until(() -> blockerLooks.get() == 2);
 
             // the job wakes the oldest poll, whose client goes away before that poll's look can run
             makeReady(pull, "orders", "job-1");
             gone.cancel();
             blocker.countDown();
 
-            assertThat(second.get(5, TimeUnit.SECONDS)).extracting(Job::getId).containsExactly("job-1");
+            assertThat(second.get(30, TimeUnit.SECONDS)).extracting(Job::getId).containsExactly("job-1");
             assertThat(first).isNotDone();
         }
     }
@@ -110,7 +110,7 @@ class PullTargetTest {
             makeReady(pull, "nobody-pulls", "job-1");
             assertThat(pull.hotTopics()).isEqualTo(1);
             clock.move(HotBuckets.IDLE_MS + 1);
-            await().atMost(5, TimeUnit.SECONDS).until(() -> pull.hotTopics() == 0);
+            await().atMost(30, TimeUnit.SECONDS).until(() -> pull.hotTopics() == 0);
         }
     }
 
@@ -155,7 +155,7 @@ class PullTargetTest {
             poll(pull, "quiet", quiet);
             poll(pull, "lost", lost);
             long checks = pull.safetyChecks();
-            await().atMost(5, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= checks + 5);
+            await().atMost(30, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= checks + 5);
             assertThat(looks.get("quiet").get())
                     .as("looks of an idle topic: its first only")
                     .isEqualTo(1);
@@ -165,9 +165,9 @@ class PullTargetTest {
             ready.computeIfAbsent("lost", t -> new ConcurrentLinkedDeque<>()).add(job);
             counts.count(List.of("lost"));
 
-            assertThat(lost.get(5, TimeUnit.SECONDS)).extracting(Job::getId).containsExactly("job-1");
+            assertThat(lost.get(30, TimeUnit.SECONDS)).extracting(Job::getId).containsExactly("job-1");
             long after = pull.safetyChecks();
-            await().atMost(5, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= after + 3);
+            await().atMost(30, TimeUnit.SECONDS).until(() -> pull.safetyChecks() >= after + 3);
             assertThat(looks.get("quiet").get()).isEqualTo(1);
             assertThat(quiet).isNotDone();
         }
