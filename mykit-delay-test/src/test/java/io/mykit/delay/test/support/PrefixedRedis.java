@@ -3,6 +3,8 @@ package io.mykit.delay.test.support;
 import io.mykit.delay.queue.store.SingleRedis;
 import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
@@ -22,7 +24,11 @@ public final class PrefixedRedis implements AutoCloseable {
 
     public static PrefixedRedis connect() {
         TestServers.RedisEndpoint endpoint = TestServers.redis();
-        return new PrefixedRedis(new SingleRedis(new JedisPooled(endpoint.host(), endpoint.port())));
+        // a loaded machine may hold a large read or a long script for seconds: the client's 2 s default fails a test
+        DefaultJedisClientConfig config =
+                DefaultJedisClientConfig.builder().socketTimeoutMillis(30_000).build();
+        return new PrefixedRedis(
+                new SingleRedis(new JedisPooled(new HostAndPort(endpoint.host(), endpoint.port()), config)));
     }
 
     /** The connection a store under test runs on. */
