@@ -108,6 +108,9 @@ public final class TestGateway implements AutoCloseable {
                 "mykit.delay.embedded.enabled=false",
                 // off unless a test asks: each start would warm up for seconds (StartupWarmupTest covers it)
                 "mykit.delay.http.warmup=0",
+                // the suite's forks share one Redis that a large test may keep busy for seconds on a loaded machine;
+                // tests of Redis timeouts set their own
+                "mykit.delay.redis.timeout=10s",
                 "mykit.delay.redis.key-prefix=" + prefix,
                 "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),

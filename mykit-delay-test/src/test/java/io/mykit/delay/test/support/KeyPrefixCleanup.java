@@ -24,6 +24,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * its settings name: SCAN and DEL on one Redis, SCAN on each cluster node and DEL per slot.
  */
 public final class KeyPrefixCleanup {
+    /** A loaded machine may keep a shared Redis busy for seconds: the client's 2 s default would fail a clean-up. */
+    private static final int SOCKET_TIMEOUT_MS = 30_000;
+
     private static final int BATCH = 500;
 
     private KeyPrefixCleanup() {}
@@ -33,6 +36,7 @@ public final class KeyPrefixCleanup {
         JedisClientConfig config = DefaultJedisClientConfig.builder()
                 .password(redis.getPassword() == null || redis.getPassword().isEmpty() ? null : redis.getPassword())
                 .database(redis.isCluster() ? 0 : redis.getDatabase())
+                .socketTimeoutMillis(SOCKET_TIMEOUT_MS)
                 .build();
         if (redis.isCluster()) {
             deleteOnCluster(
@@ -41,7 +45,8 @@ public final class KeyPrefixCleanup {
             try (Jedis jedis = new Jedis(new HostAndPort(redis.getHost(), redis.getPort()), config)) {
                 List<String> mine = new ArrayList<>(matching(jedis, prefix));
                 for (int i = 0; i < mine.size(); i += BATCH) {
-                    jedis.del(mine.subList(i, Math.min(i + BATCH, mine.size())).toArray(String[]::new));
+                    jedis.unlink(
+                            mine.subList(i, Math.min(i + BATCH, mine.size())).toArray(String[]::new));
                 }
             }
         }
@@ -49,7 +54,12 @@ public final class KeyPrefixCleanup {
 
     /** Deletes the keys of {@code prefix} on the Redis Cluster these nodes belong to (no password). */
     public static void deleteOnCluster(Collection<HostAndPort> nodes, String prefix) {
-        deleteOnCluster(nodes, DefaultJedisClientConfig.builder().build(), prefix);
+        deleteOnCluster(
+                nodes,
+                DefaultJedisClientConfig.builder()
+                        .socketTimeoutMillis(SOCKET_TIMEOUT_MS)
+                        .build(),
+                prefix);
     }
 
     private static void deleteOnCluster(Collection<HostAndPort> nodes, JedisClientConfig config, String prefix) {
@@ -65,7 +75,7 @@ public final class KeyPrefixCleanup {
                     }
                 }
             }
-            bySlot.values().forEach(keys -> cluster.del(keys.toArray(String[]::new)));
+            bySlot.values().forEach(keys -> cluster.unlink(keys.toArray(String[]::new)));
         }
     }
 

@@ -45,7 +45,7 @@ public final class PrefixedRedis implements AutoCloseable {
     public void deleteKeys(String prefix) {
         List<String> mine = keysMatching(client(), "{" + prefix + "*");
         for (int i = 0; i < mine.size(); i += 500) {
-            client().del(mine.subList(i, Math.min(i + 500, mine.size())).toArray(String[]::new));
+            client().unlink(mine.subList(i, Math.min(i + 500, mine.size())).toArray(String[]::new));
         }
     }
 
