@@ -1,12 +1,14 @@
 package io.mykit.delay.test.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.mykit.delay.config.LimitsProperties;
 import io.mykit.delay.test.gateway.Gateway;
 import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +68,10 @@ class ApiDocsTest {
         String id = client.push("{\"topic\":\"" + topic + "\",\"delay\":" + HOUR_MS + "}")
                 .data()
                 .asText();
+        // the journal reads WaitPut until the job is in Redis: the docs quote the waiting job's answer
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        client.get("/jobs/" + id).data().path("status").asText().equals("Delay"));
 
         Reply finished = client.raw("POST", "/finish/batch", "application/json", "[\"" + id + "\"]");
         String batchRefusal = finished.data().path("refused").path(id).asText();

@@ -98,7 +98,7 @@ public record AdminCanaries(
         Keys keys = new Keys(gateway.keyPrefix(), store.buckets());
         int bucket = store.bucketOf(jobId);
         try (Jedis redis =
-                new Jedis(TestServers.redis().host(), TestServers.redis().port())) {
+                new Jedis(TestServers.redis().host(), TestServers.redis().port(), 30_000)) {
             return redis.hexists(keys.pool(bucket), jobId) || redis.zscore(keys.dueSlice(bucket, jobId), jobId) != null;
         }
     }

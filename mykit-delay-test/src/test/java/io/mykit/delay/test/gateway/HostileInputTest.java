@@ -108,7 +108,7 @@ public class HostileInputTest {
         gateway = on;
         database = gateway.database();
         base = "http://127.0.0.1:" + gateway.bean(Environment.class).getProperty("local.server.port");
-        redis = new Jedis(TestServers.redis().host(), TestServers.redis().port());
+        redis = new Jedis(TestServers.redis().host(), TestServers.redis().port(), 30_000);
         jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
         assertThat(jdbc.queryForObject("SELECT DATABASE()", String.class))
                 .as("the gateway's journal")
