@@ -1,8 +1,6 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.pull.PullTarget;
-import io.mykit.delay.queue.dispatch.pull.StreamClaims;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.PumpResult;
 import java.util.Collections;
@@ -22,7 +20,7 @@ import java.util.stream.Collectors;
 public class Dispatcher {
     private final Function<String, DeliveryTarget> routeOf;
     private final Consumer<List<Job>> handedOver;
-    private final PullTarget onlyTarget;
+    private final ReadyOnPumpTarget onlyTarget;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
     public Dispatcher(Function<String, DeliveryTarget> routeOf) {
@@ -38,7 +36,8 @@ public class Dispatcher {
      * {@code onlyTarget}: the pull queue, where every topic goes to it (no broker route); pumps then put due jobs in
      * their ready lists themselves ({@link #readyOnPump}), one Redis call per hand-over instead of two.
      */
-    public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver, PullTarget onlyTarget) {
+    public Dispatcher(
+            Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver, ReadyOnPumpTarget onlyTarget) {
         this.routeOf = routeOf;
         this.handedOver = handedOver;
         this.onlyTarget = onlyTarget;
@@ -53,15 +52,15 @@ public class Dispatcher {
     }
 
     /** The free credit of open streams, for a pump that reserves due jobs for them directly ({@link #readyOnPump}). */
-    public StreamClaims claims(int max) {
-        return onlyTarget == null ? StreamClaims.NONE : onlyTarget.claims(max);
+    public PumpClaims claims(int max) {
+        return onlyTarget == null ? PumpClaims.NONE : onlyTarget.claims(max);
     }
 
     /**
      * What {@link #dispatch} does after a pump that already put its jobs in their ready lists, or reserved them for the
      * streams of {@code claims}: those streams get theirs first.
      */
-    public void dispatchReadied(int bucket, PumpResult pumped, StreamClaims claims) {
+    public void dispatchReadied(int bucket, PumpResult pumped, PumpClaims claims) {
         // the streams first: their jobs are reserved already and wait for nothing else
         onlyTarget.reservedOnPump(claims, pumped.reserved());
         handedOver.accept(pumped.jobs());

@@ -5,6 +5,7 @@ import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.EndingsBarrier;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;

@@ -1,8 +1,8 @@
 package io.mykit.delay.queue.recovery;
 
 import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.StoreAdmin;
-import io.mykit.delay.queue.timer.WakeableLoop;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;

@@ -4,6 +4,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
 import java.util.ArrayList;
