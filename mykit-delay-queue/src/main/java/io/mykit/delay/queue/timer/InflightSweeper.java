@@ -4,6 +4,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +29,7 @@ public final class InflightSweeper extends WakeableLoop {
     private final Delivery store;
     private final StateChangeWriter states;
     private final DeliveryOutcomes outcomes;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final long intervalMs;
     private final int defaultTries;
     private final Supplier<Collection<Integer>> ownedBuckets;
@@ -39,7 +39,7 @@ public final class InflightSweeper extends WakeableLoop {
             Delivery store,
             StateChangeWriter states,
             DeliveryOutcomes outcomes,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             long intervalMs,
             int defaultTries,
@@ -65,7 +65,7 @@ public final class InflightSweeper extends WakeableLoop {
         states.submitAll(changes);
         swept.forEach((bucket, s) -> {
             if (!s.returned().isEmpty()) {
-                wakeBucket.accept(bucket, now);
+                wakeBucket.wake(bucket, now);
             }
         });
         swept.forEach((bucket, s) -> {

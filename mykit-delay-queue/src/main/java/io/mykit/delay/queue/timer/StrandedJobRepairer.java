@@ -9,13 +9,13 @@ import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.journal.UnconfirmedGroup;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.RestoreMarks;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +39,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final Journal journal;
     private final RestoreMarks store;
     private final StateChangeWriter states;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final long repairAfterMs;
     private final BooleanSupplier mine;
     private final EndingsBarrier endings;
@@ -49,7 +49,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             Journal journal,
             RestoreMarks store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             long repairAfterMs,
             BooleanSupplier mine,
@@ -152,7 +152,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             List<String> added = store.addUnlessEnded(page);
             page.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
-                wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+                wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime());
             });
             repaired += added.size();
             after = entries.get(entries.size() - 1);
@@ -181,7 +181,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
                                 .map(JournalEntry::job)
                                 .toList();
                 repaired += store.addUnlessEnded(pending).size();
-                pending.forEach(job -> wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime()));
+                pending.forEach(job -> wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime()));
             }
             journal.confirmGroups(groups.stream().map(UnconfirmedGroup::key).toList());
         }
