@@ -10,13 +10,13 @@ import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.journal.UnconfirmedGroup;
 import io.mykit.delay.queue.loop.BucketWaker;
+import io.mykit.delay.queue.loop.ChoreTurn;
 import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.RestoreMarks;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +41,10 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final StateChangeWriter states;
     private final BucketWaker wakeBucket;
     private final long repairAfterMs;
-    private final BooleanSupplier mine;
+    private final ChoreTurn turn;
     private final EndingsBarrier endings;
 
-    /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
+    /** Repairs only while the {@code turn} is this node's: one node of a cluster looks, not all of them. */
     public StrandedJobRepairer(
             Journal journal,
             RestoreMarks store,
@@ -52,7 +52,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             BucketWaker wakeBucket,
             Clock clock,
             long repairAfterMs,
-            BooleanSupplier mine,
+            ChoreTurn turn,
             EndingsBarrier endings) {
         super("mykit-stranded-repair", clock);
         this.journal = journal;
@@ -60,7 +60,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         this.states = states;
         this.wakeBucket = wakeBucket;
         this.repairAfterMs = repairAfterMs;
-        this.mine = mine;
+        this.turn = turn;
         this.endings = endings;
     }
 
@@ -68,7 +68,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     protected long runOnce() throws InterruptedException {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
-        if (!mine.getAsBoolean()) {
+        if (!turn.isMine()) {
             return next;
         }
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
