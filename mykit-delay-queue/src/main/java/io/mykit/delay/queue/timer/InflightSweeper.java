@@ -9,10 +9,8 @@ import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +30,7 @@ public final class InflightSweeper extends WakeableLoop {
     private final BucketWaker wakeBucket;
     private final long intervalMs;
     private final int defaultTries;
-    private final Supplier<Collection<Integer>> ownedBuckets;
+    private final OwnedBuckets ownedBuckets;
 
     /** Sweeps {@code ownedBuckets} only: a bucket's in-flight jobs are its owner's to give back. */
     public InflightSweeper(
@@ -43,7 +41,7 @@ public final class InflightSweeper extends WakeableLoop {
             Clock clock,
             long intervalMs,
             int defaultTries,
-            Supplier<Collection<Integer>> ownedBuckets) {
+            OwnedBuckets ownedBuckets) {
         super("mykit-sweeper", clock);
         this.store = store;
         this.states = states;
@@ -58,7 +56,7 @@ public final class InflightSweeper extends WakeableLoop {
     protected long runOnce() {
         long now = clock.millis();
         Map<Integer, Delivery.Swept> swept =
-                store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries, DeliveryOutcomes.BURIAL_WINDOW_MS);
+                store.sweep(ownedBuckets.owned(), LIMIT_PER_BUCKET, defaultTries, DeliveryOutcomes.BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again

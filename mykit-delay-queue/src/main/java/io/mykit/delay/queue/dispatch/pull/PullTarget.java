@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and finish it,
@@ -104,7 +103,7 @@ public class PullTarget implements ReadyOnPumpTarget, AutoCloseable {
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
-    public void onHandedOver(BiConsumer<String, Integer> listener) {
+    public void onHandedOver(ReadyListener listener) {
         polls.onHandedOver(listener);
     }
 
