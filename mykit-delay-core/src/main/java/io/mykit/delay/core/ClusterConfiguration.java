@@ -9,13 +9,13 @@ import io.mykit.delay.queue.cluster.WakeBus;
 import io.mykit.delay.queue.cluster.ZooKeeperOwnership;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.store.FenceTokens;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.queue.timer.TimerGroup;
 import java.time.Clock;
-import java.util.function.BiConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
@@ -131,7 +131,7 @@ public class ClusterConfiguration {
     }
 
     @Bean
-    public BiConsumer<Integer, Long> bucketWaker(DelayProperties properties, TimerGroup timers, WakeBus bus) {
+    public BucketWaker bucketWaker(DelayProperties properties, TimerGroup timers, WakeBus bus) {
         return properties.getMode() == DelayProperties.Mode.STANDALONE ? timers::wake : bus::wake;
     }
 }

@@ -12,9 +12,10 @@ import io.mykit.delay.queue.dispatch.Dispatcher;
 import io.mykit.delay.queue.dispatch.RetryPolicy;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.dispatch.pull.RedisHandOverCounts;
+import io.mykit.delay.queue.journal.EndingsBarrier;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChangeWriter;
-import io.mykit.delay.queue.recovery.EndingsBarrier;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.recovery.RecoveryService;
 import io.mykit.delay.queue.recovery.RedisLossWatch;
 import io.mykit.delay.queue.service.DeadLetterService;
@@ -33,7 +34,6 @@ import io.mykit.delay.queue.timer.TimerGroup;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -131,7 +131,7 @@ public class DelayQueueConfiguration {
     @Bean
     public Dispatcher dispatcher(DeliveryTargets targets, LatenessRecorder lateness) {
         return new Dispatcher(
-                targets.router()::route,
+                targets.router(),
                 lateness::handedOver,
                 targets.pullOnly() ? (PullTarget) targets.target(PullTarget.NAME) : null);
     }
@@ -207,7 +207,7 @@ public class DelayQueueConfiguration {
             Journal journal,
             RedisDelayStore store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> bucketWaker,
+            BucketWaker bucketWaker,
             Clock clock,
             DelayProperties properties) {
         return new PushPipeline(
@@ -238,7 +238,7 @@ public class DelayQueueConfiguration {
             StateChangeWriter states,
             PullTarget pull,
             DeliveryOutcomes outcomes,
-            BiConsumer<Integer, Long> bucketWaker,
+            BucketWaker bucketWaker,
             Clock clock,
             DeliveryTargets targets) {
         return new DelayQueueService(
@@ -253,7 +253,7 @@ public class DelayQueueConfiguration {
                 outcomes,
                 bucketWaker,
                 clock,
-                topic -> targets.router().route(topic).name());
+                targets.router());
     }
 
     @Bean
@@ -261,7 +261,7 @@ public class DelayQueueConfiguration {
             Journal journal,
             RedisDelayStore store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> bucketWaker,
+            BucketWaker bucketWaker,
             Clock clock,
             DelayProperties properties) {
         return new DeadLetterService(
@@ -278,15 +278,16 @@ public class DelayQueueConfiguration {
             Journal journal,
             RedisDelayStore store,
             StateChangeWriter states,
-            ObjectProvider<BiConsumer<Integer, Long>> bucketWaker,
+            ObjectProvider<BucketWaker> bucketWaker,
             Clock clock,
             DelayProperties properties) {
+        // the waker needs the wake bus, whose ownership's loss watch needs this service: resolve lazily
         return new RecoveryService(
                 journal,
                 store,
                 store,
                 states,
-                (bucket, at) -> bucketWaker.getObject().accept(bucket, at),
+                (bucket, at) -> bucketWaker.getObject().wake(bucket, at),
                 clock,
                 properties.getRecovery().getPageSize());
     }

@@ -2,13 +2,13 @@ package io.mykit.delay.core.journal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.mykit.delay.queue.journal.PurgedRows;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.ObjLongConsumer;
 import org.springframework.beans.factory.ObjectProvider;
 
 /** Counts purged journal rows as {@code mykit.delay.journal.purged{table=...}} when a meter registry exists. */
-final class PurgedRowsCounter implements ObjLongConsumer<String> {
+final class PurgedRowsCounter implements PurgedRows {
     static final String NAME = "mykit.delay.journal.purged";
 
     private final ObjectProvider<MeterRegistry> meters;
@@ -19,7 +19,7 @@ final class PurgedRowsCounter implements ObjLongConsumer<String> {
     }
 
     @Override
-    public void accept(String table, long rows) {
+    public void purged(String table, long rows) {
         // looked up at first use: the registry may come from an auto-configuration created after the engine
         MeterRegistry registry = meters.getIfAvailable();
         if (registry == null) {

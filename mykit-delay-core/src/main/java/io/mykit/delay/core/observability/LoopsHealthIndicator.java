@@ -1,6 +1,6 @@
 package io.mykit.delay.core.observability;
 
-import io.mykit.delay.queue.timer.LoopHeartbeat;
+import io.mykit.delay.queue.loop.LoopHeartbeat;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.mykit.delay.queue.cluster;
 
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.SupervisedThread;
 import io.mykit.delay.queue.store.RedisChannels;
-import io.mykit.delay.queue.timer.SupervisedThread;
 import io.mykit.delay.queue.timer.TimerGroup;
 import java.time.Clock;
 import java.util.ArrayList;

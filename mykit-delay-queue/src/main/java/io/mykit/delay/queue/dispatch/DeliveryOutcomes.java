@@ -5,6 +5,7 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.Fencing;
@@ -15,7 +16,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -37,7 +37,7 @@ public class DeliveryOutcomes {
     private final Journal journal;
     private final StateChangeWriter states;
     private final RetryPolicy policy;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final Clock clock;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -47,7 +47,7 @@ public class DeliveryOutcomes {
             Journal journal,
             StateChangeWriter states,
             RetryPolicy policy,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock) {
         this.store = store;
         this.fencing = fencing;
@@ -120,7 +120,7 @@ public class DeliveryOutcomes {
             states.submitAll(retries.stream()
                     .map(job -> StateChange.of(job.getId(), JobStatus.Delay, now))
                     .toList());
-            wakeBucket.accept(
+            wakeBucket.wake(
                     bucket, retryAt.stream().mapToLong(Long::longValue).min().orElse(now));
         }
         buryParked(bucket, dead);

@@ -1,8 +1,6 @@
 package io.mykit.delay.queue.dispatch;
 
 import io.mykit.delay.common.model.Job;
-import io.mykit.delay.queue.dispatch.pull.PullTarget;
-import io.mykit.delay.queue.dispatch.pull.StreamClaims;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.PumpResult;
 import java.util.Collections;
@@ -11,8 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -20,26 +16,26 @@ import java.util.stream.Collectors;
  * stay in flight for the sweeper); the first error is thrown afterwards so the timer backs off.
  */
 public class Dispatcher {
-    private final Function<String, DeliveryTarget> routeOf;
-    private final Consumer<List<Job>> handedOver;
-    private final PullTarget onlyTarget;
+    private final RouteLookup routes;
+    private final HandOverListener handedOver;
+    private final ReadyOnPumpTarget onlyTarget;
     private volatile QueueMetrics metrics = QueueMetrics.NONE;
 
-    public Dispatcher(Function<String, DeliveryTarget> routeOf) {
-        this(routeOf, jobs -> {});
+    public Dispatcher(RouteLookup routes) {
+        this(routes, HandOverListener.NONE);
     }
 
-    /** {@code handedOver} sees each batch as it goes to its targets (the stats' lateness recorder). */
-    public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver) {
-        this(routeOf, handedOver, null);
+    /** {@code handedOver} sees each batch as it goes to its targets. */
+    public Dispatcher(RouteLookup routes, HandOverListener handedOver) {
+        this(routes, handedOver, null);
     }
 
     /**
      * {@code onlyTarget}: the pull queue, where every topic goes to it (no broker route); pumps then put due jobs in
      * their ready lists themselves ({@link #readyOnPump}), one Redis call per hand-over instead of two.
      */
-    public Dispatcher(Function<String, DeliveryTarget> routeOf, Consumer<List<Job>> handedOver, PullTarget onlyTarget) {
-        this.routeOf = routeOf;
+    public Dispatcher(RouteLookup routes, HandOverListener handedOver, ReadyOnPumpTarget onlyTarget) {
+        this.routes = routes;
         this.handedOver = handedOver;
         this.onlyTarget = onlyTarget;
     }
@@ -53,18 +49,18 @@ public class Dispatcher {
     }
 
     /** The free credit of open streams, for a pump that reserves due jobs for them directly ({@link #readyOnPump}). */
-    public StreamClaims claims(int max) {
-        return onlyTarget == null ? StreamClaims.NONE : onlyTarget.claims(max);
+    public PumpClaims claims(int max) {
+        return onlyTarget == null ? PumpClaims.NONE : onlyTarget.claims(max);
     }
 
     /**
      * What {@link #dispatch} does after a pump that already put its jobs in their ready lists, or reserved them for the
      * streams of {@code claims}: those streams get theirs first.
      */
-    public void dispatchReadied(int bucket, PumpResult pumped, StreamClaims claims) {
+    public void dispatchReadied(int bucket, PumpResult pumped, PumpClaims claims) {
         // the streams first: their jobs are reserved already and wait for nothing else
         onlyTarget.reservedOnPump(claims, pumped.reserved());
-        handedOver.accept(pumped.jobs());
+        handedOver.handedOver(pumped.jobs());
         metrics.handedOver(onlyTarget.name(), pumped.jobs());
         if (pumped.reserved().isEmpty()) {
             onlyTarget.readied(bucket, pumped.jobs());
@@ -85,10 +81,10 @@ public class Dispatcher {
     }
 
     public void dispatch(int bucket, List<Job> jobs) {
-        handedOver.accept(jobs);
+        handedOver.handedOver(jobs);
         Map<DeliveryTarget, List<Job>> byTarget = jobs.stream()
                 .collect(Collectors.groupingBy(
-                        job -> routeOf.apply(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
+                        job -> routes.route(job.getTopic()), LinkedHashMap::new, Collectors.toList()));
         RuntimeException first = null;
         for (Map.Entry<DeliveryTarget, List<Job>> entry : byTarget.entrySet()) {
             try {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * Chooses each topic's delivery target from operator rules: an exact topic name wins, then the longest matching pattern
  * ({@code *} matches any run of characters), then the default. Jobs cannot pick a target themselves.
  */
-public class TargetRouter {
+public class TargetRouter implements RouteLookup {
     private record Rule(String pattern, Pattern regex, DeliveryTarget target) {}
 
     private final DeliveryTarget defaultTarget;
@@ -39,6 +39,7 @@ public class TargetRouter {
                 .toList();
     }
 
+    @Override
     public DeliveryTarget route(String topic) {
         DeliveryTarget cached = cache.get(topic);
         if (cached != null) {

@@ -1,10 +1,10 @@
 package io.mykit.delay.queue.journal;
 
-import io.mykit.delay.queue.timer.WakeableLoop;
+import io.mykit.delay.queue.loop.ChoreTurn;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +31,12 @@ public final class JournalPurger extends WakeableLoop {
     private final int batchSize;
     private final long pauseMs;
     private final long intervalMs;
-    private final BooleanSupplier mine;
-    private final ObjLongConsumer<String> purged;
+    private final ChoreTurn turn;
+    private final PurgedRows purged;
 
     /**
-     * Purges only while {@code mine} holds (one node of a cluster runs the chores); {@code purged} is told of each
-     * statement's deleted rows by table name.
+     * Purges only while the {@code turn} is this node's (one node of a cluster runs the chores); {@code purged} is told
+     * of each statement's deleted rows by table name.
      */
     public JournalPurger(
             Journal journal,
@@ -45,15 +45,15 @@ public final class JournalPurger extends WakeableLoop {
             int batchSize,
             long pauseMs,
             long intervalMs,
-            BooleanSupplier mine,
-            ObjLongConsumer<String> purged) {
+            ChoreTurn turn,
+            PurgedRows purged) {
         super("mykit-journal-purge", clock);
         this.journal = journal;
         this.retentionMs = retentionMs;
         this.batchSize = batchSize;
         this.pauseMs = pauseMs;
         this.intervalMs = intervalMs;
-        this.mine = mine;
+        this.turn = turn;
         this.purged = purged;
     }
 
@@ -64,15 +64,15 @@ public final class JournalPurger extends WakeableLoop {
     }
 
     /**
-     * One purge of everything past the retention, batch by batch, while {@code goOn} and {@code mine} hold; returns the
-     * job rows deleted.
+     * One purge of everything past the retention, batch by batch, while {@code goOn} holds and the turn is this node's;
+     * returns the job rows deleted.
      */
     public long purgeOnce(BooleanSupplier goOn) throws InterruptedException {
         long jobs = 0;
         long logs = 0;
         long cutOff = clock.millis() - retentionMs;
         // a retention of 0 or less keeps everything (the loop is then never started; this guards a direct call)
-        while (retentionMs > 0 && goOn.getAsBoolean() && mine.getAsBoolean()) {
+        while (retentionMs > 0 && goOn.getAsBoolean() && turn.isMine()) {
             List<String> ids = journal.endedBefore(cutOff, batchSize);
             if (ids.isEmpty()) {
                 break;
@@ -81,12 +81,12 @@ public final class JournalPurger extends WakeableLoop {
             do {
                 deleted = journal.purgeLogs(ids, cutOff, batchSize);
                 logs += deleted;
-                purged.accept(LOG_TABLE, deleted);
+                purged.purged(LOG_TABLE, deleted);
                 pause();
             } while (deleted == batchSize && goOn.getAsBoolean());
             int gone = journal.purgeJobs(ids, cutOff);
             jobs += gone;
-            purged.accept(JOB_TABLE, gone);
+            purged.purged(JOB_TABLE, gone);
             if (ids.size() < batchSize) {
                 break;
             }

@@ -1,6 +1,6 @@
 package io.mykit.delay.queue.journal;
 
-import io.mykit.delay.queue.timer.WakeableLoop;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import java.time.Clock;
 import java.util.function.LongSupplier;
 

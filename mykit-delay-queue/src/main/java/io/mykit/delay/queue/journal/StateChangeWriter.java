@@ -1,8 +1,8 @@
 package io.mykit.delay.queue.journal;
 
+import io.mykit.delay.queue.loop.LoopHeartbeat;
+import io.mykit.delay.queue.loop.SupervisedThread;
 import io.mykit.delay.queue.metrics.QueueMetrics;
-import io.mykit.delay.queue.timer.LoopHeartbeat;
-import io.mykit.delay.queue.timer.SupervisedThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;

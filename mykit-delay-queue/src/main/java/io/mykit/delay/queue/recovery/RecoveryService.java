@@ -5,10 +5,12 @@ import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.EndingsBarrier;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.store.RestoreMarks;
 import io.mykit.delay.queue.store.StoreAdmin;
 import java.time.Clock;
@@ -19,7 +21,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ public class RecoveryService {
     private final RestoreMarks store;
     private final StoreAdmin admin;
     private final StateChangeWriter states;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private volatile EndingsBarrier endings;
     private final Clock clock;
     private final int pageSize;
@@ -58,7 +59,7 @@ public class RecoveryService {
             RestoreMarks store,
             StoreAdmin admin,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             int pageSize) {
         this.journal = journal;
@@ -283,7 +284,7 @@ public class RecoveryService {
         for (Job job : jobs) {
             if (addedIds.contains(job.getId())) {
                 changes.add(StateChange.of(job.getId(), JobStatus.Restore, now));
-                wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+                wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime());
             }
         }
         return changes;

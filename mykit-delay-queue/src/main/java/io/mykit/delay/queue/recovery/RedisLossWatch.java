@@ -1,11 +1,11 @@
 package io.mykit.delay.queue.recovery;
 
 import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.loop.ChoreTurn;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.StoreAdmin;
-import io.mykit.delay.queue.timer.WakeableLoop;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,23 +21,18 @@ public final class RedisLossWatch extends WakeableLoop {
     private final Journal journal;
     private final RecoveryService recovery;
     private final long intervalMs;
-    private final BooleanSupplier mine;
+    private final ChoreTurn turn;
     private final AtomicLong restores = new AtomicLong();
 
-    /** Watches only while {@code mine} holds: one node of a cluster restores, not every node at once. */
+    /** Watches only while the {@code turn} is this node's: one node of a cluster restores, not every node at once. */
     public RedisLossWatch(
-            StoreAdmin store,
-            Journal journal,
-            RecoveryService recovery,
-            Clock clock,
-            long intervalMs,
-            BooleanSupplier mine) {
+            StoreAdmin store, Journal journal, RecoveryService recovery, Clock clock, long intervalMs, ChoreTurn turn) {
         super("mykit-redis-loss-watch", clock);
         this.store = store;
         this.journal = journal;
         this.recovery = recovery;
         this.intervalMs = intervalMs;
-        this.mine = mine;
+        this.turn = turn;
     }
 
     /** Automatic restores this node ran. */
@@ -62,7 +57,7 @@ public final class RedisLossWatch extends WakeableLoop {
 
     @Override
     protected long runOnce() {
-        if (mine.getAsBoolean() && !store.hasEpoch() && !newEpochIfNothingPending()) {
+        if (turn.isMine() && !store.hasEpoch() && !newEpochIfNothingPending()) {
             log.warn(
                     "Redis lost this gateway's data (epoch key missing): restoring every pending job from the journal");
             restores.incrementAndGet();

@@ -6,11 +6,11 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.store.JobWrites;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 
 /**
  * Dead letters live in the journal only (status Dead): listing pages by id; respawn journals them WaitPut again, then
@@ -25,16 +25,12 @@ public class DeadLetterService {
     private final Journal journal;
     private final JobWrites store;
     private final StateChangeWriter states;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final Clock clock;
     private final int maxIds;
 
     public DeadLetterService(
-            Journal journal,
-            JobWrites store,
-            StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
-            Clock clock) {
+            Journal journal, JobWrites store, StateChangeWriter states, BucketWaker wakeBucket, Clock clock) {
         this(journal, store, states, wakeBucket, clock, DEFAULT_MAX_IDS);
     }
 
@@ -43,7 +39,7 @@ public class DeadLetterService {
             Journal journal,
             JobWrites store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             int maxIds) {
         this.journal = journal;
@@ -98,7 +94,7 @@ public class DeadLetterService {
             store.respawn(fresh);
             fresh.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
-                wakeBucket.accept(store.bucketOf(job.getId()), now);
+                wakeBucket.wake(store.bucketOf(job.getId()), now);
             });
             return fresh.size();
         });

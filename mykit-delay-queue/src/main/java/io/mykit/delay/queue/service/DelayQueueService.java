@@ -9,6 +9,7 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.common.util.JobIdGenerator;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
+import io.mykit.delay.queue.dispatch.RouteLookup;
 import io.mykit.delay.queue.dispatch.pull.PendingPoll;
 import io.mykit.delay.queue.dispatch.pull.PollAnswer;
 import io.mykit.delay.queue.dispatch.pull.PullTarget;
@@ -18,6 +19,7 @@ import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.store.DelayStore;
 import io.mykit.delay.queue.store.StoredJob;
 import java.time.Clock;
@@ -33,7 +35,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -59,19 +60,19 @@ public class DelayQueueService {
     private final StateChangeWriter states;
     private final PullTarget pull;
     private final DeliveryOutcomes outcomes;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final Clock clock;
     private final Cancellation cancellation;
     private final Finishing finishing;
     private final Rescheduling rescheduling;
-    /** The name of the target each topic's due jobs go to ({@link PullTarget#NAME} for pullers). */
-    private final Function<String, String> targetOf;
+    /** The target each topic's due jobs go to ({@link PullTarget} for pullers). */
+    private final RouteLookup routes;
 
     private volatile boolean warmingUp;
 
     /**
-     * {@code pushTimeout}: how long a push waits for its group commit before answering 503; {@code targetOf}: the name
-     * of the target a topic's due jobs go to, so that a pull of a topic no puller ever receives is refused.
+     * {@code pushTimeout}: how long a push waits for its group commit before answering 503; {@code routes}: the target
+     * a topic's due jobs go to, so that a pull of a topic no puller ever receives is refused.
      */
     public DelayQueueService(
             JobValidator validator,
@@ -83,11 +84,11 @@ public class DelayQueueService {
             StateChangeWriter states,
             PullTarget pull,
             DeliveryOutcomes outcomes,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
-            Function<String, String> targetOf) {
+            RouteLookup routes) {
         this.validator = validator;
-        this.targetOf = targetOf;
+        this.routes = routes;
         this.pushTimeout = pushTimeout;
         this.ids = ids;
         this.pushes = pushes;
@@ -374,7 +375,7 @@ public class DelayQueueService {
         switch (released.outcome()) {
             case RELEASED -> {
                 states.submit(StateChange.of(jobId, JobStatus.ConsumerFailRestore, now));
-                wakeBucket.accept(store.bucketOf(jobId), now + delay);
+                wakeBucket.wake(store.bucketOf(jobId), now + delay);
                 return false;
             }
             case SPENT -> {
@@ -437,7 +438,7 @@ public class DelayQueueService {
 
     /** A topic routed to a broker (or the log) never has a job for a puller: 409 rather than an empty answer. */
     private void requirePulled(String topic) {
-        String target = targetOf.apply(topic);
+        String target = routes.route(topic).name();
         if (!PullTarget.NAME.equals(target)) {
             throw new TopicNotPulledException(topic, target);
         }

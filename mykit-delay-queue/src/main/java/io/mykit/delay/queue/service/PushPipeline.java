@@ -5,10 +5,11 @@ import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
+import io.mykit.delay.queue.loop.LoopHeartbeat;
+import io.mykit.delay.queue.loop.SupervisedThread;
 import io.mykit.delay.queue.metrics.QueueMetrics;
 import io.mykit.delay.queue.store.JobWrites;
-import io.mykit.delay.queue.timer.LoopHeartbeat;
-import io.mykit.delay.queue.timer.SupervisedThread;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,7 +23,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +104,7 @@ public class PushPipeline implements AutoCloseable {
     private final Journal journal;
     private final JobWrites store;
     private final StateChangeWriter states;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final Clock clock;
     private final int batchSize;
     private final LinkedBlockingDeque<Pending> queue = new LinkedBlockingDeque<>();
@@ -136,7 +136,7 @@ public class PushPipeline implements AutoCloseable {
             Journal journal,
             JobWrites store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             int batchSize,
             int writerCount) {
@@ -148,7 +148,7 @@ public class PushPipeline implements AutoCloseable {
             Journal journal,
             JobWrites store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             int batchSize,
             int writerCount,
@@ -411,7 +411,7 @@ public class PushPipeline implements AutoCloseable {
             return;
         }
         for (Job job : fresh.values()) {
-            wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+            wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime());
         }
         if (groupKey != null) {
             // one row per group instead of a status UPDATE and a log row per job

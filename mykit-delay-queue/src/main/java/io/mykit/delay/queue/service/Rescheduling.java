@@ -5,24 +5,20 @@ import io.mykit.delay.common.error.JobStateConflictException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
+import io.mykit.delay.queue.loop.BucketWaker;
 import io.mykit.delay.queue.store.DelayStore;
 import java.time.Clock;
-import java.util.function.BiConsumer;
 
 /** Replaces a waiting job's delay and body: Redis first, atomically, then the journal. */
 public class Rescheduling {
     private final JobValidator validator;
     private final DelayStore store;
     private final Journal journal;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final Clock clock;
 
     public Rescheduling(
-            JobValidator validator,
-            DelayStore store,
-            Journal journal,
-            BiConsumer<Integer, Long> wakeBucket,
-            Clock clock) {
+            JobValidator validator, DelayStore store, Journal journal, BucketWaker wakeBucket, Clock clock) {
         this.validator = validator;
         this.store = store;
         this.journal = journal;
@@ -72,7 +68,7 @@ public class Rescheduling {
         if (!journal.reschedule(job, Thread.currentThread().getName(), now)) {
             throw new JobStateConflictException(jobId, "job " + jobId + " ended while it was being rescheduled");
         }
-        wakeBucket.accept(store.bucketOf(jobId), job.dueTime());
+        wakeBucket.wake(store.bucketOf(jobId), job.dueTime());
         return job;
     }
 }

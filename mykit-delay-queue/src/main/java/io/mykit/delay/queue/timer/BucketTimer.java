@@ -1,7 +1,8 @@
 package io.mykit.delay.queue.timer;
 
 import io.mykit.delay.queue.dispatch.Dispatcher;
-import io.mykit.delay.queue.dispatch.pull.StreamClaims;
+import io.mykit.delay.queue.dispatch.PumpClaims;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.FencedException;
 import io.mykit.delay.queue.store.PumpResult;
@@ -54,7 +55,7 @@ public final class BucketTimer extends WakeableLoop {
         PumpResult pumped;
         try {
             if (dispatcher.readyOnPump()) {
-                StreamClaims claims = dispatcher.claims(batchSize);
+                PumpClaims claims = dispatcher.claims(batchSize);
                 try {
                     pumped = store.pumpDueToReady(bucket, now, batchSize, claims.forStore());
                     if (!pumped.jobs().isEmpty()) {
@@ -79,5 +80,11 @@ public final class BucketTimer extends WakeableLoop {
         }
         long idleCap = now + maxIdleMs;
         return pumped.nextDue() < 0 ? idleCap : Math.min(pumped.nextDue(), idleCap);
+    }
+
+    /** Open to this package's tests, which hold a pass of a real gateway's timer. */
+    @Override
+    protected void beforeNextPass(Runnable hook) {
+        super.beforeNextPass(hook);
     }
 }

@@ -4,14 +4,13 @@ import io.mykit.delay.common.model.JobStatus;
 import io.mykit.delay.queue.dispatch.DeliveryOutcomes;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
+import io.mykit.delay.queue.loop.BucketWaker;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.Delivery;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,21 +27,21 @@ public final class InflightSweeper extends WakeableLoop {
     private final Delivery store;
     private final StateChangeWriter states;
     private final DeliveryOutcomes outcomes;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final long intervalMs;
     private final int defaultTries;
-    private final Supplier<Collection<Integer>> ownedBuckets;
+    private final OwnedBuckets ownedBuckets;
 
     /** Sweeps {@code ownedBuckets} only: a bucket's in-flight jobs are its owner's to give back. */
     public InflightSweeper(
             Delivery store,
             StateChangeWriter states,
             DeliveryOutcomes outcomes,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             long intervalMs,
             int defaultTries,
-            Supplier<Collection<Integer>> ownedBuckets) {
+            OwnedBuckets ownedBuckets) {
         super("mykit-sweeper", clock);
         this.store = store;
         this.states = states;
@@ -57,14 +56,14 @@ public final class InflightSweeper extends WakeableLoop {
     protected long runOnce() {
         long now = clock.millis();
         Map<Integer, Delivery.Swept> swept =
-                store.sweep(ownedBuckets.get(), LIMIT_PER_BUCKET, defaultTries, DeliveryOutcomes.BURIAL_WINDOW_MS);
+                store.sweep(ownedBuckets.owned(), LIMIT_PER_BUCKET, defaultTries, DeliveryOutcomes.BURIAL_WINDOW_MS);
         List<StateChange> changes = new ArrayList<>();
         swept.values().forEach(s -> s.returned().forEach(id -> changes.add(StateChange.of(id, JobStatus.Delay, now))));
         // journal order must be real order: the Delay goes in before a woken timer can make the job Ready again
         states.submitAll(changes);
         swept.forEach((bucket, s) -> {
             if (!s.returned().isEmpty()) {
-                wakeBucket.accept(bucket, now);
+                wakeBucket.wake(bucket, now);
             }
         });
         swept.forEach((bucket, s) -> {

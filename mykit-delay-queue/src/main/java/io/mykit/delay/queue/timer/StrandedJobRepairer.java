@@ -3,19 +3,20 @@ package io.mykit.delay.queue.timer;
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
+import io.mykit.delay.queue.journal.EndingsBarrier;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.journal.UnconfirmedGroup;
-import io.mykit.delay.queue.recovery.EndingsBarrier;
+import io.mykit.delay.queue.loop.BucketWaker;
+import io.mykit.delay.queue.loop.ChoreTurn;
+import io.mykit.delay.queue.loop.WakeableLoop;
 import io.mykit.delay.queue.store.RestoreMarks;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,20 +39,20 @@ public final class StrandedJobRepairer extends WakeableLoop {
     private final Journal journal;
     private final RestoreMarks store;
     private final StateChangeWriter states;
-    private final BiConsumer<Integer, Long> wakeBucket;
+    private final BucketWaker wakeBucket;
     private final long repairAfterMs;
-    private final BooleanSupplier mine;
+    private final ChoreTurn turn;
     private final EndingsBarrier endings;
 
-    /** Repairs only while {@code mine} holds: one node of a cluster looks, not all of them. */
+    /** Repairs only while the {@code turn} is this node's: one node of a cluster looks, not all of them. */
     public StrandedJobRepairer(
             Journal journal,
             RestoreMarks store,
             StateChangeWriter states,
-            BiConsumer<Integer, Long> wakeBucket,
+            BucketWaker wakeBucket,
             Clock clock,
             long repairAfterMs,
-            BooleanSupplier mine,
+            ChoreTurn turn,
             EndingsBarrier endings) {
         super("mykit-stranded-repair", clock);
         this.journal = journal;
@@ -59,7 +60,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
         this.states = states;
         this.wakeBucket = wakeBucket;
         this.repairAfterMs = repairAfterMs;
-        this.mine = mine;
+        this.turn = turn;
         this.endings = endings;
     }
 
@@ -67,7 +68,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
     protected long runOnce() throws InterruptedException {
         long now = clock.millis();
         long next = now + Math.max(1_000, repairAfterMs / 2);
-        if (!mine.getAsBoolean()) {
+        if (!turn.isMine()) {
             return next;
         }
         // a cheap look first: the restore marks below are worth their round trips only when something looks stranded
@@ -151,7 +152,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
             List<String> added = store.addUnlessEnded(page);
             page.forEach(job -> {
                 states.submit(StateChange.stored(job.getId(), now));
-                wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime());
+                wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime());
             });
             repaired += added.size();
             after = entries.get(entries.size() - 1);
@@ -180,7 +181,7 @@ public final class StrandedJobRepairer extends WakeableLoop {
                                 .map(JournalEntry::job)
                                 .toList();
                 repaired += store.addUnlessEnded(pending).size();
-                pending.forEach(job -> wakeBucket.accept(store.bucketOf(job.getId()), job.dueTime()));
+                pending.forEach(job -> wakeBucket.wake(store.bucketOf(job.getId()), job.dueTime()));
             }
             journal.confirmGroups(groups.stream().map(UnconfirmedGroup::key).toList());
         }

@@ -1,5 +1,6 @@
 package io.mykit.delay.queue.timer;
 
+import io.mykit.delay.queue.loop.WakeableLoop;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

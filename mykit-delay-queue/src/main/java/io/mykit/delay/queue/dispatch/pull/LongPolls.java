@@ -14,7 +14,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +41,7 @@ final class LongPolls implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor workers;
     private volatile boolean stopped;
-    private volatile BiConsumer<String, Integer> handedOver = (topic, jobs) -> {};
+    private volatile ReadyListener handedOver = ReadyListener.NONE;
 
     /** {@code pollWorkers} threads run the looks of async polls, however many of them wait. */
     LongPolls(
@@ -127,7 +126,7 @@ final class LongPolls implements AutoCloseable {
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
-    void onHandedOver(BiConsumer<String, Integer> listener) {
+    void onHandedOver(ReadyListener listener) {
         this.handedOver = listener;
     }
 
@@ -139,7 +138,7 @@ final class LongPolls implements AutoCloseable {
     /** This node made {@code jobs} jobs of {@code topic} ready: wake its long-polls here, and tell the listener. */
     void ready(String topic, int jobs) {
         wakeTopic(topic, jobs);
-        handedOver.accept(topic, jobs);
+        handedOver.readied(topic, jobs);
     }
 
     /** Reserves up to {@code max} ready jobs of the topic, waiting on the caller's thread up to {@code timeoutMs}. */

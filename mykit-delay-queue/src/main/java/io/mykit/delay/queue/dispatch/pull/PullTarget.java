@@ -3,7 +3,8 @@ package io.mykit.delay.queue.dispatch.pull;
 import io.mykit.delay.common.error.TooManyPollsException;
 import io.mykit.delay.common.model.Job;
 import io.mykit.delay.common.model.JobStatus;
-import io.mykit.delay.queue.dispatch.DeliveryTarget;
+import io.mykit.delay.queue.dispatch.PumpClaims;
+import io.mykit.delay.queue.dispatch.ReadyOnPumpTarget;
 import io.mykit.delay.queue.journal.StateChange;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.queue.metrics.QueueMetrics;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 
 /**
  * The built-in HTTP pull queue: due jobs go to their topic's ready list; pullers reserve one for a ttr and finish it,
@@ -29,7 +29,7 @@ import java.util.function.BiConsumer;
  * most {@code maxPolls} polls run at once; one more is refused ({@link TooManyPollsException}). Long-polls wait in
  * {@link LongPolls}; a look tries the topic's {@link HotBuckets} first.
  */
-public class PullTarget implements DeliveryTarget, AutoCloseable {
+public class PullTarget implements ReadyOnPumpTarget, AutoCloseable {
     public static final String NAME = "pull";
     public static final int DEFAULT_POLL_WORKERS = 2;
     public static final int DEFAULT_MAX_POLLS = 4_096;
@@ -103,7 +103,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
     }
 
     /** Told of every hand-over to a topic, so long-polls waiting on other nodes can be woken. */
-    public void onHandedOver(BiConsumer<String, Integer> listener) {
+    public void onHandedOver(ReadyListener listener) {
         polls.onHandedOver(listener);
     }
 
@@ -127,6 +127,7 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * The rest of a hand-over once the jobs are in their ready lists (by {@link #deliver}, or by a pump that put them
      * there itself, {@link Delivery#pumpDueToReady}): journals Ready, wakes the topics' long-polls, reports them.
      */
+    @Override
     public void readied(int bucket, List<Job> jobs) {
         long now = clock.millis();
         List<StateChange> changes = new ArrayList<>(jobs.size());
@@ -183,10 +184,11 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * Claims the free credit of up to {@link #CLAIMS_PER_PUMP} open streams, each up to {@code max} jobs, for a pump
      * that reserves due jobs for them directly; taken in turn, so that every stream has its share of pumps.
      */
-    public StreamClaims claims(int max) {
+    @Override
+    public PumpClaims claims(int max) {
         List<Stream> open = streams;
         if (open.isEmpty()) {
-            return StreamClaims.NONE;
+            return PumpClaims.NONE;
         }
         int start = Math.floorMod(claimTurn.getAndIncrement(), open.size());
         List<Stream> turn = new ArrayList<>(Math.min(CLAIMS_PER_PUMP, open.size()));
@@ -200,7 +202,8 @@ public class PullTarget implements DeliveryTarget, AutoCloseable {
      * A pump reserved {@code reserved} for the streams of {@code claims}: they hold and write them now; journals Ready
      * (handed over) and reports them as delivered, as a hand-over to a ready list does.
      */
-    public void reservedOnPump(StreamClaims claims, List<PumpResult.Reserved> reserved) {
+    @Override
+    public void reservedOnPump(PumpClaims claims, List<PumpResult.Reserved> reserved) {
         claims.settle(reserved);
         if (reserved.isEmpty()) {
             return;

@@ -1,6 +1,7 @@
 package io.mykit.delay.queue.dispatch.pull;
 
 import io.mykit.delay.common.model.Job;
+import io.mykit.delay.queue.dispatch.PumpClaims;
 import io.mykit.delay.queue.store.Delivery;
 import io.mykit.delay.queue.store.PumpResult;
 import java.util.ArrayList;
@@ -10,9 +11,7 @@ import java.util.List;
  * The free credit of some open streams, promised to one pump so that it reserves due jobs for them in the same call
  * (the direct hand-over); settled once, with the jobs the pump reserved, or with none when it failed.
  */
-public final class StreamClaims {
-    /** No stream to claim for: the pump puts every job in its ready list. */
-    public static final StreamClaims NONE = new StreamClaims(List.of(), List.of());
+final class StreamClaims implements PumpClaims {
 
     private final List<Stream> streams;
     private final List<Integer> promised;
@@ -24,7 +23,7 @@ public final class StreamClaims {
     }
 
     /** Claims up to {@code max} of the free credit of each of {@code open}, skipping streams with none. */
-    static StreamClaims of(List<Stream> open, int max) {
+    static PumpClaims of(List<Stream> open, int max) {
         List<Stream> streams = new ArrayList<>();
         List<Integer> promised = new ArrayList<>();
         for (Stream stream : open) {
@@ -37,7 +36,7 @@ public final class StreamClaims {
         return streams.isEmpty() ? NONE : new StreamClaims(streams, promised);
     }
 
-    /** The claims as the store takes them, in order: a reserved job names its claim by this index. */
+    @Override
     public List<Delivery.Claim> forStore() {
         List<Delivery.Claim> claims = new ArrayList<>(streams.size());
         for (int i = 0; i < streams.size(); i++) {
@@ -48,7 +47,8 @@ public final class StreamClaims {
     }
 
     /** Hands each stream the jobs reserved for it; the rest of every promise is free credit again. Once only. */
-    synchronized void settle(List<PumpResult.Reserved> reserved) {
+    @Override
+    public synchronized void settle(List<PumpResult.Reserved> reserved) {
         if (settled) {
             return;
         }
@@ -59,10 +59,5 @@ public final class StreamClaims {
         for (int i = 0; i < streams.size(); i++) {
             streams.get(i).claimed(promised.get(i), jobs.get(i));
         }
-    }
-
-    /** Settles with no jobs if the pump did not (it failed): the promised credit is free again. */
-    public void release() {
-        settle(List.of());
     }
 }

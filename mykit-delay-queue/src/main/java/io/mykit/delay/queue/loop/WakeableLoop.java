@@ -1,4 +1,4 @@
-package io.mykit.delay.queue.timer;
+package io.mykit.delay.queue.loop;
 
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
@@ -110,8 +110,11 @@ public abstract class WakeableLoop {
         return false;
     }
 
-    /** Runs {@code hook} on the loop's thread at the start of its next pass, before the pass itself: tests. */
-    void beforeNextPass(Runnable hook) {
+    /**
+     * Runs {@code hook} on the loop's thread at the start of its next pass, before the pass itself: tests. A subclass
+     * that its package's tests drive overrides it to open it to them.
+     */
+    protected void beforeNextPass(Runnable hook) {
         beforeNextPass = hook;
         wakeBy(0);
     }

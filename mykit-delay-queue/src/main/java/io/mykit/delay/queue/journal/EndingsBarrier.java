@@ -1,4 +1,4 @@
-package io.mykit.delay.queue.recovery;
+package io.mykit.delay.queue.journal;
 
 /**
  * Before a restore (or the stranded-job repair) reads the journal, every end already applied in Redis must be in the

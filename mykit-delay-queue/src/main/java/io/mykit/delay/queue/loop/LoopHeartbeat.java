@@ -1,4 +1,4 @@
-package io.mykit.delay.queue.timer;
+package io.mykit.delay.queue.loop;
 
 import java.util.Optional;
 
