@@ -176,7 +176,7 @@ public final class TestServers {
     }
 
     static String serverUrl(int port) {
-        return "jdbc:mysql://" + LOCALHOST + ":" + port + "/?" + JDBC_OPTIONS + "&connectTimeout=1000";
+        return "jdbc:mysql://" + LOCALHOST + ":" + port + "/?" + JDBC_OPTIONS + "&connectTimeout=10000";
     }
 
     /** True when the MariaDB on {@code port} lets root in with no password. */
