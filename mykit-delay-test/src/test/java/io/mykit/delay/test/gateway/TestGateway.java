@@ -9,6 +9,7 @@ import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.support.KeyPrefixCleanup;
 import io.mykit.delay.test.support.RedisClusterServers;
 import io.mykit.delay.test.support.TestServers;
+import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -111,6 +112,8 @@ public final class TestGateway implements AutoCloseable {
                 // the suite's forks share one Redis that a large test may keep busy for seconds on a loaded machine;
                 // tests of Redis timeouts set their own
                 "mykit.delay.redis.timeout=10s",
+                // and one MariaDB, whose greeting a loaded machine may delay past the 3 s default
+                "spring.datasource.hikari.connection-timeout=10000",
                 "mykit.delay.redis.key-prefix=" + prefix,
                 "spring.datasource.url=" + TestServers.jdbcUrl(database),
                 "spring.datasource.username=" + TestServers.jdbcUser(),
@@ -176,6 +179,15 @@ public final class TestGateway implements AutoCloseable {
     /** Stops the gateway as a graceful shutdown does, keeping its journal database for a look afterwards. */
     public void stop() {
         context.close();
+        forgetLoginTimeout();
+    }
+
+    /**
+     * Hikari sets its connection-timeout as the JVM-wide {@link DriverManager#setLoginTimeout} when a pool starts: a
+     * test's 1 s would otherwise bound every later connection of the fork, the harness's own included.
+     */
+    private static void forgetLoginTimeout() {
+        DriverManager.setLoginTimeout(0);
     }
 
     /**
@@ -185,6 +197,7 @@ public final class TestGateway implements AutoCloseable {
     @Override
     public void close() {
         context.close();
+        forgetLoginTimeout();
         try {
             KeyPrefixCleanup.delete(redis, keyPrefix);
         } finally {
