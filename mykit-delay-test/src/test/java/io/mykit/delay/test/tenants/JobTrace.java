@@ -3,18 +3,20 @@ package io.mykit.delay.test.tenants;
 import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
+import io.mykit.delay.queue.journal.JournalEntry;
 import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.PrefixedRedis;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Everything the gateway holds of one job: its journal row and log, and every Redis key under the gateway's prefix that
- * names it (its record, its place in each ZSET, LIST or HASH) with the topic counters. Two traces equal = nothing of
- * the job changed in between.
+ * names it (its record, its place in each ZSET, LIST or HASH) with its topic's counters (other topics' jobs fall due
+ * meanwhile). Two traces equal = nothing of the job changed in between.
  */
 final class JobTrace {
     private JobTrace() {}
@@ -32,9 +34,10 @@ final class JobTrace {
             throw new IllegalStateException("journal state changes not flushed within 5 s");
         }
         Journal journal = gateway.bean(Journal.class);
-        journal.find(jobId)
-                .ifPresent(entry -> trace.put(
-                        "journal", entry.status() + " " + entry.updateTime() + " " + JobCodec.encode(entry.job())));
+        Optional<JournalEntry> entry = journal.find(jobId);
+        entry.ifPresent(found ->
+                trace.put("journal", found.status() + " " + found.updateTime() + " " + JobCodec.encode(found.job())));
+        String topic = entry.map(found -> found.job().getTopic()).orElse(null);
         List<JobLogRow> history = journal.history(jobId);
         trace.put(
                 "journal log",
@@ -43,7 +46,14 @@ final class JobTrace {
             switch (redis.type(key)) {
                 case "hash" -> {
                     if (key.endsWith(":count")) {
-                        trace.put(key, new TreeMap<>(redis.hgetAll(key)).toString());
+                        Map<String, String> counts = new TreeMap<>(redis.hgetAll(key));
+                        // a counter field is <stage>:<topic>
+                        counts.keySet()
+                                .removeIf(field ->
+                                        !field.substring(field.indexOf(':') + 1).equals(topic));
+                        if (!counts.isEmpty()) {
+                            trace.put(key, counts.toString());
+                        }
                     } else if (redis.hexists(key, jobId)) {
                         trace.put(key, redis.hget(key, jobId));
                     }
