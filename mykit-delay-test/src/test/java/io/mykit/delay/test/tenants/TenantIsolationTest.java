@@ -207,7 +207,10 @@ class TenantIsolationTest {
             }
         }
         // what is not the data plane keeps its own rules: health and the API document need no token
-        assertThat(http.call(null, "GET", "/actuator/health", null).status()).isEqualTo(200);
+        // (503 is a health answer too: on a loaded machine a loop may report itself late)
+        Answer health = http.call(null, "GET", "/actuator/health", null);
+        assertThat(health.status()).as(health.toString()).isIn(200, 503);
+        assertThat(health.body()).as(health.toString()).contains("\"status\"");
         assertThat(http.call(null, "GET", "/v3/api-docs", null).status()).isEqualTo(200);
         // an admin route takes the admin token, not a tenant's
         assertThat(http.call(ORDERS, "POST", "/stats/recount", null).status()).isEqualTo(401);
