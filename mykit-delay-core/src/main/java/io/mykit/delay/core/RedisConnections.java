@@ -15,8 +15,12 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /** The store's Redis from {@code mykit.delay.redis}: a Redis Cluster when cluster-nodes is set, else one Redis. */
 final class RedisConnections {
-    /** Tries of one cluster command across redirections and reconnects (Jedis' default is 5). */
-    private static final int CLUSTER_MAX_ATTEMPTS = 3;
+    /**
+     * Tries of one cluster command across redirections and reconnects (Jedis' default is 5). Two, because from three on
+     * Jedis sleeps between reconnects, up to the command's whole retry time, unseen and deaf to wake-ups; the gateway's
+     * loops retry with their own backoff instead, which logs and which a restore cuts short.
+     */
+    private static final int CLUSTER_MAX_ATTEMPTS = 2;
 
     private RedisConnections() {}
 

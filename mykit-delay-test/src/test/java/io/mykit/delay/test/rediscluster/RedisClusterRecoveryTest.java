@@ -18,13 +18,11 @@ import io.mykit.delay.test.support.RedisClusterServers;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -82,6 +80,29 @@ class RedisClusterRecoveryTest {
         return got;
     }
 
+    /** Each job not delivered, as the gateway looks it up, and the bucket it lives in. */
+    private static String missing(Set<String> ids, Set<String> got) {
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        StringBuilder out = new StringBuilder("not delivered:");
+        ids.stream()
+                .filter(id -> !got.contains(id))
+                .forEach(id -> out.append("\n  ")
+                        .append(id)
+                        .append(" bucket ")
+                        .append(store.bucketOf(id))
+                        .append(": ")
+                        .append(client.lookup(id).data()));
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("mykit-timer")) {
+                out.append("\n").append(thread.getName()).append(" ").append(thread.getState());
+                for (StackTraceElement e : stack) {
+                    out.append("\n    ").append(e);
+                }
+            }
+        });
+        return out.toString();
+    }
+
     @Test
     void clear_all_then_restore_brings_back_every_pending_job_once() {
         String topic = topic();
@@ -113,7 +134,7 @@ class RedisClusterRecoveryTest {
     void a_master_restarted_empty_is_noticed_and_its_jobs_are_restored() {
         // not the master of the gateway-wide hash tag: a single epoch key {prefix}:epoch would not see this loss
         int wideSlot = JedisClusterCRC16.getSlot("{" + gateway.keyPrefix() + "}");
-        HostAndPort wide = masterServing(wideSlot);
+        HostAndPort wide = cluster.masterServing(wideSlot);
         int victim = cluster.nodes()
                 .indexOf(cluster.nodes().stream()
                         .filter(node -> !node.equals(wide))
@@ -124,14 +145,15 @@ class RedisClusterRecoveryTest {
         Set<String> ids = push(topic, 60, 2_000);
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         long onVictim = ids.stream()
-                .filter(id -> masterServing(
+                .filter(id -> cluster.masterServing(
                                 JedisClusterCRC16.getSlot(store.keys().pool(store.bucketOf(id))))
                         .equals(victimNode))
                 .count();
         assertThat(onVictim).as("jobs held by the master that crashes").isPositive();
 
         cluster.crashAndRestart(victim);
-        assertThat(pullAll(topic, 60, Duration.ofSeconds(20))).isEqualTo(ids);
+        Set<String> got = pullAll(topic, 60, Duration.ofSeconds(20));
+        assertThat(got).as(() -> missing(ids, got)).isEqualTo(ids);
     }
 
     @Test
@@ -178,16 +200,4 @@ class RedisClusterRecoveryTest {
     }
 
     /** The master that CLUSTER SLOTS names for {@code slot}. */
-    private static HostAndPort masterServing(int slot) {
-        try (Jedis jedis = new Jedis(cluster.nodes().get(0))) {
-            for (Object range : jedis.clusterSlots()) {
-                List<?> entry = (List<?>) range;
-                if ((Long) entry.get(0) <= slot && slot <= (Long) entry.get(1)) {
-                    List<?> master = (List<?>) entry.get(2);
-                    return new HostAndPort(new String((byte[]) master.get(0)), ((Long) master.get(1)).intValue());
-                }
-            }
-        }
-        throw new IllegalStateException("no master serves slot " + slot);
-    }
 }

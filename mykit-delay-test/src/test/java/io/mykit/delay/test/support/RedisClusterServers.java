@@ -64,6 +64,42 @@ public final class RedisClusterServers {
         return nodes().stream().map(HostAndPort::toString).collect(Collectors.joining(","));
     }
 
+    /** The master serving {@code slot}, as the cluster reports it. */
+    public HostAndPort masterServing(int slot) {
+        try (Jedis jedis = new Jedis(nodes().get(0))) {
+            for (Object range : jedis.clusterSlots()) {
+                List<?> entry = (List<?>) range;
+                if ((Long) entry.get(0) <= slot && slot <= (Long) entry.get(1)) {
+                    List<?> master = (List<?>) entry.get(2);
+                    return new HostAndPort(new String((byte[]) master.get(0)), ((Long) master.get(1)).intValue());
+                }
+            }
+        }
+        throw new IllegalStateException("no master serves slot " + slot);
+    }
+
+    /**
+     * Runs {@code during} while master {@code index} is killed (SIGKILL), then restarts it empty on the same port and
+     * returns once every master reports cluster_state:ok, whatever {@code during} threw.
+     */
+    public void whileDown(int index, Runnable during) {
+        RedisProcess master = masters.get(index);
+        master.kill();
+        try {
+            during.run();
+        } finally {
+            try {
+                master.restart();
+            } catch (IOException e) {
+                throw new IllegalStateException(
+                        "Cannot restart " + master + ":\n"
+                                + TestFiles.tail(master.dir().resolve("redis.log")),
+                        e);
+            }
+            awaitStateOk();
+        }
+    }
+
     /** Empties every master, as a cluster that lost all its data. */
     public void flushAll() {
         for (HostAndPort node : nodes()) {
