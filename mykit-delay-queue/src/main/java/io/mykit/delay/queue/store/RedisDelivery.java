@@ -137,11 +137,19 @@ final class RedisDelivery implements Delivery {
                 if (lengths.get(b) == 0) {
                     continue;
                 }
-                Object hits = scripts.eval(
-                        scripts.reserve,
-                        reserveKeys(b, topic),
-                        List.of(Long.toString(ttrMs), Integer.toString(max - reserved.size())));
-                reserved.addAll(decodeReserved(hits));
+                try {
+                    Object hits = scripts.eval(
+                            scripts.reserve,
+                            reserveKeys(b, topic),
+                            List.of(Long.toString(ttrMs), Integer.toString(max - reserved.size())));
+                    reserved.addAll(decodeReserved(hits));
+                } catch (RuntimeException e) {
+                    if (reserved.isEmpty()) {
+                        throw e;
+                    }
+                    // what earlier buckets gave is reserved: the caller answers with it rather than leave it to its ttr
+                    break;
+                }
             }
             return reserved;
         });
