@@ -2,13 +2,17 @@ package io.mykit.delay.test.rediscluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.mykit.delay.common.error.StoreUnavailableException;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.gateway.Gateway;
+import io.mykit.delay.test.gateway.GatewayClient;
+import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.RedisClusterServers;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
@@ -25,6 +29,54 @@ class RedisClusterNodeDownTest {
             value = {"mykit.delay.buckets=16", "mykit.delay.redis.timeout=300s"},
             redisCluster = true)
     private static TestGateway gateway;
+
+    @Test
+    void a_batch_pull_answers_with_what_the_masters_that_are_up_gave() {
+        RedisClusterServers cluster = RedisClusterServers.get();
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        HostAndPort victim = cluster.nodes().get(0);
+        // a bucket up, looked at before one of the stopped master (a small set of ints iterates in order)
+        int down = IntStream.range(1, 16)
+                .filter(b -> masterOf(cluster, store, b).equals(victim))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no bucket past 0 on " + victim));
+        int up = IntStream.range(0, down)
+                .filter(b -> !masterOf(cluster, store, b).equals(victim))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no bucket before " + down + " off " + victim));
+        String topic = "nodedown-" + UUID.randomUUID().toString().substring(0, 8);
+        GatewayClient client = gateway.client();
+        String onUp = pushReady(client, store, topic, up);
+        pushReady(client, store, topic, down);
+
+        cluster.whileDown(0, () -> {
+            Reply pulled = client.get("/get/" + topic + "/batch?count=2&ttr=60000&timeout=1000");
+            assertThat(pulled.status()).as(pulled.toString()).isEqualTo(200);
+            assertThat(pulled.data().findValuesAsText("id"))
+                    .as(pulled.toString())
+                    .containsExactly(onUp);
+        });
+    }
+
+    private static HostAndPort masterOf(RedisClusterServers cluster, RedisDelayStore store, int bucket) {
+        return cluster.masterServing(JedisClusterCRC16.getSlot(store.keys().pool(bucket)));
+    }
+
+    /** Pushes a job due now whose id falls in {@code bucket}, and waits until it waits in its ready list. */
+    private static String pushReady(GatewayClient client, RedisDelayStore store, String topic, int bucket) {
+        String id = IntStream.range(0, 10_000)
+                .mapToObj(i -> topic + "-" + i)
+                .filter(candidate -> store.bucketOf(candidate) == bucket)
+                .findFirst()
+                .orElseThrow();
+        Reply pushed = client.push("{\"id\":\"" + id + "\",\"topic\":\"" + topic + "\",\"delay\":0}");
+        assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(client.lookup(id).data().path("stage").asText())
+                                .isEqualTo("READY"));
+        return id;
+    }
 
     @Test
     void a_call_to_a_master_that_is_down_fails_at_once() {
