@@ -34,16 +34,9 @@ class RedisClusterNodeDownTest {
     void a_batch_pull_answers_with_what_the_masters_that_are_up_gave() {
         RedisClusterServers cluster = RedisClusterServers.get();
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        HostAndPort victim = cluster.nodes().get(0);
         // a bucket up, looked at before one of the stopped master (a small set of ints iterates in order)
-        int down = IntStream.range(1, 16)
-                .filter(b -> masterOf(cluster, store, b).equals(victim))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no bucket past 0 on " + victim));
-        int up = IntStream.range(0, down)
-                .filter(b -> !masterOf(cluster, store, b).equals(victim))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no bucket before " + down + " off " + victim));
+        int down = firstBucket(1, 16, true);
+        int up = firstBucket(0, down, false);
         String topic = "nodedown-" + UUID.randomUUID().toString().substring(0, 8);
         GatewayClient client = gateway.client();
         String onUp = pushReady(client, store, topic, up);
@@ -58,8 +51,19 @@ class RedisClusterNodeDownTest {
         });
     }
 
-    private static HostAndPort masterOf(RedisClusterServers cluster, RedisDelayStore store, int bucket) {
-        return cluster.masterServing(JedisClusterCRC16.getSlot(store.keys().pool(bucket)));
+    /** The first bucket in [from, to) served by master 0 ({@code onVictim}) or by another one. */
+    private static int firstBucket(int from, int to, boolean onVictim) {
+        RedisClusterServers cluster = RedisClusterServers.get();
+        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
+        HostAndPort victim = cluster.nodes().get(0);
+        return IntStream.range(from, to)
+                .filter(b -> cluster.masterServing(
+                                        JedisClusterCRC16.getSlot(store.keys().pool(b)))
+                                .equals(victim)
+                        == onVictim)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "no bucket in " + from + ".." + (to - 1) + (onVictim ? " on " : " off ") + victim));
     }
 
     /** Pushes a job due now whose id falls in {@code bucket}, and waits until it waits in its ready list. */
@@ -82,13 +86,7 @@ class RedisClusterNodeDownTest {
     void a_call_to_a_master_that_is_down_fails_at_once() {
         RedisClusterServers cluster = RedisClusterServers.get();
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        HostAndPort victim = cluster.nodes().get(0);
-        int bucket = IntStream.range(0, 16)
-                .filter(b -> cluster.masterServing(
-                                JedisClusterCRC16.getSlot(store.keys().pool(b)))
-                        .equals(victim))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no bucket on " + victim));
+        int bucket = firstBucket(0, 16, true);
 
         cluster.whileDown(0, () -> {
             for (int call = 0; call < 3; call++) {
