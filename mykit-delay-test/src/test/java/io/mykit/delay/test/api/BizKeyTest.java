@@ -96,7 +96,7 @@ class BizKeyTest {
         assertThat(ids(find("bizKey=" + q(unique("nobody"))))).isEmpty();
 
         // journal status changes settle first, so the page and the single look-up read the same row
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         JsonNode job = find("bizKey=" + q(bizKey) + "&topic=" + topicB).data().get(0);
         assertThat(job.path("id").asText()).isEqualTo(inB);
         assertThat(job.path("bizKey").asText()).isEqualTo(bizKey);

@@ -90,7 +90,7 @@ class ActiveMq5CompatibilityTest {
     }
 
     private static long delayEntries(String jobId) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         return gateway.bean(Journal.class).history(jobId).stream()
                 .map(JobLogRow::status)
                 .filter(status -> status == JobStatus.Delay.code())

@@ -115,7 +115,7 @@ class ActiveMqRefusedSendTest {
         assertThat(received.values())
                 .as("the rolled-back batch left no copies behind")
                 .allMatch(n -> n == 1);
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         for (String id : ids) {
             List<Integer> log = gateway.bean(Journal.class).history(id).stream()
                     .map(JobLogRow::status)

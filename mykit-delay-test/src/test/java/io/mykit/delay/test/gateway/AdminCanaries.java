@@ -39,7 +39,7 @@ public record AdminCanaries(
                 .pushBatch("[" + job(stored, deadTopic + "-live") + "," + job(lost, deadTopic + "-live") + ","
                         + job(dead, deadTopic) + "]");
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000))
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000))
                 .as("journal state changes flushed")
                 .isTrue();
         DelayStore store = gateway.bean(DelayStore.class);

@@ -254,7 +254,7 @@ class DeliveryLedgerTest {
         Reply pulled = on.client().get(topic, 30_000, 30_000);
         assertThat(pulled.data().path("id").asText()).as("%s", pulled).isEqualTo(id);
         assertThat(on.client().finish(id).status()).isEqualTo(200);
-        assertThat(on.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(on.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         return id;
     }
 

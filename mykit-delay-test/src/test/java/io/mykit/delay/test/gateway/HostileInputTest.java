@@ -300,7 +300,7 @@ public class HostileInputTest {
 
     /** The state once the journal's asynchronous state-change writes are flushed. */
     private static State settledState() throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(10_000))
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000))
                 .as("journal state changes flushed")
                 .isTrue();
         return state();

@@ -49,7 +49,7 @@ class StartupWarmupTest {
                 .isTrue();
         assertThat(gateway.bean(DeliveryTargets.class).router().route(TOPIC).name())
                 .isEqualTo("pull");
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         JdbcTemplate jdbc = new JdbcTemplate(gateway.bean(DataSource.class));
         Map<Integer, Long> byStatus = jdbc
                 .queryForList(

@@ -118,13 +118,13 @@ class StoringRowTest {
         assertThat(gateway.client().get(topic, 30_000, 1_000).data().isNull())
                 .as("ended stays ended")
                 .isTrue();
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         assertThat(jdbc.queryForObject("SELECT status FROM mykit_delay_queue_job WHERE id = ?", Integer.class, id))
                 .isEqualTo(3);
     }
 
     private static int storingRowsListing(String id) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000))
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000))
                 .as("state changes written")
                 .isTrue();
         Integer rows = jdbc.queryForObject(

@@ -164,8 +164,8 @@ public final class TestGateway implements AutoCloseable {
 
     /** The journal log's statuses of a job, oldest first, after the state writer flushed what it had queued. */
     public List<Integer> journalStatuses(String jobId) throws InterruptedException {
-        if (!bean(StateChangeWriter.class).flush(5_000)) {
-            throw new IllegalStateException("journal state changes not flushed within 5 s");
+        if (!bean(StateChangeWriter.class).flush(30_000)) {
+            throw new IllegalStateException("journal state changes not flushed within 30 s");
         }
         return bean(Journal.class).history(jobId).stream()
                 .map(JobLogRow::status)

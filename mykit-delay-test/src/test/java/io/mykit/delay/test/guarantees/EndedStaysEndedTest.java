@@ -426,7 +426,7 @@ class EndedStaysEndedTest {
 
         // the broker confirms a send of it that another hand-over had under way
         gateway.bean(DeliveryOutcomes.class).settle(bucketOf(job), List.of(job), List.of());
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         assertThat(status(job))
                 .as("a dropped dead letter after a late delivery")
                 .isEqualTo(JobStatus.Delete);
@@ -453,7 +453,7 @@ class EndedStaysEndedTest {
                 List.of(StateChange.of(dead, JobStatus.Finish, now), StateChange.of(deleted, JobStatus.Finish, now));
         journal.apply(lateFinishes);
         states.submitAll(lateFinishes);
-        assertThat(states.flush(5_000)).isTrue();
+        assertThat(states.flush(30_000)).isTrue();
         journal.apply(List.of(
                 StateChange.of(oneBatch, JobStatus.Dead, now), StateChange.of(oneBatch, JobStatus.Finish, now)));
 
@@ -573,7 +573,7 @@ class EndedStaysEndedTest {
 
     /** The job's journal status once the state writer wrote what it holds. */
     private static JobStatus status(Job job) throws InterruptedException {
-        assertThat(gateway.bean(StateChangeWriter.class).flush(5_000)).isTrue();
+        assertThat(gateway.bean(StateChangeWriter.class).flush(30_000)).isTrue();
         return gateway.bean(Journal.class).find(job.getId()).orElseThrow().status();
     }
 

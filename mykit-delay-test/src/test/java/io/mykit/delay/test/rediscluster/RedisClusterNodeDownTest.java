@@ -24,9 +24,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * whole retry time, once a node refused twice) held a bucket's timer silently past the restore of its jobs.
  */
 class RedisClusterNodeDownTest {
-    /** Far beyond the bound below: a client that slept up to its retry time would overrun it almost always. */
+    private static final int BUCKETS = 16;
+
+    /** The timeout is far beyond the bound below: a client that slept up to its retry time would overrun it. */
     @Gateway(
-            value = {"mykit.delay.buckets=16", "mykit.delay.redis.timeout=300s"},
+            value = {"mykit.delay.buckets=" + BUCKETS, "mykit.delay.redis.timeout=300s"},
             redisCluster = true)
     private static TestGateway gateway;
 
@@ -35,14 +37,21 @@ class RedisClusterNodeDownTest {
         RedisClusterServers cluster = RedisClusterServers.get();
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
         // a bucket up, looked at before one of the stopped master (a small set of ints iterates in order)
-        int down = firstBucket(1, 16, true);
-        int up = firstBucket(0, down, false);
+        int victim = -1;
+        int up = -1;
+        int down = -1;
+        for (int master = 0; master < cluster.nodes().size() && down < 0; master++) {
+            victim = master;
+            up = firstBucket(0, master, false);
+            down = up < 0 ? -1 : firstBucket(up + 1, master, true);
+        }
+        assertThat(down).as("a bucket off a master before one on it").isNotNegative();
         String topic = "nodedown-" + UUID.randomUUID().toString().substring(0, 8);
         GatewayClient client = gateway.client();
         String onUp = pushReady(client, store, topic, up);
         pushReady(client, store, topic, down);
 
-        cluster.whileDown(0, () -> {
+        cluster.whileDown(victim, () -> {
             Reply pulled = client.get("/get/" + topic + "/batch?count=2&ttr=60000&timeout=1000");
             assertThat(pulled.status()).as(pulled.toString()).isEqualTo(200);
             assertThat(pulled.data().findValuesAsText("id"))
@@ -51,19 +60,18 @@ class RedisClusterNodeDownTest {
         });
     }
 
-    /** The first bucket in [from, to) served by master 0 ({@code onVictim}) or by another one. */
-    private static int firstBucket(int from, int to, boolean onVictim) {
+    /** The first bucket from {@code from} on served by master {@code master} ({@code on}) or by another; -1 if none. */
+    private static int firstBucket(int from, int master, boolean on) {
         RedisClusterServers cluster = RedisClusterServers.get();
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        HostAndPort victim = cluster.nodes().get(0);
-        return IntStream.range(from, to)
+        HostAndPort node = cluster.nodes().get(master);
+        return IntStream.range(from, BUCKETS)
                 .filter(b -> cluster.masterServing(
                                         JedisClusterCRC16.getSlot(store.keys().pool(b)))
-                                .equals(victim)
-                        == onVictim)
+                                .equals(node)
+                        == on)
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException(
-                        "no bucket in " + from + ".." + (to - 1) + (onVictim ? " on " : " off ") + victim));
+                .orElse(-1);
     }
 
     /** Pushes a job due now whose id falls in {@code bucket}, and waits until it waits in its ready list. */
@@ -86,7 +94,8 @@ class RedisClusterNodeDownTest {
     void a_call_to_a_master_that_is_down_fails_at_once() {
         RedisClusterServers cluster = RedisClusterServers.get();
         RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        int bucket = firstBucket(0, 16, true);
+        int bucket = firstBucket(0, 0, true);
+        assertThat(bucket).as("a bucket on master 0").isNotNegative();
 
         cluster.whileDown(0, () -> {
             for (int call = 0; call < 3; call++) {

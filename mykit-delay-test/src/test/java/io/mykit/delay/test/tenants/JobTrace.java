@@ -30,8 +30,8 @@ final class JobTrace {
 
     static Map<String, String> of(TestGateway gateway, UnifiedJedis redis, String jobId) throws Exception {
         Map<String, String> trace = new TreeMap<>();
-        if (!gateway.bean(StateChangeWriter.class).flush(5_000)) {
-            throw new IllegalStateException("journal state changes not flushed within 5 s");
+        if (!gateway.bean(StateChangeWriter.class).flush(30_000)) {
+            throw new IllegalStateException("journal state changes not flushed within 30 s");
         }
         Journal journal = gateway.bean(Journal.class);
         Optional<JournalEntry> entry = journal.find(jobId);
