@@ -18,7 +18,7 @@ import redis.clients.jedis.JedisPooled;
  */
 class StartupLayoutLegacyTest {
     private final TestServers.RedisEndpoint endpoint = TestServers.redis();
-    private final JedisPooled redis = new JedisPooled(endpoint.host(), endpoint.port());
+    private final JedisPooled redis = TestServers.redisClient(endpoint.host(), endpoint.port());
     private final String prefix = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
     private final Keys keys = new Keys(prefix, 2);
 

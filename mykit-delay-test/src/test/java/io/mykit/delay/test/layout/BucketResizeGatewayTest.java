@@ -45,8 +45,8 @@ class BucketResizeGatewayTest {
     void jobs_pushed_with_16_buckets_are_delivered_once_by_a_gateway_restarted_with_32() {
         long start = System.nanoTime();
         TestGateway first = TestGateway.start("mykit.delay.buckets=16", POLL);
-        try (JedisPooled redis =
-                new JedisPooled(TestServers.redis().host(), TestServers.redis().port())) {
+        try (JedisPooled redis = TestServers.redisClient(
+                TestServers.redis().host(), TestServers.redis().port())) {
             try {
                 resizeAndDrain(first, redis);
             } finally {

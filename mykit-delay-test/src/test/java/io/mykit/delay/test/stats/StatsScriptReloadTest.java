@@ -37,8 +37,8 @@ class StatsScriptReloadTest {
     @Test
     void every_stats_read_answers_after_redis_flushed_its_scripts() {
         server = TestServers.startOwnRedis();
-        try (JedisPooled redis = new JedisPooled(server.host(), server.port());
-                SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
+        try (JedisPooled redis = TestServers.redisClient(server.host(), server.port());
+                SingleRedis nodes = new SingleRedis(TestServers.redisClient(server.host(), server.port()))) {
             Keys keys = new Keys("reload", 2);
             RedisDelayStore store = new RedisDelayStore(nodes, keys);
             long now = System.currentTimeMillis();
@@ -62,8 +62,8 @@ class StatsScriptReloadTest {
     @Test
     void reads_after_the_count_mark_is_lost_run_one_recount_between_them() throws Exception {
         server = TestServers.startOwnRedis();
-        try (JedisPooled redis = new JedisPooled(server.host(), server.port());
-                SingleRedis nodes = new SingleRedis(new JedisPooled(server.host(), server.port()))) {
+        try (JedisPooled redis = TestServers.redisClient(server.host(), server.port());
+                SingleRedis nodes = new SingleRedis(TestServers.redisClient(server.host(), server.port()))) {
             Keys keys = new Keys("once", 4);
             RedisDelayStore store = new RedisDelayStore(nodes, keys);
             long now = System.currentTimeMillis();

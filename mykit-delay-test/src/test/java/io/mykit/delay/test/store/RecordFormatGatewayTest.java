@@ -45,7 +45,7 @@ class RecordFormatGatewayTest {
         assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
         lastId = pushed.data().asText();
         TestServers.RedisEndpoint redis = TestServers.redis();
-        try (JedisPooled jedis = new JedisPooled(redis.host(), redis.port())) {
+        try (JedisPooled jedis = TestServers.redisClient(redis.host(), redis.port())) {
             RedisDelayStore store = gateway.bean(RedisDelayStore.class);
             return jedis.hget(store.keys().pool(store.bucketOf(lastId)), lastId);
         }

@@ -53,7 +53,7 @@ class RecordMemoryTest {
         redis = new JedisPooled(
                 new HostAndPort(server.host(), server.port()),
                 DefaultJedisClientConfig.builder().socketTimeoutMillis(120_000).build());
-        nodes = new SingleRedis(new JedisPooled(server.host(), server.port()));
+        nodes = new SingleRedis(TestServers.redisClient(server.host(), server.port()));
     }
 
     @AfterAll

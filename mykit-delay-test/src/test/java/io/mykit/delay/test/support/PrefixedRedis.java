@@ -3,9 +3,6 @@ package io.mykit.delay.test.support;
 import io.mykit.delay.queue.store.SingleRedis;
 import java.util.ArrayList;
 import java.util.List;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -24,11 +21,7 @@ public final class PrefixedRedis implements AutoCloseable {
 
     public static PrefixedRedis connect() {
         TestServers.RedisEndpoint endpoint = TestServers.redis();
-        // a loaded machine may hold a large read or a long script for seconds: the client's 2 s default fails a test
-        DefaultJedisClientConfig config =
-                DefaultJedisClientConfig.builder().socketTimeoutMillis(30_000).build();
-        return new PrefixedRedis(
-                new SingleRedis(new JedisPooled(new HostAndPort(endpoint.host(), endpoint.port()), config)));
+        return new PrefixedRedis(new SingleRedis(TestServers.redisClient(endpoint.host(), endpoint.port())));
     }
 
     /** The connection a store under test runs on. */

@@ -16,6 +16,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * The real servers every integration test uses: this machine's shared Redis (6379) and MariaDB (3306) when they answer,
@@ -58,6 +61,16 @@ public final class TestServers {
     private record MariaDbEndpoint(int port, String user, String password, String origin) {}
 
     private TestServers() {}
+
+    /**
+     * A pooled client of a test's Redis that waits 30 s for an answer: a loaded machine may hold a reply or a new
+     * connection's handshake for seconds, and the client's 2 s default then fails the test.
+     */
+    public static JedisPooled redisClient(String host, int port) {
+        return new JedisPooled(
+                new HostAndPort(host, port),
+                DefaultJedisClientConfig.builder().socketTimeoutMillis(30_000).build());
+    }
 
     /** The shared Redis on 6379 if it answers PING, else one private redis-server for the whole JVM. */
     public static synchronized RedisEndpoint redis() {

@@ -35,7 +35,7 @@ class TenantStatsCostTest {
     @BeforeAll
     static void start() {
         redis = TestServers.startOwnRedis();
-        counts = new JedisPooled(redis.host(), redis.port());
+        counts = TestServers.redisClient(redis.host(), redis.port());
         gateway = TestGateway.start(
                 redis.host(),
                 redis.port(),
