@@ -51,7 +51,7 @@ final class LossEvidence {
         StringBuilder out = new StringBuilder();
         List<String> shown = lostIds.stream().sorted().limit(MAX_JOBS_SHOWN).toList();
         try (Connection sql = DriverManager.getConnection(jdbcUrl, jdbcUser, jdbcPassword);
-                Jedis redis = new Jedis(redisHost, redisPort)) {
+                Jedis redis = new Jedis(redisHost, redisPort, 30_000)) {
             for (String id : shown) {
                 ChaosLoad.Accepted push = accepted.get(id);
                 out.append("\n- ")

@@ -92,7 +92,7 @@ class GatewayExtensionTest {
     private static List<String> keysOf(List<HostAndPort> nodes, String prefix) {
         List<String> found = new ArrayList<>();
         for (HostAndPort node : nodes) {
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 ScanParams params = new ScanParams().match("*" + prefix + "*").count(1000);
                 String cursor = ScanParams.SCAN_POINTER_START;
                 do {

@@ -92,7 +92,7 @@ class IdleLongPollCostTest {
                 },
                 "idle-poll-monitor");
         reader.start();
-        try (Jedis ping = new Jedis(redis.host(), redis.port())) {
+        try (Jedis ping = new Jedis(redis.host(), redis.port(), 30_000)) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ping.ping();

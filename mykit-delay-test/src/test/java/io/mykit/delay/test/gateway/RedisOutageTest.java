@@ -266,7 +266,7 @@ class RedisOutageTest {
                 },
                 "llen-monitor");
         reader.start();
-        try (Jedis ping = new Jedis(redis.host(), redis.port())) {
+        try (Jedis ping = new Jedis(redis.host(), redis.port(), 30_000)) {
             // MONITOR shows commands from its start on: the first one seen proves it has started
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ping.ping();

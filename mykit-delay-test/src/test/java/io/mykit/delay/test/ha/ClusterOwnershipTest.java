@@ -379,7 +379,7 @@ class ClusterOwnershipTest {
             Thread.sleep(WARM_UP.toMillis());
             long pendingAtFlush = load.undelivered().size();
             long flushAt = System.currentTimeMillis();
-            try (Jedis redis = new Jedis(group.redis().host(), group.redis().port())) {
+            try (Jedis redis = new Jedis(group.redis().host(), group.redis().port(), 30_000)) {
                 assertThat(redis.flushAll()).isEqualTo("OK");
             }
             Thread.sleep(WARM_UP.toMillis());

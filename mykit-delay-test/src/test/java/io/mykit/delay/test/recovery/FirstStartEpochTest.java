@@ -81,7 +81,7 @@ class FirstStartEpochTest {
             } finally {
                 first.stop();
             }
-            try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
+            try (Jedis jedis = new Jedis(redis.host(), redis.port(), 30_000)) {
                 assertThat(jedis.flushAll()).isEqualTo("OK");
             }
 

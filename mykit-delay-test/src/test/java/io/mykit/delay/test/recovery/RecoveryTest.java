@@ -122,7 +122,7 @@ class RecoveryTest {
                         .path("restored")
                         .asBoolean())
                 .isFalse();
-        try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
+        try (Jedis jedis = new Jedis(redis.host(), redis.port(), 30_000)) {
             jedis.del("{" + gateway.keyPrefix() + ":b" + io.mykit.delay.common.util.Buckets.of(pending, 16) + "}:job");
         }
         assertThat(client.get("/reStoreJob?jobId=" + pending)
@@ -137,7 +137,7 @@ class RecoveryTest {
     void redis_flushall_is_noticed_and_every_pending_job_is_restored_automatically() {
         String topic = topic();
         Set<String> ids = push(topic, 30, 2_000);
-        try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
+        try (Jedis jedis = new Jedis(redis.host(), redis.port(), 30_000)) {
             jedis.flushAll();
         }
         assertThat(pullAll(topic, 30, Duration.ofSeconds(20))).isEqualTo(ids);

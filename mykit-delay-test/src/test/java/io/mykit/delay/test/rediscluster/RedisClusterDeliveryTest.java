@@ -10,6 +10,7 @@ import io.mykit.delay.test.gateway.GatewayClient;
 import io.mykit.delay.test.gateway.GatewayClient.Reply;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.RedisClusterServers;
+import io.mykit.delay.test.support.TestServers;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
@@ -204,7 +205,7 @@ class RedisClusterDeliveryTest {
         Map<HostAndPort, List<String>> byMaster = keysByMaster(keys);
         Map<HostAndPort, Long> jobsByMaster = new HashMap<>();
         for (Map.Entry<HostAndPort, List<String>> entry : byMaster.entrySet()) {
-            try (Jedis jedis = new Jedis(entry.getKey())) {
+            try (Jedis jedis = TestServers.jedis(entry.getKey())) {
                 Set<Integer> served = servedSlots(jedis, entry.getKey());
                 for (String key : entry.getValue()) {
                     int bucket = bucketOf(key, keys);
@@ -261,7 +262,7 @@ class RedisClusterDeliveryTest {
         Map<HostAndPort, List<String>> byMaster = new HashMap<>();
         for (HostAndPort node : cluster.nodes()) {
             List<String> found = new ArrayList<>();
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 String cursor = ScanParams.SCAN_POINTER_START;
                 do {
                     ScanResult<String> page =

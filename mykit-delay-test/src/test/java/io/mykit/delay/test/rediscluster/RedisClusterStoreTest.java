@@ -9,6 +9,7 @@ import io.mykit.delay.queue.store.LuaScript;
 import io.mykit.delay.queue.store.PumpResult;
 import io.mykit.delay.queue.store.RedisDelayStore;
 import io.mykit.delay.test.support.RedisClusterServers;
+import io.mykit.delay.test.support.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -99,7 +100,7 @@ class RedisClusterStoreTest {
     private static List<HostAndPort> mastersMissingScripts() {
         List<HostAndPort> missing = new ArrayList<>();
         for (HostAndPort node : cluster.nodes()) {
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 List<Boolean> exists = jedis.scriptExists(
                         SAMPLE_SCRIPTS.stream().map(LuaScript::sha).toArray(String[]::new));
                 if (exists.contains(false)) {

@@ -66,7 +66,7 @@ public final class RedisClusterServers {
 
     /** The master serving {@code slot}, as the cluster reports it. */
     public HostAndPort masterServing(int slot) {
-        try (Jedis jedis = new Jedis(nodes().get(0))) {
+        try (Jedis jedis = TestServers.jedis(nodes().get(0))) {
             for (Object range : jedis.clusterSlots()) {
                 List<?> entry = (List<?>) range;
                 if ((Long) entry.get(0) <= slot && slot <= (Long) entry.get(1)) {
@@ -103,7 +103,7 @@ public final class RedisClusterServers {
     /** Empties every master, as a cluster that lost all its data. */
     public void flushAll() {
         for (HostAndPort node : nodes()) {
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 jedis.flushAll();
             }
         }
@@ -112,7 +112,7 @@ public final class RedisClusterServers {
     /** SCRIPT FLUSH on every master, as a restart would leave them (data kept). */
     public void flushScripts() {
         for (HostAndPort node : nodes()) {
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 jedis.scriptFlush();
             }
         }
@@ -200,7 +200,7 @@ public final class RedisClusterServers {
     private void awaitStateOk() {
         long deadline = System.currentTimeMillis() + STATE_OK_TIMEOUT_MS;
         for (HostAndPort node : nodes()) {
-            try (Jedis jedis = new Jedis(node)) {
+            try (Jedis jedis = TestServers.jedis(node)) {
                 String info = jedis.clusterInfo();
                 while (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + MASTERS)) {
                     if (System.currentTimeMillis() > deadline) {

@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
 
 /**
@@ -60,6 +61,9 @@ public final class TestServers {
 
     private record MariaDbEndpoint(int port, String user, String password, String origin) {}
 
+    private static final DefaultJedisClientConfig PATIENT_CLIENT =
+            DefaultJedisClientConfig.builder().socketTimeoutMillis(30_000).build();
+
     private TestServers() {}
 
     /**
@@ -67,9 +71,12 @@ public final class TestServers {
      * connection's handshake for seconds, and the client's 2 s default then fails the test.
      */
     public static JedisPooled redisClient(String host, int port) {
-        return new JedisPooled(
-                new HostAndPort(host, port),
-                DefaultJedisClientConfig.builder().socketTimeoutMillis(30_000).build());
+        return new JedisPooled(new HostAndPort(host, port), PATIENT_CLIENT);
+    }
+
+    /** One connection to a Redis node, waiting 30 s for an answer as {@link #redisClient} does. */
+    public static Jedis jedis(HostAndPort node) {
+        return new Jedis(node, PATIENT_CLIENT);
     }
 
     /** The shared Redis on 6379 if it answers PING, else one private redis-server for the whole JVM. */
