@@ -147,20 +147,8 @@ class RocketMqDeliveryTest {
         // a job waits at most the 2 s retry cap for its next send, and the producer finds the broker again on the
         // first send after it registered; the deadline only bounds a machine too busy to do either for minutes
         Map<String, List<MessageExt>> got = read(t[1], ids.size(), Duration.ofSeconds(120));
-        assertThat(got.keySet()).as(missing(ids, got.keySet())).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(got.keySet()).as(client.notArrived(ids, got.keySet())).containsExactlyInAnyOrderElementsOf(ids);
         int duplicates = got.values().stream().mapToInt(list -> list.size() - 1).sum();
         System.out.println("RocketMQ outage: " + ids.size() + " jobs, " + duplicates + " duplicate deliveries");
-    }
-
-    /** The jobs that did not arrive, with their journal status, for a failure message. */
-    private static String missing(Set<String> ids, Set<String> arrived) {
-        StringBuilder text = new StringBuilder("missing (id=status):");
-        ids.stream()
-                .filter(id -> !arrived.contains(id))
-                .forEach(id -> text.append(' ')
-                        .append(id)
-                        .append('=')
-                        .append(client.lookup(id).data().path("status").asText()));
-        return text.toString();
     }
 }

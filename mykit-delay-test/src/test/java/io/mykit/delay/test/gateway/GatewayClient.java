@@ -76,6 +76,18 @@ public final class GatewayClient {
         return get("/jobs/" + jobId);
     }
 
+    /** For a failure message: each of {@code ids} not in {@code arrived}, as the gateway looks it up now. */
+    public String notArrived(java.util.Collection<String> ids, java.util.Set<String> arrived) {
+        StringBuilder text = new StringBuilder("not arrived:");
+        ids.stream()
+                .filter(id -> !arrived.contains(id))
+                .forEach(id -> text.append("\n  ")
+                        .append(id)
+                        .append(": ")
+                        .append(lookup(id).data()));
+        return text.toString();
+    }
+
     public Reply get(String pathAndQuery) {
         return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET());
     }

@@ -164,12 +164,17 @@ public final class TestGateway implements AutoCloseable {
 
     /** The journal log's statuses of a job, oldest first, after the state writer flushed what it had queued. */
     public List<Integer> journalStatuses(String jobId) throws InterruptedException {
-        if (!bean(StateChangeWriter.class).flush(30_000)) {
-            throw new IllegalStateException("journal state changes not flushed within 30 s");
-        }
+        flushJournal();
         return bean(Journal.class).history(jobId).stream()
                 .map(JobLogRow::status)
                 .toList();
+    }
+
+    /** Waits until the state writer wrote what it had queued; throws after 30 s. */
+    public void flushJournal() throws InterruptedException {
+        if (!bean(StateChangeWriter.class).flush(30_000)) {
+            throw new IllegalStateException("journal state changes not flushed within 30 s");
+        }
     }
 
     public String database() {

@@ -80,29 +80,6 @@ class RedisClusterRecoveryTest {
         return got;
     }
 
-    /** Each job not delivered, as the gateway looks it up, and the bucket it lives in. */
-    private static String missing(Set<String> ids, Set<String> got) {
-        RedisDelayStore store = gateway.bean(RedisDelayStore.class);
-        StringBuilder out = new StringBuilder("not delivered:");
-        ids.stream()
-                .filter(id -> !got.contains(id))
-                .forEach(id -> out.append("\n  ")
-                        .append(id)
-                        .append(" bucket ")
-                        .append(store.bucketOf(id))
-                        .append(": ")
-                        .append(client.lookup(id).data()));
-        Thread.getAllStackTraces().forEach((thread, stack) -> {
-            if (thread.getName().startsWith("mykit-timer")) {
-                out.append("\n").append(thread.getName()).append(" ").append(thread.getState());
-                for (StackTraceElement e : stack) {
-                    out.append("\n    ").append(e);
-                }
-            }
-        });
-        return out.toString();
-    }
-
     @Test
     void clear_all_then_restore_brings_back_every_pending_job_once() {
         String topic = topic();
@@ -153,7 +130,7 @@ class RedisClusterRecoveryTest {
 
         cluster.crashAndRestart(victim);
         Set<String> got = pullAll(topic, 60, Duration.ofSeconds(20));
-        assertThat(got).as(() -> missing(ids, got)).isEqualTo(ids);
+        assertThat(got).as(() -> client.notArrived(ids, got)).isEqualTo(ids);
     }
 
     @Test

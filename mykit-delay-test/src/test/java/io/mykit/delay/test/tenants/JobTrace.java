@@ -4,7 +4,6 @@ import io.mykit.delay.common.model.JobCodec;
 import io.mykit.delay.queue.journal.JobLogRow;
 import io.mykit.delay.queue.journal.Journal;
 import io.mykit.delay.queue.journal.JournalEntry;
-import io.mykit.delay.queue.journal.StateChangeWriter;
 import io.mykit.delay.test.gateway.TestGateway;
 import io.mykit.delay.test.support.PrefixedRedis;
 import java.util.List;
@@ -30,9 +29,7 @@ final class JobTrace {
 
     static Map<String, String> of(TestGateway gateway, UnifiedJedis redis, String jobId) throws Exception {
         Map<String, String> trace = new TreeMap<>();
-        if (!gateway.bean(StateChangeWriter.class).flush(30_000)) {
-            throw new IllegalStateException("journal state changes not flushed within 30 s");
-        }
+        gateway.flushJournal();
         Journal journal = gateway.bean(Journal.class);
         Optional<JournalEntry> entry = journal.find(jobId);
         entry.ifPresent(found ->
